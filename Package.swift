@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ListService",
+    products: [
+        .library(name: "HTTPLite", targets: ["HTTPLite"]),
+        .library(name: "ListService", targets: ["ListService"]),
+        .executable(name: "server", targets: ["server"]),
+    ],
+    targets: [
+        // C shim: exposes epoll, eventfd and accept4, which Glibc's Swift module does not.
+        .target(name: "CSystem"),
+        .target(name: "HTTPLite", dependencies: ["CSystem"]),
+        .target(name: "ListService", dependencies: ["HTTPLite"]),
+        .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService"]),
+        .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite"]),
+        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "HTTPLite"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,103 @@
+/// Writes response heads and bodies as HTTP/1.1 bytes into an output buffer.
+struct ResponseEncoder {
+    private var dateCache = HTTPDateCache()
+    private static let serverField = Array("\r\nServer: HTTPLite\r\nDate: ".utf8)
+    private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// How the body that follows a head is delimited.
+    enum BodyFraming {
+        case length(Int)
+        case chunked
+        /// Delimited by closing the connection (a stream to an HTTP/1.0 client).
+        case untilClose
+        /// A status that never has content (1xx, 204, 304).
+        case none
+    }
+
+    static func appendContinue(to output: inout [UInt8]) {
+        output.append(contentsOf: continueResponse)
+    }
+
+    /// Appends a whole fixed-body response; `includeBody` is false for HEAD.
+    mutating func append(
+        _ response: Response, body: [UInt8], includeBody: Bool, connection: ConnectionField, to output: inout [UInt8]
+    ) {
+        let framing: BodyFraming = response.status.forbidsBody ? .none : .length(body.count)
+        appendHead(status: response.status, headers: response.headers, framing: framing, connection: connection, to: &output)
+        if includeBody && !response.status.forbidsBody { output.append(contentsOf: body) }
+    }
+
+    /// What the `Connection` header says to the client.
+    enum ConnectionField {
+        case omitted
+        case keepAlive
+        case close
+    }
+
+    mutating func appendHead(
+        status: HTTPStatus, headers: HTTPHeaders, framing: BodyFraming, connection: ConnectionField,
+        to output: inout [UInt8]
+    ) {
+        output.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.appendDecimal(status.code, to: &output)
+        output.append(UInt8(ascii: " "))
+        output.append(contentsOf: status.reasonPhrase.utf8)
+        output.append(contentsOf: Self.serverField)
+        output.append(contentsOf: dateCache.current())
+        for field in headers where Self.isEncoderOwned(field.name) == false && Self.isValid(field) {
+            output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
+            output.append(contentsOf: field.name.utf8)
+            output.append(contentsOf: ": ".utf8)
+            output.append(contentsOf: field.value.utf8)
+        }
+        switch framing {
+        case .length(let count):
+            output.append(contentsOf: "\r\nContent-Length: ".utf8)
+            Self.appendDecimal(count, to: &output)
+        case .chunked:
+            output.append(contentsOf: "\r\nTransfer-Encoding: chunked".utf8)
+        case .untilClose, .none:
+            break
+        }
+        switch connection {
+        case .omitted: break
+        case .keepAlive: output.append(contentsOf: "\r\nConnection: keep-alive".utf8)
+        case .close: output.append(contentsOf: "\r\nConnection: close".utf8)
+        }
+        output.append(contentsOf: "\r\n\r\n".utf8)
+    }
+
+    /// Appends one chunk of a chunked body; an empty chunk would end the body, so it is skipped.
+    static func appendChunk(_ chunk: [UInt8], to output: inout [UInt8]) {
+        guard !chunk.isEmpty else { return }
+        output.append(contentsOf: String(chunk.count, radix: 16).utf8)
+        output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
+        output.append(contentsOf: chunk)
+        output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
+    }
+
+    static func appendLastChunk(to output: inout [UInt8]) {
+        output.append(contentsOf: "0\r\n\r\n".utf8)
+    }
+
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        guard value >= 10 else {
+            output.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        appendDecimal(value / 10, to: &output)
+        output.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    /// Framing and connection fields are the encoder's to write, never a handler's.
+    private static func isEncoderOwned(_ name: String) -> Bool {
+        HTTPHeaders.namesMatch(name, "Content-Length") || HTTPHeaders.namesMatch(name, "Transfer-Encoding")
+            || HTTPHeaders.namesMatch(name, "Connection")
+    }
+
+    /// Refuses fields that would split the response (CR, LF or other controls).
+    private static func isValid(_ field: HTTPHeaders.Field) -> Bool {
+        !field.name.isEmpty && field.name.utf8.allSatisfy(HTTPSyntax.isTokenCharacter)
+            && field.value.utf8.allSatisfy(HTTPSyntax.isFieldValueCharacter)
+    }
+}

@@ -1,0 +1,19 @@
+import Glibc
+
+/// Monotonic time for deadlines and durations, immune to wall-clock changes.
+enum MonotonicClock {
+    static func nanoseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+
+    static func milliseconds() -> Int64 { nanoseconds() / 1_000_000 }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,32 @@
+/// An error that carries its HTTP status and RFC 9457 problem details.
+///
+/// Handlers throw it to answer with `application/problem+json`; any other thrown error
+/// becomes a generic 500.
+public struct HTTPError: Error, Sendable {
+    public var status: HTTPStatus
+    /// A stable, machine-readable code clients may switch on (`invalid-parameter`).
+    public var code: String
+    public var detail: String
+    /// Extra problem members, already encoded as JSON values (name → JSON text).
+    public var extensions: [(name: String, json: String)]
+    /// Headers to send with the problem (`Allow` on a 405).
+    public var headers: HTTPHeaders
+
+    public init(
+        _ status: HTTPStatus, code: String, detail: String,
+        extensions: [(name: String, json: String)] = [], headers: HTTPHeaders = HTTPHeaders()
+    ) {
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extensions = extensions
+        self.headers = headers
+    }
+
+    /// The problem as a complete response.
+    public var response: Response {
+        var headers = self.headers
+        headers.replaceOrAdd(name: "Content-Type", value: "application/problem+json")
+        return Response(status: status, headers: headers, body: .bytes(ProblemJSON.encode(self)))
+    }
+}

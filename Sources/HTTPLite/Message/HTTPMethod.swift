@@ -1,0 +1,24 @@
+/// A request method that HTTPLite recognises (RFC 9110 §9 plus PATCH and QUERY).
+///
+/// A syntactically valid method outside this set is answered 501 by the server.
+public enum HTTPMethod: String, Sendable, CaseIterable, Hashable {
+    case get = "GET"
+    case head = "HEAD"
+    case post = "POST"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+    case options = "OPTIONS"
+    case trace = "TRACE"
+    case connect = "CONNECT"
+    case query = "QUERY"
+
+    /// Parses a method token from raw bytes without allocating.
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        for method in HTTPMethod.allCases where method.rawValue.utf8.elementsEqual(bytes) {
+            self = method
+            return
+        }
+        return nil
+    }
+}

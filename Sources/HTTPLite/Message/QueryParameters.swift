@@ -1,0 +1,26 @@
+/// Query parameters as an ordered multimap: order and repeats are kept as sent.
+public struct QueryParameters: Sendable, Hashable, Sequence {
+    /// One `name=value` pair, percent-decoded, with `+` read as a space.
+    public struct Pair: Sendable, Hashable {
+        public var name: String
+        public var value: String
+    }
+
+    public private(set) var pairs: [Pair]
+
+    public init(_ pairs: [Pair] = []) { self.pairs = pairs }
+
+    public var isEmpty: Bool { pairs.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[Pair]> { pairs.makeIterator() }
+
+    /// The first value given for `name`.
+    public subscript(name: String) -> String? {
+        pairs.first { $0.name == name }?.value
+    }
+
+    /// Every value given for `name`, in order.
+    public func values(for name: String) -> [String] {
+        pairs.filter { $0.name == name }.map(\.value)
+    }
+}

@@ -1,0 +1,33 @@
+/// A parsed HTTP request: the head, percent-decoded path and query, and the whole body.
+public struct Request: Sendable {
+    public var method: HTTPMethod
+    public var version: HTTPVersion
+    /// The path, percent-decoded (`+` stays a plus).
+    public var path: String
+    public var query: QueryParameters
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// Named path parameters captured by the router (`/orders/:id` gives `id`).
+    public var pathParameters: [String: String] = [:]
+
+    public init(
+        method: HTTPMethod, path: String, query: QueryParameters = QueryParameters(),
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], version: HTTPVersion = .http1_1
+    ) {
+        self.method = method
+        self.version = version
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether the client asked to keep the connection open after this exchange
+    /// (RFC 9112 §9.3: 1.1 persists unless `close`; 1.0 only with `keep-alive`).
+    public var wantsKeepAlive: Bool {
+        switch version {
+        case .http1_1: !headers.containsToken("close", in: "Connection")
+        case .http1_0: headers.containsToken("keep-alive", in: "Connection")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// A response: status, headers and a body that is either bytes or a stream.
+public struct Response: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: ResponseBody
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A fixed body with its content type.
+    public init(status: HTTPStatus = .ok, contentType: String, bytes: [UInt8], headers: HTTPHeaders = HTTPHeaders()) {
+        var headers = headers
+        headers.replaceOrAdd(name: "Content-Type", value: contentType)
+        self.init(status: status, headers: headers, body: .bytes(bytes))
+    }
+
+    /// A JSON body already encoded to bytes.
+    public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> Response {
+        Response(status: status, contentType: "application/json", bytes: bytes, headers: headers)
+    }
+}
+
+/// The content of a response.
+public enum ResponseBody: Sendable {
+    /// Fixed bytes, sent with a `Content-Length`.
+    case bytes([UInt8])
+    /// A body produced over time: the connection stays open and each chunk is written as it
+    /// comes (chunked transfer coding on HTTP/1.1). The closure runs on the connection's loop
+    /// thread once the head is sent; it may hand the stream to any thread.
+    case stream(@Sendable (ResponseStream) -> Void)
+
+    public static let empty = ResponseBody.bytes([])
+}

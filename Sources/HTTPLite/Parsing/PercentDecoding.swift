@@ -1,0 +1,39 @@
+/// Percent-decoding of request-target components (RFC 3986 §2.1) into UTF-8 strings.
+enum PercentDecoding {
+    /// Decodes `bytes`; `nil` when an escape is malformed, the result is not UTF-8 or holds NUL.
+    /// In a query, `+` stands for a space (HTML form encoding).
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
+        let plus = UInt8(ascii: "+"), percent = UInt8(ascii: "%")
+        if !bytes.contains(where: { $0 == percent || ($0 == plus && plusIsSpace) }) {
+            return String(decoding: bytes, as: UTF8.self)  // the target holds ASCII only
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == percent {
+                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+                    let low = hexValue(bytes[index + 2])
+                else { return nil }
+                let value = high << 4 | low
+                guard value != 0 else { return nil }
+                decoded.append(value)
+                index += 3
+            } else {
+                decoded.append(byte == plus && plusIsSpace ? UInt8(ascii: " ") : byte)
+                index += 1
+            }
+        }
+        return String(validating: decoded, as: UTF8.self)
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,144 @@
+/// A parsed request head with its message framing already decided (RFC 9112 §6).
+struct RequestHead {
+    /// How the body, if any, is delimited.
+    enum Framing: Equatable {
+        case none
+        case contentLength(Int)
+        case chunked
+    }
+
+    var method: HTTPMethod
+    var version: HTTPVersion
+    var path: String
+    var query: QueryParameters
+    var headers: HTTPHeaders
+    var framing: Framing
+    var expectsContinue: Bool
+
+    func makeRequest(body: [UInt8]) -> Request {
+        Request(method: method, path: path, query: query, headers: headers, body: body, version: version)
+    }
+}
+
+extension RequestHead {
+    /// Parses the head's bytes, request line to the last header line, without the final CRLF CRLF.
+    static func parse(_ head: UnsafeBufferPointer<UInt8>, limits: HTTPLimits) -> Result<RequestHead, HTTPError> {
+        var lines = HeadLines(head)
+        guard let requestLine = lines.next() else { return .failure(.malformed("The request line is empty.")) }
+        let parsedLine: RequestLine
+        switch RequestLine.parse(requestLine) {
+        case .success(let line): parsedLine = line
+        case .failure(let error): return .failure(error)
+        }
+        var headers = HTTPHeaders()
+        var framingFields = FramingFields()
+        while let line = lines.next() {
+            guard headers.count < limits.maxHeaderCount else { return .failure(.tooManyHeaders) }
+            guard let first = line.first, !HTTPSyntax.isOWS(first) else {
+                return .failure(.malformed("Obsolete line folding is not accepted (RFC 9112 §5.2)."))
+            }
+            guard let colon = line.firstIndex(of: HTTPSyntax.colon) else {
+                return .failure(.malformed("A header line has no colon."))
+            }
+            let name = UnsafeBufferPointer(rebasing: line[..<colon])
+            guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isTokenCharacter) else {
+                return .failure(.malformed("A header name is empty or holds a character a token may not (RFC 9112 §5.1)."))
+            }
+            var valueStart = colon + 1, valueEnd = line.endIndex
+            while valueStart < valueEnd, HTTPSyntax.isOWS(line[valueStart]) { valueStart += 1 }
+            while valueEnd > valueStart, HTTPSyntax.isOWS(line[valueEnd - 1]) { valueEnd -= 1 }
+            let value = UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd])
+            guard value.allSatisfy(HTTPSyntax.isFieldValueCharacter) else {
+                return .failure(.malformed("A header value holds a control character."))
+            }
+            let field = HTTPHeaders.Field(
+                name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+            if let error = framingFields.note(field) { return .failure(error) }
+            headers.add(name: field.name, value: field.value)
+        }
+        return framingFields.framing(version: parsedLine.version, limits: limits).map { framing in
+            RequestHead(
+                method: parsedLine.method, version: parsedLine.version, path: parsedLine.path,
+                query: parsedLine.query, headers: headers, framing: framing,
+                expectsContinue: framingFields.expectsContinue)
+        }
+    }
+}
+
+/// Splits a head into lines at LF, dropping the CR before it (the scanner has already
+/// rejected bare LFs); a stray CR stays in the line and fails validation.
+private struct HeadLines {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func next() -> Slice<UnsafeBufferPointer<UInt8>>? {
+        guard position < bytes.count else { return nil }
+        guard let lf = bytes[position...].firstIndex(of: HTTPSyntax.lf) else {
+            defer { position = bytes.count }
+            return bytes[position...]
+        }
+        defer { position = lf + 1 }
+        return bytes[position..<(lf - 1)]
+    }
+}
+
+/// The header fields that decide framing and connection handling, checked as they arrive.
+private struct FramingFields {
+    var contentLength: Int?
+    var transferCodings: [Substring] = []
+    var hostCount = 0
+    var expectsContinue = false
+
+    mutating func note(_ field: HTTPHeaders.Field) -> HTTPError? {
+        let name = Substring(field.name)
+        if asciiCaseInsensitiveEquals(name, "content-length") {
+            // A list of identical values is tolerated (RFC 9112 §6.3); differing ones are smuggling.
+            for element in field.value.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = trimmingOWS(element)
+                guard !digits.isEmpty, digits.utf8.count <= 15, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                    let length = Int(digits)
+                else { return .malformed("Content-Length must be a non-negative integer.") }
+                if let known = contentLength, known != length {
+                    return .malformed("Conflicting Content-Length values.")
+                }
+                contentLength = length
+            }
+        } else if asciiCaseInsensitiveEquals(name, "transfer-encoding") {
+            transferCodings += field.value.split(separator: ",").map(trimmingOWS).filter { !$0.isEmpty }
+        } else if asciiCaseInsensitiveEquals(name, "host") {
+            hostCount += 1
+        } else if asciiCaseInsensitiveEquals(name, "expect") {
+            guard asciiCaseInsensitiveEquals(Substring(field.value), "100-continue") else {
+                return .unsupportedExpectation
+            }
+            expectsContinue = true
+        }
+        return nil
+    }
+
+    func framing(version: HTTPVersion, limits: HTTPLimits) -> Result<RequestHead.Framing, HTTPError> {
+        if version == .http1_1 && hostCount != 1 {
+            return .failure(.malformed("An HTTP/1.1 request must carry exactly one Host header (RFC 9112 §3.2)."))
+        }
+        if !transferCodings.isEmpty {
+            guard contentLength == nil else {
+                return .failure(.malformed("Content-Length and Transfer-Encoding together are rejected (RFC 9112 §6.1)."))
+            }
+            guard version == .http1_1 else {
+                return .failure(.malformed("Transfer-Encoding is not allowed in an HTTP/1.0 request."))
+            }
+            guard transferCodings.allSatisfy({ asciiCaseInsensitiveEquals($0, "chunked") }) else {
+                return .failure(.unsupportedTransferCoding)
+            }
+            guard transferCodings.count == 1 else {
+                return .failure(.malformed("The chunked coding may be applied only once."))
+            }
+            return .success(.chunked)
+        }
+        guard let length = contentLength, length > 0 else { return .success(.none) }
+        guard length <= limits.maxBodyBytes else { return .failure(.bodyTooLarge) }
+        return .success(.contentLength(length))
+    }
+}

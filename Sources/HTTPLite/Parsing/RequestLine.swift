@@ -1,0 +1,106 @@
+/// The request line: method, target (split into decoded path and query) and version (RFC 9112 §3).
+struct RequestLine {
+    var method: HTTPMethod
+    var path: String
+    var query: QueryParameters
+    var version: HTTPVersion
+
+    static func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<RequestLine, HTTPError> {
+        // Exactly one SP between the three parts; anything else is malformed.
+        guard let firstSpace = line.firstIndex(of: HTTPSyntax.space),
+            let secondSpace = line[(firstSpace + 1)...].firstIndex(of: HTTPSyntax.space),
+            !line[(secondSpace + 1)...].contains(HTTPSyntax.space)
+        else { return .failure(.malformed("The request line must be 'METHOD target HTTP/x.y'.")) }
+        let methodBytes = UnsafeBufferPointer(rebasing: line[line.startIndex..<firstSpace])
+        let target = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
+        let versionBytes = UnsafeBufferPointer(rebasing: line[(secondSpace + 1)...])
+
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPSyntax.isTokenCharacter) else {
+            return .failure(.malformed("The method is not a valid token."))
+        }
+        let version: HTTPVersion
+        switch parseVersion(versionBytes) {
+        case .success(let parsed): version = parsed
+        case .failure(let error): return .failure(error)
+        }
+        guard let method = HTTPMethod(bytes: methodBytes) else {
+            return .failure(.unknownMethod(String(decoding: methodBytes, as: UTF8.self)))
+        }
+        return parseTarget(target, method: method).map { path, query in
+            RequestLine(method: method, path: path, query: query, version: version)
+        }
+    }
+
+    private static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<HTTPVersion, HTTPError> {
+        let isDigit: (UInt8) -> Bool = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard bytes.count == 8, bytes.prefix(5).elementsEqual("HTTP/".utf8), isDigit(bytes[5]),
+            bytes[6] == UInt8(ascii: "."), isDigit(bytes[7])
+        else { return .failure(.malformed("The HTTP version is malformed.")) }
+        switch (bytes[5], bytes[7]) {
+        case (UInt8(ascii: "1"), UInt8(ascii: "1")): return .success(.http1_1)
+        case (UInt8(ascii: "1"), UInt8(ascii: "0")): return .success(.http1_0)
+        default: return .failure(.unsupportedVersion)
+        }
+    }
+
+    /// Accepts origin-form, absolute-form (RFC 9112 §3.2.2) and `*` for OPTIONS.
+    private static func parseTarget(
+        _ target: UnsafeBufferPointer<UInt8>, method: HTTPMethod
+    ) -> Result<(String, QueryParameters), HTTPError> {
+        guard !target.isEmpty, target.allSatisfy(HTTPSyntax.isTargetCharacter) else {
+            return .failure(.malformed("The request target is empty or holds a character that must be percent-encoded."))
+        }
+        if target.count == 1 && target[0] == UInt8(ascii: "*") {
+            return method == .options
+                ? .success(("*", QueryParameters()))
+                : .failure(.malformed("The asterisk target is only for OPTIONS."))
+        }
+        var originForm = target[...]
+        if target[0] != UInt8(ascii: "/") {
+            guard let pathStart = absoluteFormPathStart(target) else {
+                return .failure(.malformed("The request target must start with '/'."))
+            }
+            originForm = target[pathStart...]
+            if originForm.isEmpty { return .success(("/", QueryParameters())) }
+        }
+        if originForm.contains(UInt8(ascii: "#")) {
+            return .failure(.malformed("A request target may not carry a fragment."))
+        }
+        let questionMark = originForm.firstIndex(of: UInt8(ascii: "?")) ?? originForm.endIndex
+        guard let path = PercentDecoding.decode(UnsafeBufferPointer(rebasing: originForm[..<questionMark]), plusIsSpace: false)
+        else { return .failure(.malformed("The path holds an invalid percent-encoding.")) }
+        guard questionMark < originForm.endIndex else { return .success((path, QueryParameters())) }
+        let rawQuery = UnsafeBufferPointer(rebasing: originForm[(questionMark + 1)...])
+        guard let query = parseQuery(rawQuery) else {
+            return .failure(.malformed("The query holds an invalid percent-encoding."))
+        }
+        return .success((path, query))
+    }
+
+    /// Where the path starts in `http://authority/path`, or nil when not absolute-form.
+    private static func absoluteFormPathStart(_ target: UnsafeBufferPointer<UInt8>) -> Int? {
+        for scheme in ["http://", "https://"] where target.count >= scheme.utf8.count {
+            let prefix = target.prefix(scheme.utf8.count).map(asciiLowercased)
+            if prefix.elementsEqual(scheme.utf8) {
+                let authorityStart = scheme.utf8.count
+                return target[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+                    ?? target.endIndex
+            }
+        }
+        return nil
+    }
+
+    static func parseQuery(_ query: UnsafeBufferPointer<UInt8>) -> QueryParameters? {
+        var pairs: [QueryParameters.Pair] = []
+        for piece in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = piece.firstIndex(of: UInt8(ascii: "=")) ?? piece.endIndex
+            guard let name = PercentDecoding.decode(UnsafeBufferPointer(rebasing: piece[..<equals]), plusIsSpace: true),
+                let value = PercentDecoding.decode(
+                    UnsafeBufferPointer(rebasing: equals < piece.endIndex ? piece[(equals + 1)...] : piece[equals...]),
+                    plusIsSpace: true)
+            else { return nil }
+            pairs.append(QueryParameters.Pair(name: name, value: value))
+        }
+        return QueryParameters(pairs)
+    }
+}

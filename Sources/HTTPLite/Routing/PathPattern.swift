@@ -1,0 +1,36 @@
+/// A route path such as `/orders/:id`: literal segments and named parameters.
+struct PathPattern: Sendable {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    let segments: [Segment]
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+        segments = Self.split(text).map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0)) }
+    }
+
+    /// The captured parameters when `pathSegments` matches, else nil.
+    func match(_ pathSegments: [Substring]) -> [String: String]? {
+        guard pathSegments.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, actual) in zip(segments, pathSegments) {
+            switch segment {
+            case .literal(let literal):
+                guard literal == actual else { return nil }
+            case .parameter(let name):
+                guard !actual.isEmpty else { return nil }
+                parameters[name] = String(actual)
+            }
+        }
+        return parameters
+    }
+
+    /// `/a/b/` and `/a/b` are different paths; the root is one empty segment.
+    static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    }
+}

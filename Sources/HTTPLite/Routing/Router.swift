@@ -1,0 +1,71 @@
+/// Maps method and path to a handler. Unknown paths get 404, a known path with another
+/// method 405 with `Allow`; HEAD is served by the GET handler and OPTIONS answered from the
+/// routes. Build it, then hand `handle` to the server.
+public struct Router: Sendable {
+    public typealias Handler = @Sendable (Request) throws -> Response
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let pattern: PathPattern
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+
+    public init() {}
+
+    /// Adds a route; `path` may hold `:name` segments, captured into `Request.pathParameters`.
+    public mutating func add(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: PathPattern(path), handler: handler))
+    }
+
+    public mutating func get(_ path: String, handler: @escaping Handler) { add(.get, path, handler: handler) }
+    public mutating func post(_ path: String, handler: @escaping Handler) { add(.post, path, handler: handler) }
+    public mutating func put(_ path: String, handler: @escaping Handler) { add(.put, path, handler: handler) }
+    public mutating func patch(_ path: String, handler: @escaping Handler) { add(.patch, path, handler: handler) }
+    public mutating func delete(_ path: String, handler: @escaping Handler) { add(.delete, path, handler: handler) }
+
+    /// Routes one request.
+    public func handle(_ request: Request) throws -> Response {
+        if request.path == "*" && request.method == .options {
+            return optionsResponse(allowed: Set(routes.map(\.method)))
+        }
+        let segments = PathPattern.split(request.path)
+        var allowed = Set<HTTPMethod>()
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if route.method == request.method || (request.method == .head && route.method == .get) {
+                // An exact HEAD route wins over GET's.
+                if request.method == .head && route.method == .get
+                    && routes.contains(where: { $0.method == .head && $0.pattern.match(segments) != nil })
+                {
+                    continue
+                }
+                var routed = request
+                routed.pathParameters = parameters
+                return try route.handler(routed)
+            }
+            allowed.insert(route.method)
+        }
+        guard !allowed.isEmpty else {
+            throw HTTPError(.notFound, code: "not-found", detail: "No resource at '\(request.path)'.")
+        }
+        if request.method == .options { return optionsResponse(allowed: allowed) }
+        throw HTTPError(
+            .methodNotAllowed, code: "method-not-allowed",
+            detail: "\(request.method.rawValue) is not allowed on '\(request.path)'.",
+            headers: ["Allow": Self.allowHeader(allowed)])
+    }
+
+    private func optionsResponse(allowed: Set<HTTPMethod>) -> Response {
+        Response(status: .noContent, headers: ["Allow": Self.allowHeader(allowed)])
+    }
+
+    /// The methods in a stable order, with HEAD beside GET and OPTIONS always.
+    static func allowHeader(_ methods: Set<HTTPMethod>) -> String {
+        var all = methods
+        all.insert(.options)
+        if all.contains(.get) { all.insert(.head) }
+        return HTTPMethod.allCases.filter(all.contains).map(\.rawValue).joined(separator: ", ")
+    }
+}

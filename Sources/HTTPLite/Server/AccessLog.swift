@@ -1,0 +1,50 @@
+import Glibc
+
+/// Buffers one line per request and writes them to stderr once per loop iteration,
+/// so logging costs one system call per batch rather than per request.
+struct AccessLog {
+    let isEnabled: Bool
+    private var buffer: [UInt8] = []
+    private var second: time_t = -1
+    private var timestamp: [UInt8] = []
+
+    init(isEnabled: Bool) { self.isEnabled = isEnabled }
+
+    /// `2026-11-21T06:40:00Z GET /orders 200 11413 0.120ms`: method, path, status, body bytes, duration.
+    mutating func record(method: String, path: String, status: Int, bodyBytes: Int, nanoseconds: Int64) {
+        guard isEnabled else { return }
+        buffer.append(contentsOf: currentTimestamp())
+        buffer.append(UInt8(ascii: " "))
+        buffer.append(contentsOf: method.utf8)
+        buffer.append(UInt8(ascii: " "))
+        // A decoded path may hold control characters; never let them forge log lines.
+        buffer.append(contentsOf: path.utf8.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: "?") : $0 })
+        buffer.append(contentsOf: " \(status) \(bodyBytes) ".utf8)
+        let microseconds = nanoseconds / 1000
+        buffer.append(contentsOf: "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())ms\n".utf8)
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        System.writeAll(2, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func currentTimestamp() -> [UInt8] {
+        let now = time(nil)
+        if now != second {
+            second = now
+            var clock = now
+            var parts = tm()
+            gmtime_r(&clock, &parts)
+            func pad(_ value: Int32, _ width: Int) -> String {
+                let digits = String(value)
+                return String(repeating: "0", count: max(0, width - digits.count)) + digits
+            }
+            let text = "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+                + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+            timestamp = Array(text.utf8)
+        }
+        return timestamp
+    }
+}

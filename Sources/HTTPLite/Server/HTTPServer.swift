@@ -1,0 +1,67 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server on non-blocking sockets and epoll.
+///
+/// Threading model: `loopCount` event-loop threads, each with its own epoll instance. All
+/// loops watch the one listening socket (EPOLLEXCLUSIVE, so a new connection wakes one loop);
+/// the loop that accepts a connection owns it for its whole life, reading, parsing, calling
+/// the handler and writing on that thread alone, so connection state has no locks. The
+/// handler runs synchronously on the loop thread and must be `Sendable`; shared state it reads
+/// is immutable or behind a `Mutex`. Other threads reach a loop only through its `LoopHandle`:
+/// a locked task queue plus an eventfd that wakes it (stream chunks, shutdown).
+public final class HTTPServer: Sendable {
+    /// The port actually bound (useful when the configuration asked for port 0).
+    public let port: UInt16
+    private let context: ServerContext
+    private let loops: [LoopHandle]
+    private let stopped = DispatchGroup()
+
+    /// Binds the listening socket and starts the event loops; returns once serving.
+    public init(
+        configuration: ServerConfiguration, handler: @escaping @Sendable (Request) throws -> Response
+    ) throws {
+        signal(SIGPIPE, SIG_IGN)  // a vanished peer must never kill the process
+        let listener = try Socket.makeListener(
+            host: configuration.host, port: configuration.port, backlog: configuration.listenBacklog)
+        let context = ServerContext(configuration: configuration, handler: handler)
+        var loops: [LoopHandle] = []
+        do {
+            for _ in 0..<max(1, configuration.loopCount) { loops.append(try LoopHandle(listenerFD: listener.fd)) }
+        } catch {
+            close(listener.fd)
+            throw error
+        }
+        self.port = listener.port
+        self.context = context
+        self.loops = loops
+        let running = Atomic<Int>(loops.count)
+        for (index, handle) in loops.enumerated() {
+            stopped.enter()
+            let thread = Thread { [stopped] in
+                EventLoop(handle: handle, listenerFD: listener.fd, context: context).run()
+                // The last loop out closes the listener, so no loop can accept on a reused fd.
+                if running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { close(listener.fd) }
+                stopped.leave()
+            }
+            thread.name = "http-loop-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Live counters (open connections, requests, rejections).
+    public var statistics: ServerStatistics { context.statistics }
+
+    /// Stops accepting, lets in-flight requests finish within the grace period, then closes
+    /// everything. Returns at once; `waitUntilStopped()` waits for the end.
+    public func shutdown() {
+        for loop in loops { loop.submit(.beginShutdown) }
+    }
+
+    /// Blocks until every loop has finished.
+    public func waitUntilStopped() {
+        stopped.wait()
+    }
+}

@@ -1,0 +1,22 @@
+/// Everything an `HTTPServer` can be told; defaults suit a local service.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 asks the kernel for a free port; `HTTPServer.port` tells which.
+    public var port: UInt16 = 8080
+    /// Event-loop threads; about one per core.
+    public var loopCount = max(1, System.coreCount)
+    /// Open connections past which new ones get 503 and are closed.
+    public var maxConnections = 10_000
+    public var limits = HTTPLimits()
+    /// How long a keep-alive connection may sit idle between requests.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How long a client may take to send a whole request head (slowloris guard).
+    public var headerReadTimeout: Duration = .seconds(10)
+    /// How long shutdown waits for in-flight requests before closing what is left.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+    /// One line per request on stderr.
+    public var isAccessLogEnabled = true
+    public var listenBacklog: Int32 = 1024
+
+    public init() {}
+}

@@ -1,0 +1,99 @@
+import CSystem
+import Glibc
+
+/// Thin wrappers over the socket system calls HTTPLite uses. `EAGAIN` and `EINTR` are
+/// control flow and come back as values, not errors.
+enum Socket {
+    /// A bound, listening, non-blocking socket and the port it got (useful with port 0).
+    static func makeListener(host: String, port: UInt16, backlog: Int32) throws -> (fd: Int32, port: UInt16) {
+        guard let address = SocketAddress(host: host, port: port) else {
+            throw SocketError("parse host '\(host)'", errno: EINVAL)
+        }
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        do {
+            try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+            let bound = address.withSockAddr { bind(fd, $0, $1) }
+            guard bound == 0 else { throw SocketError("bind \(host):\(port)") }
+            guard listen(fd, backlog) == 0 else { throw SocketError("listen") }
+            return (fd, try localPort(fd))
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) throws {
+        var value = value
+        guard setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw SocketError("setsockopt")
+        }
+    }
+
+    static func localPort(_ fd: Int32) throws -> UInt16 {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard result == 0 else { throw SocketError("getsockname") }
+        let family = storage.ss_family
+        return withUnsafePointer(to: &storage) { pointer in
+            if family == sa_family_t(AF_INET6) {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        }
+    }
+
+    /// Accepts one connection as non-blocking with Nagle off; nil when none is pending.
+    static func accept(_ listener: Int32) throws -> Int32? {
+        while true {
+            let fd = csystem_accept4(listener, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            if fd >= 0 {
+                // Responses are written whole; Nagle would only delay them (RFC 9112 has no use for it).
+                try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+                return fd
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, ECONNABORTED, EPROTO: return nil
+            default: throw SocketError("accept4")
+            }
+        }
+    }
+
+    /// The outcome of one non-blocking read or write.
+    enum IOResult: Equatable {
+        case transferred(Int)
+        case wouldBlock
+        case endOfStream
+        case failed(Int32)
+    }
+
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+        while true {
+            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if count > 0 { return .transferred(count) }
+            if count == 0 { return .endOfStream }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> IOResult {
+        while true {
+            // MSG_NOSIGNAL: a peer that went away gives EPIPE here instead of killing the process.
+            let count = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            if count >= 0 { return .transferred(count) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import HTTPLite
+
+/// Command-line options of `server`, parsed from arguments and the environment.
+struct ServerOptions {
+    var configuration = ServerConfiguration()
+    var showsHelp = false
+
+    static let usage = """
+        Usage: server [options]
+
+        Serves ListService over HTTP/1.1.
+
+        Options:
+          --host ADDRESS          address to listen on (default 127.0.0.1; IPv4, IPv6 or localhost)
+          --port N                port to listen on, 0 for any free port (default 8080, or env PORT)
+          --threads N             event-loop threads (default: one per core)
+          --max-connections N     open connections before new ones get 503 (default 10000)
+          --max-body-bytes N      largest request body accepted (default 1048576)
+          --idle-timeout SECONDS  close keep-alive connections idle this long (default 60)
+          --header-timeout SECONDS  close clients that take longer to send a request head (default 10)
+          --grace-period SECONDS  how long shutdown waits for in-flight requests (default 10)
+          --no-access-log         do not log one line per request on stderr
+          -h, --help              show this help
+        """
+
+    /// A bad option: the message is printed on one line and the process exits with status 2.
+    struct Failure: Error {
+        let message: String
+    }
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws(Failure) -> ServerOptions {
+        var options = ServerOptions()
+        if let port = environment["PORT"] {
+            options.configuration.port = try parsePort(port, source: "PORT")
+        }
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            func value() throws(Failure) -> String {
+                guard let next = remaining.popFirst() else { throw Failure(message: "\(argument) needs a value") }
+                return next
+            }
+            switch argument {
+            case "-h", "--help": options.showsHelp = true
+            case "--host": options.configuration.host = try value()
+            case "--port": options.configuration.port = try parsePort(try value(), source: argument)
+            case "--threads": options.configuration.loopCount = try parseInt(try value(), argument, in: 1...256)
+            case "--max-connections":
+                options.configuration.maxConnections = try parseInt(try value(), argument, in: 1...1_000_000)
+            case "--max-body-bytes":
+                options.configuration.limits.maxBodyBytes = try parseInt(try value(), argument, in: 0...1 << 30)
+            case "--idle-timeout": options.configuration.idleTimeout = try parseSeconds(try value(), argument)
+            case "--header-timeout": options.configuration.headerReadTimeout = try parseSeconds(try value(), argument)
+            case "--grace-period": options.configuration.shutdownGracePeriod = try parseSeconds(try value(), argument)
+            case "--no-access-log": options.configuration.isAccessLogEnabled = false
+            default: throw Failure(message: "unknown option '\(argument)' (see --help)")
+            }
+        }
+        return options
+    }
+
+    private static func parsePort(_ text: String, source: String) throws(Failure) -> UInt16 {
+        guard let port = UInt16(text) else { throw Failure(message: "\(source) must be a port number 0-65535, not '\(text)'") }
+        return port
+    }
+
+    private static func parseInt(_ text: String, _ option: String, in range: ClosedRange<Int>) throws(Failure) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw Failure(message: "\(option) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    private static func parseSeconds(_ text: String, _ option: String) throws(Failure) -> Duration {
+        guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+            throw Failure(message: "\(option) must be a number of seconds above 0, not '\(text)'")
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+}

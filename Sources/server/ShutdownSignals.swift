@@ -1,0 +1,18 @@
+import Dispatch
+import Glibc
+import HTTPLite
+
+/// Turns SIGTERM and SIGINT into a graceful shutdown of `server`.
+/// Keep the returned sources alive for as long as the signals should be handled.
+func handleShutdownSignals(for server: HTTPServer) -> [any DispatchSourceSignal] {
+    [SIGTERM, SIGINT].map { number in
+        signal(number, SIG_IGN)  // let the dispatch source, not the default action, see it
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            System.printError("level=info event=shutdown signal=\(number)")
+            server.shutdown()
+        }
+        source.resume()
+        return source
+    }
+}
