@@ -68,7 +68,7 @@ extension EventLoop {
         let started = MonotonicClock.nanoseconds()
         let response = context.respond(to: request)
         context.statistics.requests.add(1, ordering: .relaxed)
-        let keepAlive = request.wantsKeepAlive && shutdownDeadline == nil
+        let keepAlive = request.wantsKeepAlive && !context.isShuttingDown.load(ordering: .acquiring)
         let method = request.method.rawValue
         switch response.body {
         case .bytes(let body):

@@ -57,6 +57,7 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets in-flight requests finish within the grace period, then closes
     /// everything. Returns at once; `waitUntilStopped()` waits for the end.
     public func shutdown() {
+        context.isShuttingDown.store(true, ordering: .releasing)
         for loop in loops { loop.submit(.beginShutdown) }
     }
 

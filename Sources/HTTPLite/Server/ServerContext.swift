@@ -6,6 +6,9 @@ final class ServerContext: Sendable {
     let handler: @Sendable (Request) throws -> Response
     let statistics = ServerStatistics()
     private let requestSerial = Atomic<UInt64>(0)
+    /// Set by `HTTPServer.shutdown()` before the loops hear of it, so a response being
+    /// computed at that moment already says `Connection: close`.
+    let isShuttingDown = Atomic<Bool>(false)
 
     init(configuration: ServerConfiguration, handler: @escaping @Sendable (Request) throws -> Response) {
         self.configuration = configuration

@@ -1,0 +1,138 @@
+import Testing
+
+@testable import HTTPLite
+
+@Suite struct RequestParserTests {
+    let simpleGet = "GET /orders?filter=pending&q=j%C3%B6hn+smith HTTP/1.1\r\nHost: a\r\nX-Many: 1\r\nx-many: 2\r\n\r\n"
+
+    @Test func simpleGet_parsesPathQueryAndHeaders() throws {
+        let (outcomes, requests) = RequestParser.feed(Array(simpleGet.utf8))
+        #expect(outcomes == [.request(method: .get, path: "/orders", body: "")])
+        let request = try #require(requests.first)
+        #expect(request.query.pairs.map(\.name) == ["filter", "q"])
+        #expect(request.query["q"] == "jöhn smith")
+        #expect(request.headers["HOST"] == "a")
+        #expect(request.headers.values(for: "X-MANY") == ["1", "2"])
+        #expect(request.version == .http1_1)
+    }
+
+    @Test(arguments: [1, 2, 3, 7, 64])
+    func fragmentedInput_parsesTheSameAsWhole(fragmentSize: Int) {
+        let text = simpleGet + "POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello"
+            + "PUT /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: x\r\n\r\n"
+        let whole = RequestParser.feed(text)
+        #expect(whole.count == 3)
+        #expect(RequestParser.feed(text, fragmentSize: fragmentSize) == whole)
+    }
+
+    @Test func pipelinedRequests_comeOutInOrder() {
+        let text = "GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\nGET /c HTTP/1.1\r\nHost: a\r\n\r\n"
+        #expect(RequestParser.feed(text).map { if case .request(_, let path, _) = $0 { path } else { "" } } == ["/a", "/b", "/c"])
+    }
+
+    @Test func chunkedBody_isDecoded() {
+        let text = "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+        #expect(RequestParser.feed(text) == [.request(method: .post, path: "/c", body: "hello world")])
+    }
+
+    @Test func expectContinue_promptsOnceBeforeTheBody() {
+        let head = "POST /u HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n"
+        #expect(RequestParser.feed(head) == [.continueExpected])
+        #expect(RequestParser.feed(head + "abc") == [.request(method: .post, path: "/u", body: "abc")])
+        #expect(RequestParser.feed(head + "abc", fragmentSize: 1).first == .continueExpected)
+    }
+
+    @Test func http10_withoutHost_isAccepted() {
+        #expect(RequestParser.feed("GET / HTTP/1.0\r\n\r\n") == [.request(method: .get, path: "/", body: "")])
+    }
+
+    @Test func leadingEmptyLines_areIgnored() {
+        #expect(RequestParser.feed("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", fragmentSize: 1).count == 1)
+    }
+
+    @Test func absoluteFormTarget_usesItsPath() {
+        let outcomes = RequestParser.feed("GET http://example.com/health?x=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")
+        #expect(outcomes == [.request(method: .get, path: "/health", body: "")])
+    }
+
+    @Test func percentDecoding_decodesPathButKeepsPlus() throws {
+        let (_, requests) = RequestParser.feed(Array("GET /a%20b+c?x=%2B+y&flag&=v HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        let request = try #require(requests.first)
+        #expect(request.path == "/a b+c")
+        #expect(request.query.pairs == [.init(name: "x", value: "+ y"), .init(name: "flag", value: ""), .init(name: "", value: "v")])
+    }
+
+    @Test(arguments: [
+        ("GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // bad escape
+        ("GET /a%00 HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // NUL
+        ("GET /?q=%C3%28 HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // invalid UTF-8
+        ("GET / HTTP/1.1\r\n\r\n", 400),  // no Host
+        ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),  // two Hosts
+        ("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // double space
+        ("GET / HTTP/1.1 \r\nHost: a\r\n\r\n", 400),
+        ("GET /\r\nHost: a\r\n\r\n", 400),  // HTTP/0.9 style
+        ("GET noslash HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET /x#frag HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET / HTTX/1.1\r\nHost: a\r\n\r\n", 400),
+        ("G@T / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET / HTTP/1.1\nHost: a\r\n\r\n", 400),  // bare LF
+        ("GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n", 400),  // bare CR
+        ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),  // space before colon
+        ("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", 400),  // obs-fold
+        ("GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nX: a\u{1}b\r\n\r\n", 400),  // control in value
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1e3\r\n\r\n", 400),
+        ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+        ("BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+        ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
+        ("GET / HTTP/1.2\r\nHost: a\r\n\r\n", 505),
+        ("POST / HTTP/1.1\r\nHost: a\r\nExpect: tea\r\n\r\n", 417),
+    ])
+    func badInput_getsItsStatus(text: String, status: Int) {
+        #expect(RequestParser.feed(text) == [.failed(status: status)])
+        #expect(RequestParser.feed(text, fragmentSize: 1) == [.failed(status: status)])
+    }
+
+    @Test func identicalRepeatedContentLength_isAccepted() {
+        let text = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 2, 2\r\n\r\nok"
+        #expect(RequestParser.feed(text) == [.request(method: .post, path: "/", body: "ok")])
+    }
+
+    @Test func limits_eachHaveTheirStatus() {
+        var limits = HTTPLimits()
+        limits.maxRequestLineLength = 64
+        limits.maxHeaderBytes = 256
+        limits.maxHeaderCount = 5
+        limits.maxBodyBytes = 10
+        let longLine = "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: a\r\n\r\n"
+        #expect(RequestParser.feed(longLine, limits: limits) == [.failed(status: 414)])
+        // The 414 comes before the line ends: the client need not send the rest.
+        #expect(RequestParser.feed(String(longLine.prefix(80)), limits: limits) == [.failed(status: 414)])
+        let bigHeader = "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 300) + "\r\n\r\n"
+        #expect(RequestParser.feed(bigHeader, limits: limits) == [.failed(status: 431)])
+        let manyHeaders = "GET / HTTP/1.1\r\nHost: a\r\n" + (1...5).map { "X\($0): v\r\n" }.joined() + "\r\n"
+        #expect(RequestParser.feed(manyHeaders, limits: limits) == [.failed(status: 431)])
+        let bigBody = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n"
+        #expect(RequestParser.feed(bigBody, limits: limits) == [.failed(status: 413)])
+        let bigChunks = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n"
+        #expect(RequestParser.feed(bigChunks, limits: limits) == [.failed(status: 413)])
+        let hugeChunkSize = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n"
+        #expect(RequestParser.feed(hugeChunkSize, limits: limits) == [.failed(status: 400)])
+    }
+
+    @Test func keepAlive_followsVersionAndConnectionHeader() throws {
+        func request(_ text: String) throws -> Request { try #require(RequestParser.feed(Array(text.utf8)).requests.first) }
+        #expect(try request("GET / HTTP/1.1\r\nHost: a\r\n\r\n").wantsKeepAlive)
+        #expect(try !request("GET / HTTP/1.1\r\nHost: a\r\nConnection: Close\r\n\r\n").wantsKeepAlive)
+        #expect(try !request("GET / HTTP/1.0\r\n\r\n").wantsKeepAlive)
+        #expect(try request("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").wantsKeepAlive)
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+
+@testable import HTTPLite
+
+@Suite struct RouterTests {
+    let router: Router = {
+        var router = Router()
+        router.get("/orders") { _ in .json(Array("list".utf8)) }
+        router.get("/orders/:id") { request in .json(Array((request.pathParameters["id"] ?? "").utf8)) }
+        router.delete("/orders/:id") { _ in Response(status: .noContent) }
+        return router
+    }()
+
+    private func body(_ response: Response) -> String {
+        guard case .bytes(let bytes) = response.body else { return "<stream>" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func namedParameter_isCaptured() throws {
+        #expect(body(try router.handle(Request(method: .get, path: "/orders/o-42"))) == "o-42")
+    }
+
+    @Test func unknownPath_is404() {
+        #expect(throws: HTTPError.self) { try router.handle(Request(method: .get, path: "/nothing")) }
+        #expect(throws: HTTPError.self) { try router.handle(Request(method: .get, path: "/orders/")) }
+    }
+
+    @Test func wrongMethod_is405WithAllow() {
+        do {
+            _ = try router.handle(Request(method: .post, path: "/orders/1"))
+            Issue.record("expected 405")
+        } catch let error as HTTPError {
+            #expect(error.status == .methodNotAllowed)
+            #expect(error.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func head_usesTheGetHandler() throws {
+        #expect(body(try router.handle(Request(method: .head, path: "/orders"))) == "list")
+    }
+
+    @Test func options_listsAllowedMethods() throws {
+        let response = try router.handle(Request(method: .options, path: "/orders"))
+        #expect(response.status == .noContent)
+        #expect(response.headers["Allow"] == "GET, HEAD, OPTIONS")
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import HTTPLite
+
+/// Live tests: a real server on an ephemeral port, spoken to with raw bytes.
+@Suite struct ServerSocketTests {
+    let get = "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n"
+
+    @Test func keepAlive_servesManyRequestsOnOneConnection() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            for _ in 0..<20 {
+                client.send(get)
+                let response = try #require(client.readResponse())
+                #expect(response.status == 200)
+                #expect(response.body == "hello")
+                #expect(response.header("Connection") == nil)
+                #expect(response.header("Date") != nil)
+                #expect(response.header("Server") == "HTTPLite")
+            }
+        }
+    }
+
+    @Test func pipelinedRequests_areAnsweredInOrder() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send(get + "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc" + get)
+            let bodies = (0..<3).compactMap { _ in client.readResponse()?.body }
+            #expect(bodies == ["hello", "abc", "hello"])
+        }
+    }
+
+    @Test func requestSentOneByteAtATime_isServed() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            for byte in Array("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n".utf8) {
+                client.send([byte])
+                usleep(200)
+            }
+            #expect(client.readResponse()?.body == "hi")
+        }
+    }
+
+    @Test func malformedRequest_gets400ProblemThenClose() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET / HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n" + get)
+            let response = try #require(client.readResponse())
+            #expect(response.status == 400)
+            #expect(response.header("Content-Type") == "application/problem+json")
+            #expect(response.header("Connection") == "close")
+            #expect(response.body.contains(#""status":400"#))
+            #expect(client.waitForClose())
+        }
+    }
+
+    @Test func unknownMethod_gets501AndOversizeBody413() throws {
+        try withServer { server in
+            let brew = try RawClient(port: server.port)
+            brew.send("BREW /pot HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(brew.readResponse()?.status == 501)
+            let big = try RawClient(port: server.port)
+            big.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999\r\n\r\n")
+            #expect(big.readResponse()?.status == 413)
+            #expect(big.waitForClose())
+        }
+    }
+
+    @Test func handlerError_becomesGeneric500() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /fail HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try #require(client.readResponse())
+            #expect(response.status == 500)
+            #expect(response.body.contains("internal-error"))
+            client.send(get)
+            #expect(client.readResponse()?.status == 200, "a handler error does not end the connection")
+        }
+    }
+
+    @Test func http10_getsKeepAliveOnlyWhenAsked() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            #expect(client.readResponse()?.header("Connection") == "keep-alive")
+            client.send("GET /hello HTTP/1.0\r\n\r\n")
+            #expect(client.readResponse()?.header("Connection") == "close")
+            #expect(client.waitForClose())
+        }
+    }
+
+    @Test func head_hasLengthButNoBody() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("HEAD /hello HTTP/1.1\r\nHost: t\r\n\r\n" + get)
+            let head = try #require(client.readResponse(toHead: true))
+            #expect(head.header("Content-Length") == "5")
+            #expect(head.body.isEmpty)
+            #expect(client.readResponse()?.body == "hello", "the next response starts right after the head")
+        }
+    }
+
+    @Test func expectContinue_getsInterimResponse() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("POST /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+            #expect(client.readResponse()?.status == 100)
+            client.send("data")
+            #expect(client.readResponse()?.body == "data")
+        }
+    }
+
+    @Test func halfClosedClient_stillGetsItsResponses() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send(get + get)
+            client.closeWriting()
+            #expect(client.readResponse()?.status == 200)
+            #expect(client.readResponse()?.status == 200)
+            #expect(client.waitForClose())
+        }
+    }
+
+    @Test func slowHeaders_are408dAndClosed() throws {
+        let configuration = ServerConfiguration.makeForTesting { $0.headerReadTimeout = .milliseconds(300) }
+        try withServer(configuration) { server in
+            let client = try RawClient(port: server.port)
+            let started = Date()
+            client.send("GET /hello HTTP/1.1\r\nHost")
+            usleep(100_000)
+            client.send(": t\r\nX-Slow: 1")  // progress does not extend the header deadline
+            let response = try #require(client.readResponse())
+            #expect(response.status == 408)
+            #expect(client.waitForClose())
+            #expect(Date().timeIntervalSince(started) < 3)
+        }
+    }
+
+    @Test func idleKeepAliveConnection_isClosed() throws {
+        let configuration = ServerConfiguration.makeForTesting { $0.idleTimeout = .milliseconds(300) }
+        try withServer(configuration) { server in
+            let client = try RawClient(port: server.port)
+            client.send(get)
+            #expect(client.readResponse()?.status == 200)
+            let started = Date()
+            #expect(client.waitForClose())
+            #expect(Date().timeIntervalSince(started) < 3)
+            #expect(server.statistics.snapshot.openConnections == 0)
+        }
+    }
+
+    @Test func connectionsPastTheCap_get503() throws {
+        let configuration = ServerConfiguration.makeForTesting { $0.maxConnections = 2 }
+        try withServer(configuration) { server in
+            let first = try RawClient(port: server.port), second = try RawClient(port: server.port)
+            for client in [first, second] {
+                client.send(get)
+                #expect(client.readResponse()?.status == 200)
+            }
+            let third = try RawClient(port: server.port)
+            let rejected = try #require(third.readResponse())
+            #expect(rejected.status == 503)
+            #expect(rejected.header("Retry-After") == "1")
+            #expect(third.waitForClose())
+            first.send(get)
+            #expect(first.readResponse()?.status == 200, "admitted connections are unaffected")
+            #expect(server.statistics.snapshot.rejectedConnections == 1)
+        }
+    }
+
+    @Test func streamingResponse_sendsChunksAsTheyAreWritten() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /stream HTTP/1.1\r\nHost: t\r\n\r\n" + get)
+            let stream = try #require(client.readResponse())
+            #expect(stream.header("Transfer-Encoding") == "chunked")
+            #expect(stream.body == "event 1\nevent 2\nevent 3\n")
+            #expect(client.readResponse()?.body == "hello", "a request pipelined behind a stream waits its turn")
+        }
+    }
+
+    @Test func gracefulShutdown_finishesInFlightRequestsAndStopsAccepting() throws {
+        let server = try HTTPServer(configuration: .makeForTesting(), handler: makeTestRouter().handle)
+        let busy = try RawClient(port: server.port)
+        let idle = try RawClient(port: server.port)
+        busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        usleep(50_000)
+        server.shutdown()
+        let response = try #require(busy.readResponse())
+        #expect(response.status == 200)
+        #expect(response.body == "slow")
+        #expect(response.header("Connection") == "close")
+        #expect(idle.waitForClose())
+        server.waitUntilStopped()
+        #expect(throws: SocketError.self) { try RawClient(port: server.port) }
+    }
+
+    @Test func thousandConcurrentKeepAliveConnections_areAllServed() throws {
+        try withServer { server in
+            let clients = try (0..<1000).map { _ in try RawClient(port: server.port) }
+            for round in 0..<2 {
+                for client in clients { client.send(get) }
+                let served = clients.filter { $0.readResponse()?.status == 200 }.count
+                #expect(served == 1000, "round \(round)")
+            }
+            #expect(server.statistics.snapshot.openConnections == 1000)
+        }
+    }
+}
