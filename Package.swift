@@ -9,10 +9,10 @@ let package = Package(
         .executable(name: "server", targets: ["server"]),
     ],
     targets: [
-        // C shim: exposes epoll, eventfd and accept4, which Glibc's Swift module does not.
+        // C shim: exposes epoll, eventfd, accept4 and memmem, which Glibc's Swift module does not.
         .target(name: "CSystem"),
         .target(name: "HTTPLite", dependencies: ["CSystem"]),
-        .target(name: "ListService", dependencies: ["HTTPLite"]),
+        .target(name: "ListService", dependencies: ["HTTPLite", "CSystem"]),
         .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService"]),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite"]),
         .testTarget(name: "ListServiceTests", dependencies: ["ListService", "HTTPLite"]),

@@ -1,7 +1,12 @@
 #define _GNU_SOURCE
+#include <string.h>
 #include <sys/socket.h>
 #include "CSystem.h"
 
 int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
     return accept4(fd, addr, len, flags);
+}
+
+void *csystem_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
 }

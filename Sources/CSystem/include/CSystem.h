@@ -1,11 +1,13 @@
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 
-// Glibc's Swift module map does not include these headers, and accept4 needs _GNU_SOURCE.
+// Glibc's Swift module map does not include these headers; accept4 and memmem need _GNU_SOURCE.
+#include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 
 int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+void *csystem_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
 #endif

@@ -1,0 +1,62 @@
+import Foundation
+
+extension Order {
+    /// Decodes one order in the shared data format (`../shared/data/README.md`), checking
+    /// that money is exact and the total matches the items.
+    public init(json: JSONValue, path: String) throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: path)
+        let id = try fields.string("id")
+        guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }
+        let currency = try fields.string("currency")
+        guard currency.utf8.count == 3, currency.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+            throw JSONFieldError(path: fields.fieldPath("currency"), reason: "'\(currency)' is not an ISO 4217 code")
+        }
+        let dateText = try fields.string("date")
+        guard let date = ISO8601.parse(dateText) else {
+            throw JSONFieldError(path: fields.fieldPath("date"), reason: "'\(dateText)' is not an ISO 8601 timestamp")
+        }
+        let statusText = try fields.string("status")
+        guard let status = OrderStatus(rawValue: statusText) else {
+            throw JSONFieldError(path: fields.fieldPath("status"), reason: "'\(statusText)' is not pending, completed or cancelled")
+        }
+        var items: [OrderItem] = []
+        for (index, item) in try fields.array("items").enumerated() {
+            items.append(try OrderItem(json: item, path: "\(fields.fieldPath("items"))[\(index)]"))
+        }
+        let address = try fields.fields("shippingAddress")
+        self.init(
+            id: id, title: try fields.string("title"), customerName: try fields.string("customerName"),
+            currency: currency, total: try Self.money(fields, "total"), date: date, status: status, items: items,
+            shippingAddress: ShippingAddress(
+                street: try address.string("street"), city: try address.string("city"),
+                postalCode: try address.string("postalCode"), country: try address.string("country"),
+                isResidential: try address.bool("isResidential")))
+        guard total.cents >= 0 else { throw JSONFieldError(path: fields.fieldPath("total"), reason: "is negative") }
+        guard total == itemsTotal else {
+            throw JSONFieldError(
+                path: fields.fieldPath("total"),
+                reason: "\(total.plainText) is not the sum of the items (\(itemsTotal.plainText))")
+        }
+    }
+
+    static func money(_ fields: JSONFields, _ key: String) throws(JSONFieldError) -> Money {
+        let number = try fields.number(key)
+        guard let money = Money(decimalText: number.text) else {
+            throw JSONFieldError(path: fields.fieldPath(key), reason: "\(number.text) is not an amount with at most two decimals")
+        }
+        return money
+    }
+}
+
+extension OrderItem {
+    init(json: JSONValue, path: String) throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: path)
+        let quantityNumber = try fields.number("quantity")
+        guard let quantity = quantityNumber.int64, quantity >= 1, quantity <= 1_000_000 else {
+            throw JSONFieldError(path: fields.fieldPath("quantity"), reason: "\(quantityNumber.text) is not a whole number from 1 to 1000000")
+        }
+        self.init(
+            name: try fields.string("name"), quantity: Int(quantity), unitPrice: try Order.money(fields, "unitPrice"),
+            requiresSignature: try fields.bool("requiresSignature"))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// The formatters for one display context, made once and reused. Foundation's formatters are
+/// not documented as thread-safe, so each set is used under its own lock.
+public final class DisplayFormatters: Sendable {
+    public let context: DisplayContext
+    let labels: Labels
+    private let state: Mutex<Formatting>
+
+    public init(context: DisplayContext) {
+        self.context = context
+        labels = Labels.forLocale(context.localeTag)
+        let locale = Locale(identifier: context.localeTag.replacingOccurrences(of: "-", with: "_"))
+        let date = DateFormatter()
+        date.locale = locale
+        date.timeZone = TimeZone(identifier: context.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")
+        date.dateStyle = .medium
+        date.timeStyle = .none
+        state = Mutex(Formatting(locale: locale, mediumDate: date))
+    }
+
+    /// Runs `body` with exclusive use of the formatters.
+    public func withFormatters<T: Sendable>(_ body: (inout Formatting) -> T) -> T {
+        state.withLock { body(&$0) }
+    }
+
+    /// Exclusive use of one formatter set: a medium date formatter and one currency formatter
+    /// per currency met so far.
+    public struct Formatting {
+        let locale: Locale
+        let mediumDate: DateFormatter
+        var currency: [String: NumberFormatter] = [:]
+
+        public mutating func money(_ amount: Money, currency code: String) -> String {
+            let formatter: NumberFormatter
+            if let cached = currency[code] {
+                formatter = cached
+            } else {
+                formatter = NumberFormatter()
+                formatter.locale = locale
+                formatter.numberStyle = .currency
+                formatter.currencyCode = code
+                currency[code] = formatter
+            }
+            return formatter.string(from: NSDecimalNumber(decimal: amount.decimal)) ?? "\(code) \(amount.plainText)"
+        }
+
+        public func mediumDate(_ date: Date) -> String { mediumDate.string(from: date) }
+    }
+}
+
+/// Formatter sets by display context, bounded so odd locales cannot grow memory without end.
+public final class FormatterCache: Sendable {
+    private let cache: Mutex<LRUCache<DisplayContext, DisplayFormatters>>
+
+    public init(capacity: Int = 64) { cache = Mutex(LRUCache(capacity: capacity)) }
+
+    public func formatters(for context: DisplayContext) -> DisplayFormatters {
+        cache.withLock { cache in
+            if let existing = cache[context] { return existing }
+            let made = DisplayFormatters(context: context)
+            cache[context] = made
+            return made
+        }
+    }
+}

@@ -1,0 +1,212 @@
+/// A strict RFC 8259 parser over UTF-8 bytes: no trailing commas, comments or NaN; a depth
+/// limit so hostile input cannot exhaust the stack.
+public struct JSONParser {
+    /// Where and why parsing stopped.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let offset: Int
+        public let reason: String
+        public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    }
+
+    public static let maxDepth = 256
+
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> JSONValue in
+            var parser = JSONParser(bytes: buffer)
+            parser.skipWhitespace()
+            let value = try parser.parseValue(depth: 0)
+            parser.skipWhitespace()
+            guard parser.position == buffer.count else { throw parser.failure("unexpected data after the document") }
+            return value
+        }
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    private func failure(_ reason: String) -> Failure { Failure(offset: position, reason: reason) }
+
+    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+    }
+
+    private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
+        guard depth < Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth)") }
+        guard let byte = current else { throw failure("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "{"): return .object(try parseObject(depth: depth))
+        case UInt8(ascii: "["): return .array(try parseArray(depth: depth))
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw failure("unexpected character '\(Unicode.Scalar(byte))'")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count,
+            UnsafeBufferPointer(start: literal.utf8Start, count: count).elementsEqual(bytes[position..<(position + count)])
+        else { throw failure("invalid literal") }
+        position += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(Failure) -> JSONObject {
+        position += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            position += 1
+            return JSONObject(members)
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
+            let key = try parseString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
+            position += 1
+            skipWhitespace()
+            members.append((key, try parseValue(depth: depth + 1)))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return JSONObject(members)
+            default: throw failure("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(Failure) -> [JSONValue] {
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            position += 1
+            return elements
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return elements
+            default: throw failure("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(Failure) -> JSONNumber {
+        let start = position
+        func digits(_ parser: inout JSONParser) -> Int {
+            let begin = parser.position
+            while let byte = parser.current, byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { parser.position += 1 }
+            return parser.position - begin
+        }
+        if current == UInt8(ascii: "-") { position += 1 }
+        let integerStart = position
+        let integerDigits = digits(&self)
+        guard integerDigits > 0 else { throw failure("a number needs digits") }
+        if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") { throw failure("a number may not have leading zeros") }
+        if current == UInt8(ascii: ".") {
+            position += 1
+            guard digits(&self) > 0 else { throw failure("a fraction needs digits") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            position += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+            guard digits(&self) > 0 else { throw failure("an exponent needs digits") }
+        }
+        return JSONNumber(text: String(decoding: bytes[start..<position], as: UTF8.self))
+    }
+
+    private mutating func parseString() throws(Failure) -> String {
+        position += 1
+        let start = position
+        // Fast path: no escapes, so the bytes are the string (validated as UTF-8 below).
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+            guard byte >= 0x20 else { throw failure("a control character must be escaped in a string") }
+            position += 1
+        }
+        guard let stop = current else { throw failure("unterminated string") }
+        var scalars = [UInt8](bytes[start..<position])
+        if stop == UInt8(ascii: "\\") { try parseEscapedRemainder(into: &scalars) }
+        position += 1  // closing quote
+        guard let string = String(validating: scalars, as: UTF8.self) else { throw failure("a string is not valid UTF-8") }
+        return string
+    }
+
+    private mutating func parseEscapedRemainder(into output: inout [UInt8]) throws(Failure) {
+        while let byte = current, byte != UInt8(ascii: "\"") {
+            guard byte >= 0x20 else { throw failure("a control character must be escaped in a string") }
+            guard byte == UInt8(ascii: "\\") else {
+                output.append(byte)
+                position += 1
+                continue
+            }
+            position += 1
+            guard let escape = current else { break }
+            position += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"): output.append(contentsOf: try parseUnicodeEscape())
+            default: throw failure("invalid escape sequence")
+            }
+        }
+        guard current != nil else { throw failure("unterminated string") }
+    }
+
+    /// `\uXXXX`, with surrogate pairs joined; a lone surrogate is an error.
+    private mutating func parseUnicodeEscape() throws(Failure) -> [UInt8] {
+        let high = try parseHex4()
+        var value = UInt32(high)
+        if (0xD800...0xDBFF).contains(high) {
+            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+            else { throw failure("a high surrogate must be followed by a low surrogate") }
+            position += 2
+            let low = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw failure("invalid low surrogate") }
+            value = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(high) {
+            throw failure("a lone low surrogate")
+        }
+        guard let scalar = Unicode.Scalar(value), value != 0 else { throw failure("invalid \\u escape") }
+        return Array(String(Character(scalar)).utf8)
+    }
+
+    private mutating func parseHex4() throws(Failure) -> UInt16 {
+        guard position + 4 <= bytes.count else { throw failure("a \\u escape needs four hex digits") }
+        var value: UInt16 = 0
+        for byte in bytes[position..<(position + 4)] {
+            guard let digit = hexDigitValue(byte) else { throw failure("a \\u escape needs four hex digits") }
+            value = value << 4 | UInt16(digit)
+        }
+        position += 4
+        return value
+    }
+}
+
+func hexDigitValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+}
