@@ -4,6 +4,11 @@ import HTTPLite
 struct ServerOptions {
     var configuration = ServerConfiguration()
     var showsHelp = false
+    /// Directory with `orders.json`; nil serves the embedded default data.
+    var dataDirectory: String?
+    var maxSessions = 10_000
+    var sessionTimeToLive: Duration = .seconds(1800)
+    var sharedPages = 2048
 
     static let usage = """
         Usage: server [options]
@@ -11,6 +16,10 @@ struct ServerOptions {
         Serves ListService over HTTP/1.1.
 
         Options:
+          --data DIR              load orders.json from DIR (default: embedded data, ~10,000 orders)
+          --max-sessions N        live sessions kept; the least recently used is evicted (default 10000)
+          --session-ttl SECONDS   a session idle this long expires (default 1800)
+          --shared-pages N        computed pages shared between sessions; 0 turns sharing off (default 2048)
           --host ADDRESS          address to listen on (default 127.0.0.1; IPv4, IPv6 or localhost)
           --port N                port to listen on, 0 for any free port (default 8080, or env PORT)
           --threads N             event-loop threads (default: one per core)
@@ -52,6 +61,10 @@ struct ServerOptions {
             case "--header-timeout": options.configuration.headerReadTimeout = try parseSeconds(try value(), argument)
             case "--grace-period": options.configuration.shutdownGracePeriod = try parseSeconds(try value(), argument)
             case "--no-access-log": options.configuration.isAccessLogEnabled = false
+            case "--data": options.dataDirectory = try value()
+            case "--max-sessions": options.maxSessions = try parseInt(try value(), argument, in: 1...10_000_000)
+            case "--session-ttl": options.sessionTimeToLive = try parseSeconds(try value(), argument)
+            case "--shared-pages": options.sharedPages = try parseInt(try value(), argument, in: 0...1_000_000)
             default: throw Failure(message: "unknown option '\(argument)' (see --help)")
             }
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HTTPLite
 import ListService
@@ -15,9 +14,25 @@ if options.showsHelp {
     exit(0)
 }
 
+let loadStarted = Date()
+let orders: OrderStore
+do {
+    orders = try ListService.loadStore(directory: options.dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
+} catch {
+    System.printError("server: cannot load data: \(error)")
+    exit(1)
+}
+let loadMilliseconds = Int(Date().timeIntervalSince(loadStarted) * 1000)
+System.printError(
+    "level=info event=loaded orders=\(orders.snapshot.count) source=\(options.dataDirectory ?? "embedded") duration_ms=\(loadMilliseconds)")
+
 System.raiseOpenFileLimit()
+let service = ListService(
+    orders: orders, sessions: SessionStore(capacity: options.maxSessions, timeToLive: options.sessionTimeToLive),
+    sharedPages: options.sharedPages)
+let statistics = ServerStatisticsBox()
+let router = ServiceRoutes.makeRouter(service: service, server: { statistics.snapshot })
 let configuration = options.configuration
-let router = ServiceRoutes.makeRouter()
 let server: HTTPServer
 do {
     server = try HTTPServer(configuration: configuration, handler: router.handle)
@@ -25,6 +40,7 @@ do {
     System.printError("server: cannot listen on \(configuration.host):\(configuration.port): \(error)")
     exit(1)
 }
+statistics.attach(server.statistics)
 System.printError("level=info event=listening address=\(configuration.host):\(server.port) threads=\(configuration.loopCount)")
 
 let signalSources = handleShutdownSignals(for: server)

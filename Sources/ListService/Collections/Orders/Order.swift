@@ -36,9 +36,12 @@ public struct Order: Sendable, Equatable {
         shippingAddress.isResidential && items.contains { $0.requiresSignature }
     }
 
+    /// Shipping is free for orders above 100.
+    public var isShippingFree: Bool { total > Money(cents: 10_000) }
+
     /// Free above 100; otherwise 10% of the total, rounded half-up to the cent.
     public var shippingCost: Money {
-        guard total <= Money(cents: 10_000) else { return Money(cents: 0) }
+        guard !isShippingFree else { return Money(cents: 0) }
         // 10% of c cents is c/10 cents; adding 5 tenths before dividing rounds half-up.
         return Money(cents: (total.cents + 5) / 10)
     }

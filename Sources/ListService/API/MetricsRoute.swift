@@ -1,0 +1,33 @@
+import HTTPLite
+
+/// `GET /metrics`: counters in the Prometheus text exposition format (version 0.0.4).
+enum MetricsRoute {
+    static func add(to router: inout Router, service: ListService, server: @escaping @Sendable () -> ServerStatistics.Snapshot?) {
+        router.get("/metrics") { _ in
+            var text = ""
+            func metric(_ name: String, _ type: String, _ help: String, _ value: Int) {
+                text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
+            }
+            let metrics = service.metrics
+            metric("listservice_requests_total", "counter", "List and row requests answered.", metrics.value(.requests))
+            text += "# HELP listservice_cache_hits_total Requests served from a cache, by level.\n"
+            text += "# TYPE listservice_cache_hits_total counter\n"
+            text += "listservice_cache_hits_total{level=\"session\"} \(metrics.value(.sessionHits))\n"
+            text += "listservice_cache_hits_total{level=\"shared\"} \(metrics.value(.sharedHits))\n"
+            metric("listservice_cache_misses_total", "counter", "Requests that had to compute.", metrics.value(.misses))
+            metric("listservice_recomputations_total", "counter", "Full filter-and-sort evaluations.", metrics.value(.recomputations))
+            metric("listservice_pages_built_total", "counter", "Response pages encoded.", metrics.value(.pagesBuilt))
+            metric("listservice_rows_formatted_total", "counter", "Display rows formatted.", metrics.value(.rowsFormatted))
+            metric("listservice_not_modified_total", "counter", "304 answers to If-None-Match.", metrics.value(.notModified))
+            metric("listservice_sessions", "gauge", "Live sessions.", service.sessions.count)
+            if let http = server() {
+                metric("http_connections_open", "gauge", "Open client connections.", http.openConnections)
+                metric("http_connections_accepted_total", "counter", "Connections accepted.", http.acceptedConnections)
+                metric("http_connections_rejected_total", "counter", "Connections refused with 503 at the cap.", http.rejectedConnections)
+                metric("http_requests_total", "counter", "Requests answered by handlers.", http.requests)
+                metric("http_malformed_requests_total", "counter", "Requests rejected by the parser.", http.malformedRequests)
+            }
+            return Response(contentType: "text/plain; version=0.0.4; charset=utf-8", bytes: Array(text.utf8))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The embedded data set served when no `--data` directory is given: deterministic orders
+/// in the shared format's vocabulary, dated in the 18 months before `anchor`.
+public enum DefaultOrders {
+    public static func make(count: Int = 10_000, anchor: Date) -> [Order] {
+        var random = SplitMix64(seed: 7)
+        let span = 548 * 86_400
+        let anchorSeconds = Int(anchor.timeIntervalSince1970)
+        return (0..<count).map { index in
+            var items: [OrderItem] = []
+            for _ in 0..<random.pick([1, 1, 1, 2, 2, 3, 4]) {
+                let (name, price) = random.pick(products)
+                items.append(
+                    OrderItem(
+                        name: name, quantity: random.pick([1, 1, 1, 2, 3]), unitPrice: Money(cents: price),
+                        requiresSignature: needsSignature.contains(name)))
+            }
+            let (city, country) = random.pick(cities)
+            let currency = random.pick(["USD", "USD", "USD", "USD", "USD", "USD", "USD", "USD", "EUR", "GBP"])
+            let status = random.pick([OrderStatus.pending, .pending, .pending] + Array(repeating: .completed, count: 6) + [.cancelled])
+            let total = items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) }
+            let idNumber = String(index + 1)
+            return Order(
+                id: "o-" + String(repeating: "0", count: max(0, 6 - idNumber.count)) + idNumber,
+                title: "Order #\(100_000 + index + 1)",
+                customerName: "\(random.pick(firstNames)) \(random.pick(lastNames))",
+                currency: currency, total: total,
+                date: Date(timeIntervalSince1970: Double(anchorSeconds - random.below(span))),
+                status: status, items: items,
+                shippingAddress: ShippingAddress(
+                    street: "\(1 + random.below(998)) \(random.pick(streets))", city: city,
+                    postalCode: String(10_000 + random.below(89_999)), country: country,
+                    isResidential: random.below(10) < 7))
+        }
+    }
+
+    private static let firstNames = [
+        "John", "Johnny", "Joan", "Jonathan", "José", "Zoë", "Jürgen", "Søren", "Amélie", "Ana", "Ben", "David", "Tom",
+        "Maria", "Mei", "Olu", "Priya", "Sven", "Chloé", "Noah", "Liam", "Emma", "Olivia", "Ava", "Lucas", "Mateo", "Hana",
+        "Yuki", "Fatima", "Omar", "Ines", "Björn", "Łukasz", "Nuño", "Renée", "Ingrid", "Kai", "Leah", "Aaron", "Grace",
+    ]
+    private static let lastNames = [
+        "Appleseed", "Johnson", "Smith", "García", "Müller", "Øvergaard", "Dubois", "Rossi", "Kowalski", "Nakamura",
+        "Okafor", "Patel", "Andersson", "Fernández", "Nguyen", "Kim", "O'Brien", "Schmidt", "Lefèvre", "Silva", "Brown",
+        "Taylor", "Wilson", "Jones", "Martin", "Lee", "Walker", "Hall", "Young", "Johns",
+    ]
+    private static let products: [(String, Int64)] = [
+        ("Coffee beans", 1450), ("Espresso machine", 89900), ("Mug", 999), ("Laptop", 149_900), ("USB-C cable", 1200),
+        ("Headphones", 24995), ("Desk lamp", 3990), ("Office chair", 32900), ("Notebook", 425), ("Monitor", 37999),
+        ("Keyboard", 8900), ("Wine case", 15900), ("Passport holder", 2400), ("Smartphone", 109_900), ("Socks", 750),
+    ]
+    private static let needsSignature: Set = ["Espresso machine", "Laptop", "Wine case", "Smartphone", "Monitor"]
+    private static let cities = [
+        ("Springfield", "US"), ("Portland", "US"), ("Austin", "US"), ("Berlin", "DE"), ("Paris", "FR"), ("London", "GB"),
+        ("Madrid", "ES"), ("Oslo", "NO"), ("Tokyo", "JP"),
+    ]
+    private static let streets = ["Main St", "Oak Ave", "Elm St", "Market St", "Station Rd", "Lindenstraße", "Rue de Rivoli"]
+}
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same data everywhere.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
+}

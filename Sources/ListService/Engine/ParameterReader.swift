@@ -1,0 +1,61 @@
+import Foundation
+
+/// Reads and validates query parameters, naming the parameter and what it accepts in every error.
+public struct ParameterReader {
+    private var values: [String: String] = [:]
+
+    /// Rejects parameters outside `allowed` and any given twice.
+    public init(_ parameters: [(name: String, value: String)], allowed: [String]) throws(ListServiceError) {
+        for (name, value) in parameters {
+            guard allowed.contains(name) else { throw .unknownParameter(name, allowed: allowed) }
+            guard values[name] == nil else {
+                throw .invalidParameter(name, "The parameter '\(name)' may be given only once.")
+            }
+            values[name] = value
+        }
+    }
+
+    public func string(_ name: String) -> String? { values[name] }
+
+    /// One of a closed set of values (`filter=pending`), or the default when absent.
+    public func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T) throws(ListServiceError) -> T
+    where T.RawValue == String {
+        guard let text = values[name] else { return defaultValue }
+        guard let value = T(rawValue: text) else {
+            let allowed = T.allCases.map(\.rawValue)
+            throw .invalidParameter(
+                name, "'\(text)' is not a valid \(name); use one of \(allowed.joined(separator: ", ")).", allowed: allowed)
+        }
+        return value
+    }
+
+    /// A whole number within `range`, or the default when absent.
+    public func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int?) throws(ListServiceError) -> Int? {
+        guard let text = values[name] else { return defaultValue }
+        guard let value = Int(text), range.contains(value) else {
+            throw .invalidParameter(
+                name, "'\(text)' is not a valid \(name); use a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return value
+    }
+
+    /// A search text: trimmed, at most 200 characters, no control characters.
+    public func searchText(_ name: String) throws(ListServiceError) -> String {
+        let text = (values[name] ?? "").trimmingCharacters(in: .whitespaces)
+        guard text.count <= 200 else { throw .invalidParameter(name, "The search text '\(name)' is longer than 200 characters.") }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw .invalidParameter(name, "The search text '\(name)' must not contain control characters.")
+        }
+        return text
+    }
+
+    /// The display context from `locale` (else `Accept-Language`) and `tz`.
+    public func displayContext(acceptLanguage: String?) throws(ListServiceError) -> DisplayContext {
+        let locale = LocaleNegotiation.negotiate(explicit: values["locale"], acceptLanguage: acceptLanguage)
+        let zoneName = values["tz"] ?? "UTC"
+        guard DisplayContext.timeZone(named: zoneName) != nil else {
+            throw .invalidParameter("tz", "'\(zoneName)' is not an IANA time zone name such as Europe/Berlin or UTC.")
+        }
+        return DisplayContext(localeTag: locale, timeZoneIdentifier: zoneName)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Synchronization
+
+/// One client's state: a view-model per collection.
+public final class Session: Sendable {
+    public let id: String
+    public let orders = OrdersViewModel()
+
+    init(id: String) { self.id = id }
+}
+
+/// Live sessions, capped in number (least recently used evicted) and expired after an idle
+/// time-to-live, so memory stays bounded whatever the number of clients.
+public final class SessionStore: Sendable {
+    private let entries: Mutex<LRUCache<String, Entry>>
+    private let timeToLive: TimeInterval
+
+    private struct Entry {
+        let session: Session
+        var lastUsed: Date
+    }
+
+    public init(capacity: Int = 10_000, timeToLive: Duration = .seconds(1800)) {
+        entries = Mutex(LRUCache(capacity: capacity))
+        let (seconds, attoseconds) = timeToLive.components
+        self.timeToLive = Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    public var count: Int { entries.withLock { $0.count } }
+
+    /// The session named `id`. An unknown or expired id gets a new session: under that id
+    /// when `adoptsUnknownID` (a client-chosen header), else under a fresh random id (a stale
+    /// cookie). `isNew` tells the caller to hand the id to the client.
+    public func session(id: String?, adoptsUnknownID: Bool, now: Date) -> (session: Session, isNew: Bool) {
+        entries.withLock { entries in
+            if let id, let entry = entries[id], now.timeIntervalSince(entry.lastUsed) < timeToLive {
+                entries[id] = Entry(session: entry.session, lastUsed: now)
+                return (entry.session, false)
+            }
+            // The least recently used sessions sit at the old end: drop those past their TTL.
+            while let oldest = entries.oldestEntry, now.timeIntervalSince(oldest.value.lastUsed) >= timeToLive {
+                entries.remove(oldest.key)
+            }
+            let session = Session(id: adoptsUnknownID ? id ?? Self.makeID() : Self.makeID())
+            entries[session.id] = Entry(session: session, lastUsed: now)
+            return (session, true)
+        }
+    }
+
+    /// Whether `id` may name a session: 1–128 characters of A–Z, a–z, 0–9, `-` and `_`.
+    public static func isValidID(_ id: String) -> Bool {
+        (1...128).contains(id.utf8.count)
+            && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95 }
+    }
+
+    /// 128 random bits from the system's CSPRNG, as 32 hex digits.
+    static func makeID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import ListService
+
+/// Golden strings in several locales. Foundation puts U+00A0 before a trailing currency sign.
+@Suite struct DisplayFormattingTests {
+    private func money(_ text: String, _ currency: String, _ locale: String) -> String {
+        DisplayFormatters(context: DisplayContext(localeTag: locale, timeZoneIdentifier: "UTC"))
+            .withFormatters { $0.money(.dollars(text), currency: currency) }
+    }
+
+    private func date(_ iso: String, _ locale: String, _ zone: String = "UTC") -> String {
+        DisplayFormatters(context: DisplayContext(localeTag: locale, timeZoneIdentifier: zone))
+            .withFormatters { $0.mediumDate(ISO8601.parse(iso) ?? .distantPast) }
+    }
+
+    @Test func money_inEnglishGermanAndJapanese() {
+        #expect(money("1234.5", "USD", "en-US") == "$1,234.50")
+        #expect(money("89", "EUR", "en-US") == "€89.00")
+        #expect(money("12.35", "GBP", "en-US") == "£12.35")
+        #expect(money("1234.5", "EUR", "de-DE") == "1.234,50\u{00A0}€")
+        #expect(money("1234.5", "USD", "de-DE") == "1.234,50\u{00A0}$")
+        #expect(money("1234.5", "USD", "ja-JP") == "$1,234.50")
+        #expect(money("1234.5", "JPY", "ja-JP") == "￥1,234" || money("1234.5", "JPY", "ja-JP") == "¥1,234")
+    }
+
+    @Test func mediumDate_inEnglishGermanAndJapanese() {
+        #expect(date("2026-11-02T14:31:05Z", "en-US") == "Nov 2, 2026")
+        #expect(date("2026-11-02T14:31:05Z", "de-DE") == "02.11.2026")
+        #expect(date("2026-11-02T14:31:05Z", "ja-JP") == "2026/11/02")
+    }
+
+    @Test func mediumDate_usesTheClientsTimeZone() {
+        #expect(date("2026-11-02T23:30:00Z", "en-US", "Asia/Tokyo") == "Nov 3, 2026")
+        #expect(date("2026-11-02T01:30:00Z", "en-US", "America/Los_Angeles") == "Nov 1, 2026")
+    }
+
+    @Test func localeNegotiation_picksTheBestSupportedTag() {
+        #expect(LocaleNegotiation.negotiate(explicit: nil, acceptLanguage: "de-DE,de;q=0.9,en;q=0.8") == "de-DE")
+        #expect(LocaleNegotiation.negotiate(explicit: nil, acceptLanguage: "xx-YY, ja-jp;q=0.5, fr;q=0.7") == "fr")
+        #expect(LocaleNegotiation.negotiate(explicit: nil, acceptLanguage: "en;q=0, de;q=0.1") == "de")
+        #expect(LocaleNegotiation.negotiate(explicit: nil, acceptLanguage: "klingon") == "en-US")
+        #expect(LocaleNegotiation.negotiate(explicit: "ja_JP", acceptLanguage: "de") == "ja-JP")
+        #expect(LocaleNegotiation.negotiate(explicit: "zz-ZZ", acceptLanguage: "de") == "en-US")
+        #expect(LocaleNegotiation.negotiate(explicit: nil, acceptLanguage: nil) == "en-US")
+    }
+
+    @Test func folding_ignoresCaseAndDiacritics() {
+        #expect(TextFolding.fold("Jöhn") == "john")
+        #expect(TextFolding.fold("José") == "jose")
+        #expect(TextFolding.fold("Straße") == "strasse")
+        #expect(TextFolding.fold("ORDER #12") == "order #12")
+    }
+
+    @Test func iso8601_parsesAndFormats() {
+        #expect(ISO8601.parse("2026-11-02T14:31:05Z")?.timeIntervalSince1970 == 1_793_629_865)
+        #expect(ISO8601.parse("2026-11-02T15:31:05+01:00")?.timeIntervalSince1970 == 1_793_629_865)
+        #expect(ISO8601.parse("2026-02-30T00:00:00Z") == nil)
+        #expect(ISO8601.parse("2026-11-02 14:31:05Z") == nil)
+        #expect(ISO8601.format(Date(timeIntervalSince1970: 1_793_629_865)) == "2026-11-02T14:31:05Z")
+    }
+}

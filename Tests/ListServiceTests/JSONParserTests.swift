@@ -1,0 +1,53 @@
+import Testing
+
+@testable import ListService
+
+@Suite struct JSONParserTests {
+    private func parse(_ text: String) -> JSONValue? { try? JSONParser.parse(Array(text.utf8)) }
+
+    @Test func documents_parseWithNumbersKeptAsText() {
+        let value = parse(#" {"a": [1, -2.50, 3e2, true, false, null], "b": "x\"\\\/\n\u00e9\ud83d\ude00"} "#)
+        guard case .object(let object)? = value else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object["a"] == .array([
+            .number(JSONNumber(text: "1")), .number(JSONNumber(text: "-2.50")), .number(JSONNumber(text: "3e2")),
+            .bool(true), .bool(false), .null,
+        ]))
+        #expect(object["b"] == .string("x\"\\/\né😀"))
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "+1", "NaN", "'a'", "{a:1}", "[1] 2", "\"\u{1}\"",
+        "\"\\ud800\"", "\"\\x\"", "tru", "[\"abc]", "\"\\u12\"",
+    ])
+    func malformedDocuments_areRejected(text: String) {
+        #expect(parse(text) == nil)
+    }
+
+    @Test func deepNesting_isRejectedNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(deep.utf8)) }
+    }
+
+    @Test func invalidUTF8_isRejected() {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
+    }
+
+    @Test func writer_escapesAndRoundTrips() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("s")
+        writer.string("a\"b\\c\n\u{1}ü")
+        writer.key("n")
+        writer.int(-42)
+        writer.key("z")
+        writer.optionalString(nil)
+        writer.endObject()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"s":"a\"b\\c\n\u0001ü","n":-42,"z":null}"#)
+        let parsed = try JSONParser.parse(writer.bytes)
+        guard case .object(let object) = parsed else { throw CancellationError() }
+        #expect(object["s"] == .string("a\"b\\c\n\u{1}ü"))
+    }
+}

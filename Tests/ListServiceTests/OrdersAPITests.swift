@@ -1,0 +1,109 @@
+import Foundation
+import HTTPLite
+import Testing
+
+@testable import ListService
+
+/// The HTTP contract, in process: the router called with made-up requests.
+@Suite struct OrdersAPITests {
+    let service = makeService(orders: DefaultOrders.make(count: 300, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!))
+    var router: Router { ServiceRoutes.makeRouter(service: service) }
+
+    private func get(_ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:]) -> Response {
+        let request = Request(
+            method: .get, path: path, query: QueryParameters(query.map { .init(name: $0.0, value: $0.1) }), headers: headers)
+        do {
+            return try router.handle(request)
+        } catch let error as HTTPError {
+            return error.response
+        } catch {
+            return Response(status: .internalServerError)
+        }
+    }
+
+    private func body(_ response: Response) -> [String: Any] {
+        guard case .bytes(let bytes) = response.body else { return [:] }
+        return json(bytes)
+    }
+
+    @Test func firstRequest_setsASessionCookie_andRepeatIsAHit() {
+        let first = get("/orders", query: [("filter", "pending")])
+        #expect(first.status == .ok)
+        #expect(first.headers["X-Cache"] == "miss")
+        let cookie = first.headers["Set-Cookie"] ?? ""
+        #expect(cookie.hasPrefix("sid="))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+        let sid = String(cookie.dropFirst(4).prefix(while: { $0 != ";" }))
+        #expect(sid.count == 32, "128 random bits in hex")
+        let again = get("/orders", query: [("filter", "pending")], headers: ["Cookie": "theme=dark; sid=\(sid)"])
+        #expect(again.headers["X-Cache"] == "hit")
+        #expect(again.headers["Set-Cookie"] == nil)
+        #expect(service.metrics.value(.sessionHits) == 1)
+    }
+
+    @Test func sessionHeader_namesTheSession() {
+        _ = get("/orders", query: [("q", "john")], headers: ["X-Session-ID": "bench"])
+        let second = get("/orders", query: [("q", "john")], headers: ["X-Session-ID": "bench"])
+        #expect(second.headers["X-Cache"] == "hit")
+        #expect(second.headers["Set-Cookie"] == nil)
+        let bad = get("/orders", headers: ["X-Session-ID": "not valid!"])
+        #expect(bad.status == .badRequest)
+        #expect(body(bad)["parameter"] as? String == "X-Session-ID")
+    }
+
+    @Test func etag_andIfNoneMatch_give304WithoutBody() {
+        let first = get("/orders", query: [("limit", "5")], headers: ["X-Session-ID": "e"])
+        let etag = first.headers["ETag"] ?? ""
+        #expect(etag.hasPrefix("\"") && etag.count == 18)
+        let cached = get("/orders", query: [("limit", "5")], headers: ["X-Session-ID": "e", "If-None-Match": etag])
+        #expect(cached.status == .notModified)
+        #expect(cached.headers["ETag"] == etag)
+        let other = get("/orders", query: [("limit", "6")], headers: ["X-Session-ID": "e", "If-None-Match": etag])
+        #expect(other.status == .ok)
+    }
+
+    @Test func badParameter_isAProblemNamingItAndItsValues() {
+        let response = get("/orders", query: [("filter", "open")])
+        #expect(response.status == .badRequest)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        let problem = body(response)
+        #expect(problem["status"] as? Int == 400)
+        #expect(problem["code"] as? String == "invalid-parameter")
+        #expect(problem["parameter"] as? String == "filter")
+        #expect(problem["allowed"] as? [String] == ["all", "pending", "completed", "cancelled", "highValue", "currentMonth"])
+        #expect(get("/orders", query: [("page", "2")]).status == .badRequest)
+    }
+
+    @Test func orderByID_returnsItsRow_or404() {
+        let row = get("/orders/o-000007", headers: ["Accept-Language": "ja-JP"])
+        #expect(row.status == .ok)
+        #expect(body(row)["id"] as? String == "o-000007")
+        #expect(row.headers["ETag"] != nil)
+        let missing = get("/orders/o-999999")
+        #expect(missing.status == .notFound)
+        #expect(body(missing)["code"] as? String == "not-found")
+        #expect(get("/orders/o-000007", query: [("filter", "x")]).status == .badRequest)
+    }
+
+    @Test func metrics_countRequestsHitsAndSessions() {
+        _ = get("/orders", headers: ["X-Session-ID": "m"])
+        _ = get("/orders", headers: ["X-Session-ID": "m"])
+        let response = get("/metrics")
+        guard case .bytes(let bytes) = response.body else { return }
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("listservice_requests_total 2\n"))
+        #expect(text.contains("listservice_cache_hits_total{level=\"session\"} 1\n"))
+        #expect(text.contains("listservice_cache_misses_total 1\n"))
+        #expect(text.contains("listservice_sessions 1\n"))
+        #expect(text.contains("# TYPE listservice_rows_formatted_total counter"))
+    }
+
+    @Test func openAPIDocument_isServedAndMatchesTheRepositoryFile() throws {
+        let response = get("/openapi.yaml")
+        guard case .bytes(let bytes) = response.body else { return }
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("openapi.yaml")
+        let onDisk = try String(contentsOf: file, encoding: .utf8)
+        #expect(String(decoding: bytes, as: UTF8.self) + "\n" == onDisk, "run scripts/embed-openapi.sh")
+    }
+}

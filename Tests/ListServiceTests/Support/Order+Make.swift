@@ -1,0 +1,41 @@
+import Foundation
+
+@testable import ListService
+
+extension Order {
+    /// An order with defaults for every field a test does not care about; the total is the
+    /// items' sum unless given.
+    static func make(
+        id: String = "o-000001", title: String = "Order #1", customerName: String = "John Appleseed",
+        currency: String = "USD", total: Money? = nil, date: Date = ISO8601.parse("2026-11-02T14:31:05Z") ?? Date(),
+        status: OrderStatus = .pending, items: [OrderItem]? = nil, isResidential: Bool = true
+    ) -> Order {
+        let items = items ?? [OrderItem(name: "Mug", quantity: 1, unitPrice: total ?? Money(cents: 999), requiresSignature: false)]
+        let sum = items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) }
+        return Order(
+            id: id, title: title, customerName: customerName, currency: currency, total: total ?? sum, date: date,
+            status: status, items: items,
+            shippingAddress: ShippingAddress(
+                street: "1 Main St", city: "Springfield", postalCode: "12345", country: "US", isResidential: isResidential))
+    }
+}
+
+extension Money {
+    static func dollars(_ text: String) -> Money { Money(decimalText: text) ?? Money(cents: -1) }
+}
+
+/// A service over the given orders with a fixed clock (2026-11-20T12:00:00Z by default).
+func makeService(
+    orders: [Order], now: Date = ISO8601.parse("2026-11-20T12:00:00Z") ?? Date()
+) -> ListService {
+    ListService(orders: OrderStore(orders: orders), clock: { now })
+}
+
+/// Decodes a response body for assertions.
+func json(_ bytes: [UInt8]) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
+}
+
+func ids(_ page: [String: Any]) -> [String] {
+    (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+}
