@@ -197,8 +197,8 @@ extension EventLoop {
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
         if case .streaming(let stream, _, _) = connection.phase { stream.markClosed() }
+        context.connectionClosed()  // before close(), so the count is right by the time the peer sees EOF
         Glibc.close(connection.fd)  // closing also removes it from epoll
-        context.connectionClosed()
     }
 
     private func updateInterest(_ connection: Connection) {

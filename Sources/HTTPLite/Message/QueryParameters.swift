@@ -4,6 +4,11 @@ public struct QueryParameters: Sendable, Hashable, Sequence {
     public struct Pair: Sendable, Hashable {
         public var name: String
         public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     public private(set) var pairs: [Pair]
