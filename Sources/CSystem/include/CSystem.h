@@ -1,7 +1,9 @@
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 
-// Glibc's Swift module map does not include these headers; accept4 and memmem need _GNU_SOURCE.
+// Glibc's Swift module map does not include these headers (malloc_trim among them);
+// accept4 and memmem need _GNU_SOURCE.
+#include <malloc.h>
 #include <stddef.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>

@@ -26,13 +26,32 @@ public final class DisplayFormatters: Sendable {
     }
 
     /// Exclusive use of one formatter set: a medium date formatter and one currency formatter
-    /// per currency met so far.
+    /// per currency met so far. Amounts repeat (prices times small quantities) and many rows
+    /// share a day, so formatted text is remembered, up to a bound.
     public struct Formatting {
         let locale: Locale
         let mediumDate: DateFormatter
         var currency: [String: NumberFormatter] = [:]
+        var formattedAmounts: [AmountKey: String] = [:]
+        var formattedDays: [Int64: String] = [:]
+
+        struct AmountKey: Hashable {
+            let currency: String
+            let cents: Int64
+        }
+
+        static let maxRememberedAmounts = 50_000
 
         public mutating func money(_ amount: Money, currency code: String) -> String {
+            let key = AmountKey(currency: code, cents: amount.cents)
+            if let known = formattedAmounts[key] { return known }
+            let text = format(amount, currency: code)
+            if formattedAmounts.count >= Self.maxRememberedAmounts { formattedAmounts.removeAll(keepingCapacity: true) }
+            formattedAmounts[key] = text
+            return text
+        }
+
+        private mutating func format(_ amount: Money, currency code: String) -> String {
             let formatter: NumberFormatter
             if let cached = currency[code] {
                 formatter = cached
@@ -46,7 +65,17 @@ public final class DisplayFormatters: Sendable {
             return formatter.string(from: NSDecimalNumber(decimal: amount.decimal)) ?? "\(code) \(amount.plainText)"
         }
 
-        public func mediumDate(_ date: Date) -> String { mediumDate.string(from: date) }
+        /// The medium date, remembered per local calendar day (finding the day is cheap;
+        /// formatting is not).
+        public mutating func mediumDate(_ date: Date) -> String {
+            let offset = mediumDate.timeZone.secondsFromGMT(for: date)
+            let day = Int64(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down))
+            if let known = formattedDays[day] { return known }
+            let text = mediumDate.string(from: date)
+            if formattedDays.count >= Self.maxRememberedAmounts { formattedDays.removeAll(keepingCapacity: true) }
+            formattedDays[day] = text
+            return text
+        }
     }
 }
 

@@ -8,12 +8,44 @@ public struct Money: Sendable, Hashable, Comparable {
 
     /// Parses decimal text such as `1234.5`; nil for more than two decimal places or overflow.
     public init?(decimalText text: String) {
+        if let cents = Self.plainCents(text) {
+            self.cents = cents
+            return
+        }
         guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), value.isFinite else { return nil }
         var scaled = value * 100
         var rounded = Decimal()
         NSDecimalRound(&rounded, &scaled, 0, .plain)
         guard rounded == scaled, abs(rounded) < Decimal(Int64.max / 4) else { return nil }
         cents = NSDecimalNumber(decimal: rounded).int64Value
+    }
+
+    /// The common form `-?digits(.d{1,2})?` without Foundation; nil sends other forms to `Decimal`.
+    private static func plainCents(_ text: String) -> Int64? {
+        var utf8 = text.utf8[...]
+        let isNegative = utf8.first == UInt8(ascii: "-")
+        if isNegative { utf8 = utf8.dropFirst() }
+        var whole: Int64 = 0, fraction: Int64 = 0, fractionDigits = 0, wholeDigits = 0, seenPoint = false
+        for byte in utf8 {
+            if byte == UInt8(ascii: ".") && !seenPoint {
+                seenPoint = true
+            } else if byte >= 48 && byte <= 57 {
+                if seenPoint {
+                    fractionDigits += 1
+                    guard fractionDigits <= 2 else { return nil }
+                    fraction = fraction * 10 + Int64(byte - 48)
+                } else {
+                    wholeDigits += 1
+                    guard wholeDigits <= 15 else { return nil }
+                    whole = whole * 10 + Int64(byte - 48)
+                }
+            } else {
+                return nil
+            }
+        }
+        guard wholeDigits > 0, !seenPoint || fractionDigits > 0 else { return nil }
+        let cents = whole * 100 + (fractionDigits == 1 ? fraction * 10 : fraction)
+        return isNegative ? -cents : cents
     }
 
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.cents < rhs.cents }

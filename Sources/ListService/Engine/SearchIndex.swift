@@ -1,62 +1,86 @@
 import CSystem
 
-/// Folded search text of every item in one contiguous arena, so a query is a few `memmem`
-/// scans over memory instead of a string comparison per item.
+/// Folded search text per field, each distinct value stored once: 100,000 orders have about
+/// a thousand distinct customer names, so a query searches those, not 100,000 copies. Values
+/// sit in one contiguous arena per field, searched with `memmem`.
 public struct SearchIndex: Sendable {
-    /// Keys separated by NUL, which a folded query never holds (so no match spans two items).
-    private var arena: [UInt8] = []
-    /// `offsets[i]` is where item i's key starts; one extra entry marks the end.
-    private var offsets: [Int] = [0]
+    private var fields: [Field]
 
-    public init() {}
+    /// One searchable field: its distinct folded values and each item's value.
+    private struct Field: Sendable {
+        /// Values separated by NUL, which a query never holds, so no match spans two values.
+        var arena: [UInt8] = []
+        /// `offsets[v]` is where value v starts; one extra entry marks the end.
+        var offsets: [Int] = [0]
+        var valueOfItem: [Int32] = []
+        var valueIDs: [String: Int32] = [:]
 
-    public var count: Int { offsets.count - 1 }
+        mutating func append(_ folded: String) {
+            if let existing = valueIDs[folded] {
+                valueOfItem.append(existing)
+                return
+            }
+            let id = Int32(offsets.count - 1)
+            valueIDs[folded] = id
+            arena.append(contentsOf: folded.utf8.lazy.map { $0 == 0 ? 0x20 : $0 })
+            arena.append(0)
+            offsets.append(arena.count)
+            valueOfItem.append(id)
+        }
 
-    public mutating func append(_ foldedKey: String) {
-        arena.append(contentsOf: foldedKey.utf8.lazy.map { $0 == 0 ? 0x20 : $0 })
-        arena.append(0)
-        offsets.append(arena.count)
+        /// Which distinct values contain `query`.
+        func matchingValues(_ query: [UInt8]) -> [Bool] {
+            var matched = [Bool](repeating: false, count: offsets.count - 1)
+            arena.withUnsafeBytes { arenaBytes in
+                query.withUnsafeBytes { queryBytes in
+                    guard let base = arenaBytes.baseAddress, let needle = queryBytes.baseAddress else { return }
+                    var position = 0
+                    while position < arenaBytes.count,
+                        let hit = csystem_memmem(base + position, arenaBytes.count - position, needle, queryBytes.count)
+                    {
+                        let value = valueContaining(base.distance(to: hit))
+                        matched[value] = true
+                        position = offsets[value + 1]  // one hit per value is enough
+                    }
+                }
+            }
+            return matched
+        }
+
+        private func valueContaining(_ byteOffset: Int) -> Int {
+            var low = 0, high = offsets.count - 1  // invariant: offsets[low] <= byteOffset < offsets[high]
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if offsets[middle] <= byteOffset { low = middle } else { high = middle }
+            }
+            return low
+        }
     }
 
-    /// Clears `matches[i]` for every item whose key does not contain `foldedQuery`.
+    public init(fieldCount: Int) {
+        fields = Array(repeating: Field(), count: fieldCount)
+    }
+
+    public var count: Int { fields.first?.valueOfItem.count ?? 0 }
+
+    /// Adds the next item's folded values, one per field.
+    public mutating func append(_ foldedValues: [String]) {
+        precondition(foldedValues.count == fields.count)
+        for (index, value) in foldedValues.enumerated() { fields[index].append(value) }
+    }
+
+    /// Clears `matches[i]` for every item none of whose fields contains `foldedQuery`.
     public func keepMatches(of foldedQuery: String, in matches: inout [Bool]) {
         let query = Array(foldedQuery.utf8)
         guard !query.isEmpty else { return }
-        var found = [Bool](repeating: false, count: count)
-        arena.withUnsafeBytes { arenaBytes in
-            query.withUnsafeBytes { queryBytes in
-                guard let base = arenaBytes.baseAddress, let needle = queryBytes.baseAddress else { return }
-                var position = 0
-                while position < arenaBytes.count,
-                    let hit = csystem_memmem(base + position, arenaBytes.count - position, needle, queryBytes.count)
-                {
-                    let item = itemContaining(base.distance(to: hit))
-                    found[item] = true
-                    position = offsets[item + 1]  // one hit per item is enough
-                }
+        let matchedValues = fields.map { $0.matchingValues(query) }
+        for index in matches.indices where matches[index] {
+            var found = false
+            for (field, matched) in zip(fields, matchedValues) where matched[Int(field.valueOfItem[index])] {
+                found = true
+                break
             }
+            matches[index] = found
         }
-        for index in matches.indices where matches[index] && !found[index] { matches[index] = false }
-    }
-
-    /// Whether item `index` matches, for checking a single item.
-    public func matches(_ index: Int, foldedQuery: String) -> Bool {
-        let query = Array(foldedQuery.utf8)
-        guard !query.isEmpty else { return true }
-        return arena[offsets[index]..<(offsets[index + 1] - 1)].withUnsafeBytes { key in
-            query.withUnsafeBytes { needle in
-                guard let keyBase = key.baseAddress, let needleBase = needle.baseAddress else { return false }
-                return csystem_memmem(keyBase, key.count, needleBase, needle.count) != nil
-            }
-        }
-    }
-
-    private func itemContaining(_ byteOffset: Int) -> Int {
-        var low = 0, high = offsets.count - 1  // invariant: offsets[low] <= byteOffset < offsets[high]
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if offsets[middle] <= byteOffset { low = middle } else { high = middle }
-        }
-        return low
     }
 }

@@ -21,6 +21,33 @@ public struct JSONParser {
         }
     }
 
+    /// Calls `body` with each element of a top-level array, one at a time, so a large file
+    /// never exists as one tree in memory.
+    public static func forEachElement(
+        ofArrayIn bytes: UnsafeRawBufferPointer, _ body: (JSONValue) throws -> Void
+    ) throws {
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self))
+        parser.skipWhitespace()
+        guard parser.current == UInt8(ascii: "[") else { throw parser.failure("expected a JSON array") }
+        parser.position += 1
+        parser.skipWhitespace()
+        if parser.current == UInt8(ascii: "]") {
+            parser.position += 1
+        } else {
+            while true {
+                parser.skipWhitespace()
+                try body(try parser.parseValue(depth: 1))
+                parser.skipWhitespace()
+                guard let separator = parser.current else { throw parser.failure("unterminated array") }
+                parser.position += 1
+                if separator == UInt8(ascii: "]") { break }
+                guard separator == UInt8(ascii: ",") else { throw parser.failure("expected ',' or ']' in an array") }
+            }
+        }
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else { throw parser.failure("unexpected data after the document") }
+    }
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
 

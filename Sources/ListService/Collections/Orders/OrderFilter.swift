@@ -38,7 +38,7 @@ public struct OrderPredicate: Sendable, Hashable {
 
     public func matches(_ order: Order) -> Bool {
         filter.matches(status: order.status, total: order.total, date: order.date, currentMonth: currentMonth)
-            && (foldedQuery.isEmpty || order.searchKey.contains(foldedQuery))
+            && (foldedQuery.isEmpty || order.searchableText.contains { $0.contains(foldedQuery) })
     }
 
     /// True when every order matches, so the presorted order can be used as is.
@@ -46,7 +46,6 @@ public struct OrderPredicate: Sendable, Hashable {
 }
 
 extension Order {
-    /// What `q` searches: customer name and title, folded, kept apart by a separator no
-    /// query may contain.
-    public var searchKey: String { TextFolding.fold(customerName) + "\u{1}" + TextFolding.fold(title) }
+    /// What `q` searches, folded: the customer name and the title, each on its own.
+    public var searchableText: [String] { [TextFolding.fold(customerName), TextFolding.fold(title)] }
 }

@@ -121,7 +121,7 @@ public final class OrderSnapshot: Sendable {
     // MARK: building the indexes
 
     private static func makeSearchIndex(_ orders: [Order]) -> SearchIndex {
-        var index = SearchIndex()
+        var index = SearchIndex(fieldCount: 2)
         var foldedNames: [String: String] = [:]  // names repeat; fold each once
         for order in orders {
             let name = foldedNames[order.customerName] ?? {
@@ -129,7 +129,7 @@ public final class OrderSnapshot: Sendable {
                 foldedNames[order.customerName] = folded
                 return folded
             }()
-            index.append(name + "\u{1}" + TextFolding.fold(order.title))
+            index.append([name, TextFolding.fold(order.title)])  // the fields of Order.searchableText
         }
         return index
     }

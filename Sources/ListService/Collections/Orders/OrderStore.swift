@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import Synchronization
 
@@ -19,40 +20,55 @@ public final class OrderStore: Sendable {
 
     /// Loads `orders.json` in the shared data format; the error names the file and the field.
     public static func load(file: URL) throws(DataLoadError) -> OrderStore {
-        let bytes: [UInt8]
+        let data: Data
         do {
-            bytes = [UInt8](try Data(contentsOf: file))
+            data = try Data(contentsOf: file, options: .alwaysMapped)
         } catch {
             throw DataLoadError(file: file.lastPathComponent, reason: "cannot be read (\(error.localizedDescription))")
         }
-        return OrderStore(orders: try decodeOrders(bytes, file: file.lastPathComponent))
+        let decoded = data.withUnsafeBytes { bytes in
+            Result { () throws(DataLoadError) in try decodeOrders(bytes, file: file.lastPathComponent) }
+        }
+        let orders = try decoded.get()
+        let store = OrderStore(orders: orders)
+        malloc_trim(0)  // hand the parser's freed memory back to the OS rather than keep it as RSS
+        return store
     }
 
-    static func decodeOrders(_ bytes: [UInt8], file: String) throws(DataLoadError) -> [Order] {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            throw DataLoadError(file: file, reason: error.description)
-        }
-        guard case .array(let elements) = document else {
-            throw DataLoadError(file: file, reason: "expected a JSON array of orders, found \(document.kindDescription)")
-        }
+    /// Decodes a JSON array of orders element by element; ids must be unique.
+    static func decodeOrders(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Order] {
         var orders: [Order] = []
-        orders.reserveCapacity(elements.count)
         var seen = Set<String>()
-        do throws(JSONFieldError) {
-            for (index, element) in elements.enumerated() {
-                let order = try Order(json: element, path: "[\(index)]")
+        var interner = StringInterner()
+        do {
+            try JSONParser.forEachElement(ofArrayIn: bytes) { element in
+                let path = "[\(orders.count)]"
+                var order = try Order(json: element, path: path)
                 guard seen.insert(order.id).inserted else {
-                    throw JSONFieldError(path: "[\(index)].id", reason: "'\(order.id)' is used by an earlier order")
+                    throw JSONFieldError(path: "\(path).id", reason: "'\(order.id)' is used by an earlier order")
                 }
+                order.shareStorage(using: &interner)
                 orders.append(order)
             }
-        } catch {
+        } catch let error as JSONParser.Failure {
             throw DataLoadError(file: file, reason: error.description)
+        } catch let error as JSONFieldError {
+            throw DataLoadError(file: file, reason: error.description)
+        } catch {
+            throw DataLoadError(file: file, reason: "\(error)")
         }
         return orders
+    }
+}
+
+extension Order {
+    /// Replaces repeated strings with shared copies (names, cities, products).
+    mutating func shareStorage(using interner: inout StringInterner) {
+        customerName = interner.intern(customerName)
+        currency = interner.intern(currency)
+        shippingAddress.city = interner.intern(shippingAddress.city)
+        shippingAddress.country = interner.intern(shippingAddress.country)
+        for index in items.indices { items[index].name = interner.intern(items[index].name) }
     }
 }
 

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import ListService
+
+@Suite struct EngineTests {
+    @Test func lruCache_evictsTheLeastRecentlyUsed() {
+        var cache = LRUCache<String, Int>(capacity: 2)
+        cache["a"] = 1
+        cache["b"] = 2
+        _ = cache["a"]
+        cache["c"] = 3
+        #expect(cache["b"] == nil)
+        #expect(cache["a"] == 1 && cache["c"] == 3)
+        #expect(cache.count == 2)
+        cache.remove("a")
+        cache["d"] = 4
+        #expect(cache.count == 2 && cache.oldestEntry?.key == "c")
+    }
+
+    @Test func sessionStore_capsAndExpires() {
+        let store = SessionStore(capacity: 2, timeToLive: .seconds(60))
+        let start = Date(timeIntervalSince1970: 0)
+        let a = store.session(id: "a", adoptsUnknownID: true, now: start)
+        #expect(a.isNew)
+        #expect(store.session(id: "a", adoptsUnknownID: true, now: start + 30).session === a.session)
+        _ = store.session(id: "b", adoptsUnknownID: true, now: start + 31)
+        _ = store.session(id: "c", adoptsUnknownID: true, now: start + 32)
+        #expect(store.count == 2)
+        #expect(store.session(id: "a", adoptsUnknownID: true, now: start + 33).isNew, "evicted as least recently used")
+        #expect(store.session(id: "c", adoptsUnknownID: true, now: start + 200).isNew, "expired after its TTL")
+    }
+
+    @Test func sessionStore_doesNotAdoptUnknownCookieIDs() {
+        let store = SessionStore()
+        let (session, isNew) = store.session(id: "chosen-by-client", adoptsUnknownID: false, now: Date())
+        #expect(isNew)
+        #expect(session.id != "chosen-by-client")
+        #expect(session.id.count == 32)
+        #expect(SessionStore.isValidID("abc-DEF_09") && !SessionStore.isValidID("a b") && !SessionStore.isValidID(""))
+    }
+
+    @Test func searchIndex_matchesAnyFieldOnce() {
+        var index = SearchIndex(fieldCount: 2)
+        index.append(["john smith", "order #1"])
+        index.append(["ann lee", "order #2 for john"])
+        index.append(["john smith", "order #3"])
+        index.append(["bob", "order #4"])
+        var matches = [true, true, false, true]
+        index.keepMatches(of: "john", in: &matches)
+        #expect(matches == [true, true, false, false], "item 2 was already filtered out")
+        var all = [Bool](repeating: true, count: 4)
+        index.keepMatches(of: "smithorder", in: &all)
+        #expect(all == [false, false, false, false], "no match across fields")
+    }
+
+    @Test func cursor_roundTripsAndRejectsForgeries() {
+        let cursor = PageCursor(fingerprint: "abc", sortValue: "José García", id: "o-1")
+        #expect(PageCursor(encoded: cursor.encoded) == cursor)
+        #expect(PageCursor(encoded: "not-base64!") == nil)
+        #expect(PageCursor(encoded: "") == nil)
+    }
+
+    @Test func etag_ifNoneMatchHandlesListsWeakAndStar() {
+        #expect(ETag.ifNoneMatch(#""a", "b""#, matches: #""b""#))
+        #expect(ETag.ifNoneMatch(#"W/"b""#, matches: #""b""#))
+        #expect(ETag.ifNoneMatch("*", matches: #""b""#))
+        #expect(!ETag.ifNoneMatch(#""a""#, matches: #""b""#))
+        #expect(!ETag.ifNoneMatch(nil, matches: #""b""#))
+    }
+}

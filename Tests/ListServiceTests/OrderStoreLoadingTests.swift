@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import ListService
+
+@Suite struct OrderStoreLoadingTests {
+    private func load(_ json: String) -> Result<OrderStore, DataLoadError> {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("orders.json")
+        try? Data(json.utf8).write(to: file)
+        return Result { () throws(DataLoadError) in try OrderStore.load(file: file) }
+    }
+
+    private let valid = """
+        [{"id":"o-000001","title":"Order #100001","customerName":"Zoë Kim","currency":"EUR","total":1234.5,
+          "date":"2026-11-02T14:31:05Z","status":"pending",
+          "items":[{"name":"Laptop","quantity":1,"unitPrice":1199.5,"requiresSignature":true},
+                   {"name":"Mug","quantity":5,"unitPrice":7,"requiresSignature":false}],
+          "shippingAddress":{"street":"1 Main St","city":"Oslo","postalCode":"0150","country":"NO","isResidential":true}}]
+        """
+
+    @Test func validFile_loadsExactMoneyAndRules() throws {
+        let store = try load(valid).get()
+        let order = try #require(store.snapshot.order(id: "o-000001"))
+        #expect(order.total == Money(cents: 123_450))
+        #expect(order.items.count == 2)
+        #expect(order.requiresSignature)
+        #expect(order.isHighValue)
+    }
+
+    @Test(arguments: [
+        ("[{", "orders.json: invalid JSON at byte"),
+        ("{}", "orders.json: invalid JSON at byte 0: expected a JSON array"),
+        (#"[{"id":"o-1"}]"#, "orders.json: [0].currency: is missing"),
+        ("[1]", "orders.json: [0]: expected an object, found a number"),
+    ])
+    func badFile_isOneLineNamingFileAndField(json: String, message: String) {
+        guard case .failure(let error) = load(json) else {
+            Issue.record("loaded \(json)")
+            return
+        }
+        #expect(error.description.hasPrefix(message), "\(error)")
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test func wrongTotalOrPrecision_orDuplicateID_isRejected() {
+        let wrongTotal = valid.replacingOccurrences(of: #""total":1234.5"#, with: #""total":1234.6"#)
+        #expect(load(wrongTotal).failureDescription?.contains("[0].total: 1234.60 is not the sum of the items (1234.50)") == true)
+        let tooPrecise = valid.replacingOccurrences(of: "1199.5", with: "1199.505")
+        #expect(load(tooPrecise).failureDescription?.contains("[0].items[0].unitPrice") == true)
+        let twice = "[" + valid.dropFirst().dropLast() + "," + valid.dropFirst()
+        #expect(load(twice).failureDescription?.contains("[1].id: 'o-000001' is used by an earlier order") == true)
+        let badStatus = valid.replacingOccurrences(of: #""pending""#, with: #""lost""#)
+        #expect(load(badStatus).failureDescription?.contains("[0].status") == true)
+    }
+
+    @Test func missingFile_isReported() {
+        let result = Result { () throws(DataLoadError) in try OrderStore.load(file: URL(fileURLWithPath: "/nonexistent/orders.json")) }
+        #expect(result.failureDescription?.hasPrefix("orders.json: cannot be read") == true)
+    }
+
+    @Test func defaultData_isDeterministicAndValid() {
+        let anchor = ISO8601.parse("2026-11-20T00:00:00Z") ?? Date()
+        let first = DefaultOrders.make(count: 500, anchor: anchor)
+        #expect(first == DefaultOrders.make(count: 500, anchor: anchor))
+        #expect(first.allSatisfy { $0.total == $0.itemsTotal && $0.date <= anchor })
+        #expect(Set(first.map(\.id)).count == 500)
+    }
+}
+
+extension Result {
+    var failureDescription: String? {
+        if case .failure(let error) = self { return "\(error)" }
+        return nil
+    }
+}
