@@ -64,7 +64,7 @@ paths:
           content:
             application/yaml:
               schema:
-                type: string
+                type: object
   /metrics:
     get:
       operationId: getMetrics
@@ -131,7 +131,9 @@ paths:
           in: query
           schema:
             type: string
-          description: The `nextCursor` of the previous page of the same list.
+          description: |
+            The `nextCursor` of the previous page of the same list; empty means the first page.
+            A cursor this server did not issue, or one from another list, is a 400.
         - name: offset
           in: query
           schema:
@@ -217,7 +219,7 @@ components:
       schema:
         type: string
         default: UTC
-      description: IANA time zone name such as `Europe/Berlin`.
+      description: IANA time zone name such as `Europe/Berlin`; an unknown name is a 400.
     AcceptLanguage:
       name: Accept-Language
       in: header

@@ -35,7 +35,8 @@ public struct OrderCriteria: Sendable, Hashable {
         self.validUntil = validUntil
         predicate = OrderPredicate(filter: filter, foldedQuery: TextFolding.fold(search), currentMonth: month)
         let offset = try reader.integer("offset", in: 0...10_000_000, default: nil)
-        switch (reader.string("cursor"), offset) {
+        let cursorText = reader.string("cursor").flatMap { $0.isEmpty ? nil : $0 }  // empty: the first page
+        switch (cursorText, offset) {
         case (let text?, nil):
             guard let cursor = PageCursor(encoded: text) else {
                 throw .invalidParameter("cursor", "The cursor is not one this server issued; use nextCursor from a previous page.")
