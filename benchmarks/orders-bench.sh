@@ -60,7 +60,7 @@ for url in "${URLS[@]}"; do
       "$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")"
   done
 done
-curl -s "http://127.0.0.1:$PORT/metrics" | grep -E '^listservice_(cache|recomp|rows)'
+curl -s "http://127.0.0.1:$PORT/metrics" | grep -E '^listservice_(cache|recomp|rows)'   # session hits must be 0
 stop_server
 
 echo "== warm, beside the peers (../shared/peers/bench.sh, HEADER='X-Session-ID: bench')"

@@ -44,12 +44,6 @@ public struct LRUCache<Key: Hashable, Value> {
         return nodes[slot].value
     }
 
-    public mutating func removeAll() {
-        self = LRUCache(capacity: capacity)
-    }
-
-    public var values: [Value] { slots.values.map { nodes[$0].value } }
-
     private mutating func insert(_ key: Key, _ value: Value) {
         if let slot = slots[key] {
             nodes[slot].value = value

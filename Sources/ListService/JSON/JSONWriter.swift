@@ -54,12 +54,6 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    public mutating func raw(_ json: ArraySlice<UInt8>) {
-        separate()
-        bytes.append(contentsOf: json)
-        needsComma = true
-    }
-
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

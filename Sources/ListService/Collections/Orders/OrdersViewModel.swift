@@ -10,7 +10,6 @@ public final class OrdersViewModel: Sendable {
     /// What the session last asked for and got.
     private struct Current {
         let requestKey: String
-        let criteria: OrderCriteria
         let page: ListPage
     }
 
@@ -31,10 +30,7 @@ public final class OrdersViewModel: Sendable {
         }
         let criteria = try OrderCriteria(request, now: now)
         let (page, outcome) = try engine.page(for: criteria)
-        current.withLock { $0 = Current(requestKey: requestKey, criteria: criteria, page: page) }
+        current.withLock { $0 = Current(requestKey: requestKey, page: page) }
         return (page, outcome)
     }
-
-    /// The criteria the session last listed with, if any.
-    public var criteria: OrderCriteria? { current.withLock { $0?.criteria } }
 }
