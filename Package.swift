@@ -15,7 +15,8 @@ let package = Package(
         .target(name: "ListService", dependencies: ["HTTPLite", "CSystem"]),
         .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService"]),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite"]),
-        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "HTTPLite"]),
+        // Depends on the executable too: its options are unit-tested and its binary is run.
+        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "HTTPLite", "server"]),
     ],
     swiftLanguageModes: [.v6]
 )

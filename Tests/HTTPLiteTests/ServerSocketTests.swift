@@ -209,3 +209,33 @@ import Testing
         }
     }
 }
+
+@Suite struct HostileClientTests {
+    @Test func clientVanishingMidResponse_doesNotHurtTheServer() throws {
+        var router = Router()
+        let big = [UInt8](repeating: 65, count: 8 * 1024 * 1024)
+        router.get("/big") { _ in Response(contentType: "text/plain", bytes: big) }
+        router.get("/hello") { _ in Response(contentType: "text/plain", bytes: Array("hello".utf8)) }
+        try withServer(router: router) { server in
+            for _ in 0..<5 {
+                let client = try RawClient(port: server.port)
+                client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+                usleep(5_000)
+            }  // each client closes with most of 8 MiB unsent: EPIPE or ECONNRESET, never SIGPIPE
+            usleep(100_000)
+            let client = try RawClient(port: server.port)
+            client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.readResponse()?.body == "hello")
+            #expect(server.statistics.snapshot.openConnections == 1)
+        }
+    }
+
+    @Test func garbageBytes_get400AndClose() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03, 0x0D, 0x0A, 0x0D, 0x0A])  // a TLS hello
+            #expect(client.readResponse()?.status == 400)
+            #expect(client.waitForClose())
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import server
+
+/// The `server` executable: its options, and the real process under signals.
+@Suite struct ServerProcessTests {
+    @Test func options_parseAndRejectClearly() throws {
+        let options = try ServerOptions.parse(
+            ["--host", "::1", "--port", "0", "--threads", "3", "--no-access-log", "--data", "/d", "--session-ttl", "1.5"],
+            environment: ["PORT": "9999"])
+        #expect(options.configuration.host == "::1")
+        #expect(options.configuration.port == 0)
+        #expect(options.configuration.loopCount == 3)
+        #expect(!options.configuration.isAccessLogEnabled)
+        #expect(options.dataDirectory == "/d")
+        #expect(options.sessionTimeToLive == .milliseconds(1500))
+        #expect(try ServerOptions.parse([], environment: ["PORT": "9999"]).configuration.port == 9999)
+        for bad in [["--bogus"], ["--port"], ["--port", "70000"], ["--threads", "0"], ["--idle-timeout", "-1"]] {
+            #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse(bad, environment: [:]) }
+        }
+        #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse([], environment: ["PORT": "http"]) }
+    }
+
+    /// The binary SwiftPM built beside this test bundle.
+    private var serverBinary: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("server").path),
+            directory.pathComponents.count > 1
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("server")
+    }
+
+    private func run(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = serverBinary
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        return (process, errors)
+    }
+
+    /// `GET /health` over a plain socket (Foundation on Linux has no HTTP client without
+    /// FoundationNetworking); nil while nothing listens.
+    private func healthResponse(port: Int) -> String? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        let request = Array("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while case let count = chunk.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }), count > 0 {
+            response += chunk[..<count]
+        }
+        return String(decoding: response, as: UTF8.self)
+    }
+
+    @Test func badOption_isOneLineAndExitStatus2() throws {
+        let (process, errors) = try run(["--no-such-option"])
+        process.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 2)
+        #expect(text == "server: unknown option '--no-such-option' (see --help)\n")
+    }
+
+    @Test func sigterm_shutsDownGracefullyWithStatus0() throws {
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let (process, errors) = try run(["--port", "\(port)", "--no-access-log"])
+        defer { if process.isRunning { process.terminate() } }
+        var isUp = false
+        for _ in 0..<100 where !isUp {
+            usleep(100_000)
+            isUp = healthResponse(port: port)?.hasSuffix(#"{"status":"ok"}"#) == true
+        }
+        #expect(isUp)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("event=shutdown signal=15"))
+        #expect(log.contains("event=stopped"))
+    }
+}
