@@ -4,7 +4,7 @@ import HTTPLite
 struct ServerOptions {
     var configuration = ServerConfiguration()
     var showsHelp = false
-    /// Directory with `orders.json`; nil serves the embedded default data.
+    /// Directory with the collections' data files; nil serves the embedded default data.
     var dataDirectory: String?
     var maxSessions = 10_000
     var sessionTimeToLive: Duration = .seconds(1800)
@@ -16,7 +16,8 @@ struct ServerOptions {
         Serves ListService over HTTP/1.1.
 
         Options:
-          --data DIR              load orders.json from DIR (default: embedded data, ~10,000 orders)
+          --data DIR              load orders.json, tasks.json and quakes.geojson from DIR
+                                  (default: embedded data: 10,000 orders, 2,000 tasks, 5,000 quakes)
           --max-sessions N        live sessions kept; the least recently used is evicted (default 10000)
           --session-ttl SECONDS   a session idle this long expires (default 1800)
           --shared-pages N        computed pages shared between sessions; 0 turns sharing off (default 2048)

@@ -15,21 +15,22 @@ if options.showsHelp {
 }
 
 let loadStarted = Date()
-let orders: OrderStore
+let stores: [any AnyCollectionStore]
 do {
-    orders = try ListService.loadStore(directory: options.dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
+    stores = try ListService.loadStores(
+        directory: options.dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }, anchor: ListService.defaultAnchor())
 } catch {
     System.printError("server: cannot load data: \(error)")
     exit(1)
 }
 let loadMilliseconds = Int(Date().timeIntervalSince(loadStarted) * 1000)
-System.printError(
-    "level=info event=loaded orders=\(orders.snapshot.count) source=\(options.dataDirectory ?? "embedded") duration_ms=\(loadMilliseconds)")
 
 System.raiseOpenFileLimit()
 let service = ListService(
-    orders: orders, sessions: SessionStore(capacity: options.maxSessions, timeToLive: options.sessionTimeToLive),
+    stores: stores, sessions: SessionStore(capacity: options.maxSessions, timeToLive: options.sessionTimeToLive),
     sharedPages: options.sharedPages)
+let counts = service.itemCounts.map { "\($0.name)=\($0.count)" }.joined(separator: " ")
+System.printError("level=info event=loaded \(counts) source=\(options.dataDirectory ?? "embedded") duration_ms=\(loadMilliseconds)")
 let statistics = ServerStatisticsBox()
 let router = ServiceRoutes.makeRouter(service: service, server: { statistics.snapshot })
 let configuration = options.configuration

@@ -59,7 +59,7 @@ import Testing
         let inMonth = ISO8601.parse("2026-11-15T00:00:00Z") ?? .now
         let before = ISO8601.parse("2026-10-31T23:59:59Z") ?? .now
         func matches(_ filter: OrderFilter, _ order: Order) -> Bool {
-            OrderPredicate(filter: filter, foldedQuery: "", currentMonth: month).matches(order)
+            Orders.matches(Orders.filterFields(of: order), view: filter, scope: Orders.Scope(currentMonth: month))
         }
         #expect(matches(.currentMonth, .make(date: inMonth)))
         #expect(!matches(.currentMonth, .make(date: before)))

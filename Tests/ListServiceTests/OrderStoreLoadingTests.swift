@@ -4,13 +4,13 @@ import Testing
 @testable import ListService
 
 @Suite struct OrderStoreLoadingTests {
-    private func load(_ json: String) -> Result<OrderStore, DataLoadError> {
+    private func load(_ json: String) -> Result<CollectionStore<Orders>, DataLoadError> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("orders.json")
         try? Data(json.utf8).write(to: file)
-        return Result { () throws(DataLoadError) in try OrderStore.load(file: file) }
+        return Result { () throws(DataLoadError) in try CollectionStore<Orders>.load(from: directory) }
     }
 
     private let valid = """
@@ -23,7 +23,7 @@ import Testing
 
     @Test func validFile_loadsExactMoneyAndRules() throws {
         let store = try load(valid).get()
-        let order = try #require(store.snapshot.order(id: "o-000001"))
+        let order = try #require(store.snapshot.item(id: "o-000001"))
         #expect(order.total == Money(cents: 123_450))
         #expect(order.items.count == 2)
         #expect(order.requiresSignature)
@@ -51,13 +51,13 @@ import Testing
         let tooPrecise = valid.replacingOccurrences(of: "1199.5", with: "1199.505")
         #expect(load(tooPrecise).failureDescription?.contains("[0].items[0].unitPrice") == true)
         let twice = "[" + valid.dropFirst().dropLast() + "," + valid.dropFirst()
-        #expect(load(twice).failureDescription?.contains("[1].id: 'o-000001' is used by an earlier order") == true)
+        #expect(load(twice).failureDescription?.contains("[1].id: 'o-000001' is used by an earlier item") == true)
         let badStatus = valid.replacingOccurrences(of: #""pending""#, with: #""lost""#)
         #expect(load(badStatus).failureDescription?.contains("[0].status") == true)
     }
 
     @Test func missingFile_isReported() {
-        let result = Result { () throws(DataLoadError) in try OrderStore.load(file: URL(fileURLWithPath: "/nonexistent/orders.json")) }
+        let result = Result { () throws(DataLoadError) in try CollectionStore<Orders>.load(from: URL(fileURLWithPath: "/nonexistent")) }
         #expect(result.failureDescription?.hasPrefix("orders.json: cannot be read") == true)
     }
 

@@ -14,13 +14,7 @@ import Testing
     ]
 
     private func list(_ query: String, session: Session? = nil, service: ListService, acceptLanguage: String? = nil) throws -> ([String: Any], CacheOutcome) {
-        let pairs = query.split(separator: "&").map { pair -> (name: String, value: String) in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        }
-        let session = session ?? service.sessions.session(id: nil, adoptsUnknownID: true, now: service.orders.now).session
-        let (page, outcome) = try session.orders.page(for: ListRequest(parameters: pairs, acceptLanguage: acceptLanguage), engine: service.orders)
-        return (json(page.body), outcome)
+        try ListServiceTests.list(Orders.self, query, session: session, service: service, acceptLanguage: acceptLanguage)
     }
 
     @Test func defaultCriteria_listAllByDateDescendingTiesByID() throws {
@@ -89,7 +83,7 @@ import Testing
 
     @Test func repeatedRequest_isASessionHitThatDoesNoWork() throws {
         let service = makeService(orders: orders)
-        let session = service.sessions.session(id: "s1", adoptsUnknownID: true, now: service.orders.now).session
+        let session = service.sessions.session(id: "s1", adoptsUnknownID: true, now: service.now).session
         let (_, first) = try list("filter=pending&q=john", session: session, service: service)
         #expect(first == .miss)
         let before = (service.metrics.value(.recomputations), service.metrics.value(.rowsFormatted), service.metrics.value(.pagesBuilt))
@@ -112,9 +106,9 @@ import Testing
 
     @Test func dataChange_recomputes() throws {
         let service = makeService(orders: orders)
-        let session = service.sessions.session(id: "s1", adoptsUnknownID: true, now: service.orders.now).session
+        let session = service.sessions.session(id: "s1", adoptsUnknownID: true, now: service.now).session
         _ = try list("filter=pending", session: session, service: service)
-        service.orders.store.replaceAll(orders + [.make(id: "o-6", date: ISO8601.parse("2026-11-20T00:00:00Z")!, status: .pending)])
+        service.engine(Orders.self).store.replaceAll(orders + [.make(id: "o-6", date: ISO8601.parse("2026-11-20T00:00:00Z")!, status: .pending)])
         let (page, outcome) = try list("filter=pending", session: session, service: service)
         #expect(outcome == .miss)
         #expect(ids(page) == ["o-6", "o-2", "o-3"])
@@ -135,7 +129,7 @@ import Testing
             pages += 1
             if pages == 2 {
                 // A row that sorts before the cursor and one removed ahead of it: neither repeats nor skips the rest.
-                service.orders.store.replaceAll(Array(many.dropLast()) + [.make(id: "o-000", total: Money(cents: 100_000))])
+                service.engine(Orders.self).store.replaceAll(Array(many.dropLast()) + [.make(id: "o-000", total: Money(cents: 100_000))])
             }
         } while cursor != nil && pages < 20
         let expected = (try list("sort=total&order=desc&limit=500", service: service).0)

@@ -13,7 +13,10 @@ public enum ServiceRoutes {
         router.get("/plaintext") { _ in Response(contentType: "text/plain; charset=utf-8", bytes: plaintext) }
         let specification = Array(OpenAPIDocument.yaml.utf8)
         router.get("/openapi.yaml") { _ in Response(contentType: "application/yaml", bytes: specification) }
-        OrdersRoutes.add(to: &router, service: service)
+        for collection in CollectionRegistry.all {
+            CollectionRoutes.add(collection, service: service, to: &router)
+        }
+        SelectionRoute.add(to: &router, service: service)
         MetricsRoute.add(to: &router, service: service, server: server)
         return router
     }

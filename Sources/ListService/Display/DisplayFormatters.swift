@@ -12,12 +12,23 @@ public final class DisplayFormatters: Sendable {
         self.context = context
         labels = Labels.forLocale(context.localeTag)
         let locale = Locale(identifier: context.localeTag.replacingOccurrences(of: "-", with: "_"))
-        let date = DateFormatter()
-        date.locale = locale
-        date.timeZone = TimeZone(identifier: context.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")
-        date.dateStyle = .medium
-        date.timeStyle = .none
-        state = Mutex(Formatting(locale: locale, mediumDate: date))
+        func dateFormatter(time: DateFormatter.Style) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = locale
+            formatter.timeZone = TimeZone(identifier: context.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")
+            formatter.dateStyle = .medium
+            formatter.timeStyle = time
+            return formatter
+        }
+        let decimal = NumberFormatter()
+        decimal.locale = locale
+        decimal.numberStyle = .decimal
+        decimal.minimumFractionDigits = 1
+        decimal.maximumFractionDigits = 1
+        state = Mutex(
+            Formatting(
+                locale: locale, mediumDate: dateFormatter(time: .none), mediumDateTime: dateFormatter(time: .short),
+                oneDecimal: decimal))
     }
 
     /// Runs `body` with exclusive use of the formatters.
@@ -31,6 +42,8 @@ public final class DisplayFormatters: Sendable {
     public struct Formatting {
         let locale: Locale
         let mediumDate: DateFormatter
+        let mediumDateTime: DateFormatter
+        let oneDecimal: NumberFormatter
         var currency: [String: NumberFormatter] = [:]
         var formattedAmounts: [AmountKey: String] = [:]
         var formattedDays: [Int64: String] = [:]
@@ -49,6 +62,14 @@ public final class DisplayFormatters: Sendable {
             if formattedAmounts.count >= Self.maxRememberedAmounts { formattedAmounts.removeAll(keepingCapacity: true) }
             formattedAmounts[key] = text
             return text
+        }
+
+        /// Medium date and short time in the client's zone (`Nov 2, 2026 at 2:31 PM`).
+        public func mediumDateTime(_ date: Date) -> String { mediumDateTime.string(from: date) }
+
+        /// A number with one decimal in the client's locale (`4.3`, `4,3`).
+        public func oneDecimal(_ value: Double) -> String {
+            oneDecimal.string(from: NSNumber(value: value)) ?? String(format: "%.1f", value)
         }
 
         private mutating func format(_ amount: Money, currency code: String) -> String {

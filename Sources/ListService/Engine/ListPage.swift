@@ -16,6 +16,20 @@ public final class ListPage: Sendable {
         self.validUntil = validUntil
     }
 
+    /// The same page with the session's selection added as its last member, `selectedId`.
+    func echoing(selectedID: String?) -> ListPage {
+        var json = JSONWriter(reservingCapacity: 64)
+        json.beginObject()
+        json.key("selectedId")
+        json.optionalString(selectedID)
+        let member = json.bytes.dropFirst()  // `"selectedId":…` without the opening brace
+        var combined = Array(body.dropLast())  // the page without its closing brace
+        combined.append(UInt8(ascii: ","))
+        combined.append(contentsOf: member)
+        combined.append(UInt8(ascii: "}"))
+        return ListPage(body: combined, dataVersion: dataVersion, validUntil: validUntil)
+    }
+
     func isFresh(dataVersion: UInt64, now: Date) -> Bool {
         self.dataVersion == dataVersion && now < validUntil
     }

@@ -17,6 +17,14 @@ public struct ParameterReader {
 
     public func string(_ name: String) -> String? { values[name] }
 
+    /// `asc` or `desc`, or one of the collection's aliases for them.
+    public func direction(_ name: String, aliases: [String: SortDirection], default defaultValue: SortDirection) throws(ListServiceError) -> SortDirection {
+        guard let text = values[name] else { return defaultValue }
+        if let direction = SortDirection(rawValue: text) ?? aliases[text] { return direction }
+        let allowed = SortDirection.allCases.map(\.rawValue) + aliases.keys.sorted()
+        throw .invalidParameter(name, "'\(text)' is not a valid \(name); use one of \(allowed.joined(separator: ", ")).", allowed: allowed)
+    }
+
     /// One of a closed set of values (`filter=pending`), or the default when absent.
     public func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T) throws(ListServiceError) -> T
     where T.RawValue == String {

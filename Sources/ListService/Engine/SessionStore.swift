@@ -1,12 +1,31 @@
 import Foundation
 import Synchronization
 
-/// One client's state: a view-model per collection.
+/// One client's state: a view-model per collection (made on first use) and what it selected.
 public final class Session: Sendable {
     public let id: String
-    public let orders = OrdersViewModel()
+    private let viewModels = Mutex<[String: any Sendable]>([:])
+    private let selections = Mutex<[String: String]>([:])
 
     init(id: String) { self.id = id }
+
+    /// The session's view-model for collection `C`'s list (or map).
+    public func viewModel<C: ListCollection>(
+        for collection: C.Type, purpose: ListCriteria<C>.Purpose = .list
+    ) -> ListViewModel<C> {
+        let key = purpose == .list ? C.name : C.name + "/map"
+        return viewModels.withLock { models in
+            if let existing = models[key] as? ListViewModel<C> { return existing }
+            let made = ListViewModel<C>(purpose: purpose)
+            models[key] = made
+            return made
+        }
+    }
+
+    /// The item selected in a collection, shared by that collection's list and map.
+    public func selection(in collection: String) -> String? { selections.withLock { $0[collection] } }
+
+    public func select(_ id: String?, in collection: String) { selections.withLock { $0[collection] = id } }
 }
 
 /// Live sessions, capped in number (least recently used evicted) and expired after an idle

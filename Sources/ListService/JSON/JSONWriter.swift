@@ -19,6 +19,14 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// Writes a member name known only at run time.
+    public mutating func key(_ name: String) {
+        separate()
+        Self.appendEscaped(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     public mutating func string(_ value: String) {
         separate()
         Self.appendEscaped(value, to: &bytes)
@@ -32,6 +40,14 @@ public struct JSONWriter {
     public mutating func int(_ value: Int) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
+    /// A finite number in its shortest round-tripping form; non-finite values become null.
+    public mutating func number(_ value: Double) {
+        guard value.isFinite else { return null() }
+        separate()
+        bytes.append(contentsOf: value.description.utf8)
         needsComma = true
     }
 

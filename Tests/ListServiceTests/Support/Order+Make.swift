@@ -24,11 +24,29 @@ extension Money {
     static func dollars(_ text: String) -> Money { Money(decimalText: text) ?? Money(cents: -1) }
 }
 
-/// A service over the given orders with a fixed clock (2026-11-20T12:00:00Z by default).
+/// A service over the given items with a fixed clock (2026-11-20T12:00:00Z by default).
 func makeService(
-    orders: [Order], now: Date = ISO8601.parse("2026-11-20T12:00:00Z") ?? Date()
+    orders: [Order] = [], tasks: [TaskItem] = [], quakes: [Earthquake] = [],
+    now: Date = ISO8601.parse("2026-11-20T12:00:00Z") ?? Date()
 ) -> ListService {
-    ListService(orders: OrderStore(orders: orders), clock: { now })
+    ListService(
+        stores: [CollectionStore<Orders>(items: orders), CollectionStore<Tasks>(items: tasks), CollectionStore<Quakes>(items: quakes)],
+        clock: { now })
+}
+
+/// Lists collection `C` in a session (a fresh one unless given), as a client would.
+func list<C: ListCollection>(
+    _ collection: C.Type, _ query: String, session: Session? = nil, purpose: ListCriteria<C>.Purpose = .list,
+    service: ListService, acceptLanguage: String? = nil
+) throws -> ([String: Any], CacheOutcome) {
+    let pairs = query.split(separator: "&").map { pair -> (name: String, value: String) in
+        let parts = pair.split(separator: "=", maxSplits: 1)
+        return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+    }
+    let session = session ?? service.sessions.session(id: nil, adoptsUnknownID: true, now: service.now).session
+    let (page, outcome) = try session.viewModel(for: C.self, purpose: purpose).page(
+        for: ListRequest(parameters: pairs, acceptLanguage: acceptLanguage), session: session, engine: service.engine(C.self))
+    return (json(page.body), outcome)
 }
 
 /// Decodes a response body for assertions.

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The orders collection, declared for the engine: `GET /orders?filter=pending&q=john`.
+public enum Orders: ListCollection {
+    public typealias Item = Order
+    public typealias View = OrderFilter
+    public typealias SortField = OrderSortField
+
+    /// What the filters read.
+    public struct FilterFields: Sendable {
+        let status: OrderStatus
+        let total: Money
+        let date: Date
+    }
+
+    /// The client's current month, for `currentMonth` only (nil for every other filter, so
+    /// they share results across time zones).
+    public struct Scope: Hashable, Sendable {
+        let currentMonth: Range<Date>?
+    }
+
+    public static let name = "orders"
+    public static let itemName = "order"
+    public static let viewParameter: String? = "filter"
+    public static let defaultView = OrderFilter.all
+    public static let fileName = "orders.json"
+
+    /// High-value lists are about money; every other list is about recency. Newest or
+    /// largest first unless asked otherwise.
+    public static func defaultSortField(for view: OrderFilter) -> OrderSortField { view == .highValue ? .total : .date }
+    public static func defaultDirection(for field: OrderSortField, view: OrderFilter) -> SortDirection { .desc }
+
+    public static func scope(
+        for view: OrderFilter, parameters: ParameterReader, display: DisplayContext, now: Date
+    ) throws(ListServiceError) -> ResolvedScope<Scope> {
+        guard view == .currentMonth else { return ResolvedScope(Scope(currentMonth: nil)) }
+        let month = CalendarDays.month(containing: now, in: display.timeZoneIdentifier)
+        return ResolvedScope(Scope(currentMonth: month), validUntil: month.upperBound)
+    }
+
+    public static func id(of order: Order) -> String { order.id }
+
+    public static func filterFields(of order: Order) -> FilterFields {
+        FilterFields(status: order.status, total: order.total, date: order.date)
+    }
+
+    public static func matches(_ fields: FilterFields, view: OrderFilter, scope: Scope) -> Bool {
+        view.matches(status: fields.status, total: fields.total, date: fields.date, currentMonth: scope.currentMonth)
+    }
+
+    public static func searchableText(of order: Order) -> [String] { [order.customerName, order.title] }
+
+    public static func sortKey(of order: Order, by field: OrderSortField) -> SortKey {
+        switch field {
+        case .date: .number(Int64((order.date.timeIntervalSince1970 * 1000).rounded()))
+        case .total: .number(order.total.cents)
+        case .customer: .text(order.customerName)
+        }
+    }
+
+    public static func writeRow(_ order: Order, in context: inout RowContext, to json: inout JSONWriter) {
+        OrderRow.write(order, formatting: &context.formatting, labels: context.labels, to: &json)
+    }
+
+    public static func makeDefaultItems(anchor: Date) -> [Order] { DefaultOrders.make(anchor: anchor) }
+
+    public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Order] {
+        var interner = StringInterner()
+        return try JSONArrayDecoding.decode(bytes, file: file, id: \.id) { (value, path) throws(JSONFieldError) in
+            var order = try Order(json: value, path: path)
+            order.shareStorage(using: &interner)
+            return order
+        }
+    }
+}
+
+extension Order {
+    /// Replaces repeated strings with shared copies (names, cities, products).
+    mutating func shareStorage(using interner: inout StringInterner) {
+        customerName = interner.intern(customerName)
+        currency = interner.intern(currency)
+        shippingAddress.city = interner.intern(shippingAddress.city)
+        shippingAddress.country = interner.intern(shippingAddress.country)
+        for index in items.indices { items[index].name = interner.intern(items[index].name) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One earthquake as the USGS feeds describe it. Magnitude and place may be unknown.
+public struct Earthquake: Sendable, Equatable {
+    public var id: String
+    public var magnitude: Double?
+    public var place: String?
+    public var time: Date
+    /// When USGS last revised the event; a newer import replaces an older one.
+    public var updated: Date
+    public var longitude: Double
+    public var latitude: Double
+    public var depthKm: Double
+
+    public init(
+        id: String, magnitude: Double?, place: String?, time: Date, updated: Date, longitude: Double, latitude: Double,
+        depthKm: Double
+    ) {
+        self.id = id
+        self.magnitude = magnitude
+        self.place = place
+        self.time = time
+        self.updated = updated
+        self.longitude = longitude
+        self.latitude = latitude
+        self.depthKm = depthKm
+    }
+
+    /// The radius of its map circle in points: larger for stronger quakes, never invisible.
+    public var markerRadius: Double {
+        guard let magnitude else { return 2 }
+        return max(2, (magnitude * 4 * 10).rounded() / 10)
+    }
+}
+
+extension Earthquake {
+    /// Decodes one GeoJSON feature of a USGS feed; unknown properties are ignored.
+    public init(feature: JSONValue, path: String) throws(JSONFieldError) {
+        let fields = try JSONFields(feature, path: path)
+        let properties = try fields.fields("properties")
+        let geometry = try fields.fields("geometry")
+        let coordinates = try geometry.array("coordinates")
+        let coordinatesPath = geometry.fieldPath("coordinates")
+        guard coordinates.count >= 3 else {
+            throw JSONFieldError(path: coordinatesPath, reason: "expected [longitude, latitude, depth]")
+        }
+        func coordinate(_ index: Int, _ range: ClosedRange<Double>) throws(JSONFieldError) -> Double {
+            guard case .number(let number) = coordinates[index], let value = number.double, range.contains(value) else {
+                throw JSONFieldError(path: "\(coordinatesPath)[\(index)]", reason: "expected a number in \(range)")
+            }
+            return value
+        }
+        func milliseconds(_ key: String) throws(JSONFieldError) -> Date {
+            let number = try properties.number(key)
+            guard let value = number.double, value.isFinite else {
+                throw JSONFieldError(path: properties.fieldPath(key), reason: "expected milliseconds since 1970")
+            }
+            return Date(timeIntervalSince1970: value / 1000)
+        }
+        let id = try fields.string("id")
+        guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }
+        self.init(
+            id: id, magnitude: try properties.optionalNumber("mag").flatMap(\.double),
+            place: try properties.optionalString("place"), time: try milliseconds("time"), updated: try milliseconds("updated"),
+            longitude: try coordinate(0, -180...180), latitude: try coordinate(1, -90...90), depthKm: try coordinate(2, -100...1000))
+    }
+}

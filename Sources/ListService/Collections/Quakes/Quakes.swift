@@ -1,0 +1,130 @@
+import Foundation
+
+/// The earthquakes collection, declared for the engine: the quakes of one day in the
+/// client's time zone whose place contains `q`, as a list (`/quakes`) and as map markers
+/// (`/quakes/map`) over one shared predicate.
+public enum Quakes: ListCollection {
+    public typealias Item = Earthquake
+
+    /// Earthquakes have one view; the day and `q` choose among them.
+    public enum View: String, ListChoice {
+        case all
+    }
+
+    public enum SortField: String, ListChoice {
+        case time, magnitude
+    }
+
+    public typealias FilterFields = Date
+
+    /// The requested day in the client's time zone.
+    public struct Scope: Hashable, Sendable {
+        let day: Range<Date>
+    }
+
+    public static let name = "quakes"
+    public static let itemName = "earthquake"
+    public static let viewParameter: String? = nil
+    public static let defaultView = View.all
+    public static let fileName = "quakes.geojson"
+    public static let scopeParameters = ["date"]
+    public static let directionAliases: [String: SortDirection] = ["forward": .asc, "reverse": .desc]
+    public static let markerSort: (field: SortField, direction: SortDirection)? = (.magnitude, .desc)
+
+    public static func defaultSortField(for view: View) -> SortField { .time }
+    public static func defaultDirection(for field: SortField, view: View) -> SortDirection { .desc }
+
+    /// `date=YYYY-MM-DD` in the client's zone; without it, today there (stale at midnight).
+    public static func scope(
+        for view: View, parameters: ParameterReader, display: DisplayContext, now: Date
+    ) throws(ListServiceError) -> ResolvedScope<Scope> {
+        let zone = display.timeZoneIdentifier
+        guard let text = parameters.string("date") else {
+            let today = CalendarDays.day(containing: now, in: zone)
+            return ResolvedScope(Scope(day: today), validUntil: today.upperBound, applied: ["date": CalendarDays.dayName(of: now, in: zone)])
+        }
+        guard let day = CalendarDays.day(named: text, in: zone) else {
+            throw .invalidParameter("date", "'\(text)' is not a date in the form YYYY-MM-DD.")
+        }
+        return ResolvedScope(Scope(day: day), applied: ["date": text])
+    }
+
+    public static func id(of quake: Earthquake) -> String { quake.id }
+    public static func filterFields(of quake: Earthquake) -> Date { quake.time }
+
+    /// The one predicate list and map share: on the day.
+    public static func matches(_ time: Date, view: View, scope: Scope) -> Bool { scope.day.contains(time) }
+
+    public static func searchableText(of quake: Earthquake) -> [String] { [quake.place ?? ""] }
+
+    public static func sortKey(of quake: Earthquake, by field: SortField) -> SortKey {
+        switch field {
+        case .time: .number(Int64((quake.time.timeIntervalSince1970 * 1000).rounded()))
+        // Unknown magnitudes sort below every known one.
+        case .magnitude: .number(quake.magnitude.map { Int64(($0 * 1000).rounded()) } ?? Int64.min)
+        }
+    }
+
+    public static func writeRow(_ quake: Earthquake, in context: inout RowContext, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        json.string(quake.id)
+        json.key("place")
+        json.string(quake.place ?? context.labels.unknownLocation)
+        json.key("formattedTime")
+        json.string(context.formatting.mediumDateTime(quake.time))
+        json.key("magnitude")
+        if let magnitude = quake.magnitude { json.number(magnitude) } else { json.null() }
+        json.key("formattedMagnitude")
+        json.string(quake.magnitude.map { "M " + context.formatting.oneDecimal($0) } ?? "M ?")
+        json.key("depthKm")
+        json.number(quake.depthKm)
+        json.key("latitude")
+        json.number(quake.latitude)
+        json.key("longitude")
+        json.number(quake.longitude)
+        json.endObject()
+    }
+
+    public static func writeMarker(_ quake: Earthquake, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        json.string(quake.id)
+        json.key("latitude")
+        json.number(quake.latitude)
+        json.key("longitude")
+        json.number(quake.longitude)
+        json.key("magnitude")
+        if let magnitude = quake.magnitude { json.number(magnitude) } else { json.null() }
+        json.key("markerRadius")
+        json.number(quake.markerRadius)
+        json.endObject()
+    }
+
+    public static func makeDefaultItems(anchor: Date) -> [Earthquake] { DefaultQuakes.make(anchor: anchor) }
+
+    /// Decodes a USGS FeatureCollection.
+    public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Earthquake] {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(Array(bytes))
+        } catch {
+            throw DataLoadError(file: file, reason: error.description)
+        }
+        do throws(JSONFieldError) {
+            let collection = try JSONFields(document, path: "")
+            var quakes: [Earthquake] = []
+            var seen = Set<String>()
+            for (index, feature) in try collection.array("features").enumerated() {
+                let quake = try Earthquake(feature: feature, path: "features[\(index)]")
+                guard seen.insert(quake.id).inserted else {
+                    throw JSONFieldError(path: "features[\(index)].id", reason: "'\(quake.id)' is used by an earlier feature")
+                }
+                quakes.append(quake)
+            }
+            return quakes
+        } catch {
+            throw DataLoadError(file: file, reason: error.description)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// A to-do item with its rules. (Named `TaskItem`, as Swift's `Task` is taken.)
+public struct TaskItem: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var isActive: Bool
+    public var isArchived: Bool
+    public var dueDate: Date
+    public var priority: TaskPriority
+
+    public init(id: String, title: String, isActive: Bool, isArchived: Bool, dueDate: Date, priority: TaskPriority) {
+        self.id = id
+        self.title = title
+        self.isActive = isActive
+        self.isArchived = isArchived
+        self.dueDate = dueDate
+        self.priority = priority
+    }
+
+    /// Past its due time.
+    public func isOverdue(at now: Date) -> Bool { dueDate < now }
+}
+
+/// How urgent a task is; `urgent` sorts first.
+public enum TaskPriority: String, Sendable, CaseIterable {
+    case low, medium, high, urgent
+
+    /// 0 for low up to 3 for urgent.
+    public var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+}
+
+extension TaskItem {
+    /// Decodes one task in the shared data format.
+    public init(json: JSONValue, path: String) throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: path)
+        let dueText = try fields.string("dueDate")
+        guard let due = ISO8601.parse(dueText) else {
+            throw JSONFieldError(path: fields.fieldPath("dueDate"), reason: "'\(dueText)' is not an ISO 8601 timestamp")
+        }
+        let priorityText = try fields.string("priority")
+        guard let priority = TaskPriority(rawValue: priorityText) else {
+            throw JSONFieldError(path: fields.fieldPath("priority"), reason: "'\(priorityText)' is not low, medium, high or urgent")
+        }
+        let id = try fields.string("id")
+        guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }
+        self.init(
+            id: id, title: try fields.string("title"), isActive: try fields.bool("isActive"),
+            isArchived: try fields.bool("isArchived"), dueDate: due, priority: priority)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The tasks collection, declared for the engine: `GET /tasks?view=active&sort=priority`.
+/// Filtering and sorting live here, in the view-model's engine, never in the client.
+public enum Tasks: ListCollection {
+    public typealias Item = TaskItem
+    public typealias Scope = NoScope
+
+    /// The named task lists.
+    public enum View: String, ListChoice {
+        case active, archived, all
+    }
+
+    public enum SortField: String, ListChoice {
+        /// Urgent first, then the earliest due date.
+        case priority
+        case dueDate
+        case title
+    }
+
+    /// What the views read.
+    public struct FilterFields: Sendable {
+        let isActive: Bool
+        let isArchived: Bool
+    }
+
+    public static let name = "tasks"
+    public static let itemName = "task"
+    public static let viewParameter: String? = "view"
+    public static let defaultView = View.active
+    public static let fileName = "tasks.json"
+
+    public static func defaultSortField(for view: View) -> SortField { .priority }
+
+    /// Priority reads best most urgent first; dates and titles in their natural order.
+    public static func defaultDirection(for field: SortField, view: View) -> SortDirection {
+        field == .priority ? .desc : .asc
+    }
+
+    public static func id(of task: TaskItem) -> String { task.id }
+
+    public static func filterFields(of task: TaskItem) -> FilterFields {
+        FilterFields(isActive: task.isActive, isArchived: task.isArchived)
+    }
+
+    /// The one definition of each view.
+    public static func matches(_ fields: FilterFields, view: View, scope: NoScope) -> Bool {
+        switch view {
+        case .active: fields.isActive && !fields.isArchived
+        case .archived: fields.isArchived
+        case .all: true
+        }
+    }
+
+    public static func searchableText(of task: TaskItem) -> [String] { [task.title] }
+
+    public static func sortKey(of task: TaskItem, by field: SortField) -> SortKey {
+        let due = Int64((task.dueDate.timeIntervalSince1970 * 1000).rounded())
+        switch field {
+        case .priority:
+            // Priority in the high bits, the due date reversed in the low 42 bits (milliseconds
+            // until 2109): descending gives urgent first and, within a priority, earliest due first.
+            let dueBits = Int64(1 << 42) - 1 - min(max(due, 0), Int64(1 << 42) - 1)
+            return .number(Int64(task.priority.rank) << 42 | dueBits)
+        case .dueDate: return .number(due)
+        case .title: return .text(task.title)
+        }
+    }
+
+    public static func writeRow(_ task: TaskItem, in context: inout RowContext, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        json.string(task.id)
+        json.key("title")
+        json.string(task.title)
+        json.key("priority")
+        json.string(task.priority.rawValue)
+        json.key("priorityLabel")
+        json.string(context.labels.priority(task.priority))
+        json.key("formattedDueDate")
+        json.string(context.formatting.mediumDateTime(task.dueDate))
+        json.key("isOverdue")
+        json.bool(task.isOverdue(at: context.now))
+        json.key("dueLabel")
+        let days = CalendarDays.daysBetween(context.now, task.dueDate, in: context.display.timeZoneIdentifier)
+        json.string(context.labels.due(inDays: days))
+        json.endObject()
+    }
+
+    /// The due label changes at the client's midnight; `isOverdue` at the due time.
+    public static func rowExpiry(of task: TaskItem, in context: RowContext) -> Date? {
+        let midnight = CalendarDays.day(containing: context.now, in: context.display.timeZoneIdentifier).upperBound
+        return task.dueDate > context.now ? min(midnight, task.dueDate) : midnight
+    }
+
+    public static func makeDefaultItems(anchor: Date) -> [TaskItem] { DefaultTasks.make(anchor: anchor) }
+
+    public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [TaskItem] {
+        try JSONArrayDecoding.decode(bytes, file: file, id: \.id) { (value, path) throws(JSONFieldError) in
+            try TaskItem(json: value, path: path)
+        }
+    }
+}

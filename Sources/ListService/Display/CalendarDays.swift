@@ -1,0 +1,51 @@
+import Foundation
+
+/// Calendar arithmetic in a client's time zone: months, days, and days between instants.
+public enum CalendarDays {
+    static func calendar(in zoneName: String) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = DisplayContext.timeZone(named: zoneName) ?? TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar
+    }
+
+    /// The calendar month containing `now` in the named time zone.
+    public static func month(containing now: Date, in zoneName: String) -> Range<Date> {
+        guard let interval = calendar(in: zoneName).dateInterval(of: .month, for: now) else { return now..<now }
+        return interval.start..<interval.end
+    }
+
+    /// The calendar day containing `date` in the named time zone.
+    public static func day(containing date: Date, in zoneName: String) -> Range<Date> {
+        guard let interval = calendar(in: zoneName).dateInterval(of: .day, for: date) else { return date..<date }
+        return interval.start..<interval.end
+    }
+
+    /// The day `YYYY-MM-DD` in the named time zone; nil if no such date.
+    public static func day(named text: String, in zoneName: String) -> Range<Date>? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
+            let day = Int(parts[2]), (1...12).contains(month), (1...ISO8601.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        let calendar = calendar(in: zoneName)
+        guard let start = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+            let end = calendar.date(byAdding: .day, value: 1, to: start)
+        else { return nil }
+        return start..<end
+    }
+
+    /// `YYYY-MM-DD` of the day containing `date` in the named time zone.
+    public static func dayName(of date: Date, in zoneName: String) -> String {
+        let parts = calendar(in: zoneName).dateComponents([.year, .month, .day], from: date)
+        func pad(_ value: Int?, _ width: Int) -> String {
+            let text = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
+    }
+
+    /// Whole calendar days from the day of `from` to the day of `to`, in the named zone.
+    public static func daysBetween(_ from: Date, _ to: Date, in zoneName: String) -> Int {
+        let calendar = calendar(in: zoneName)
+        return calendar.dateComponents([.day], from: calendar.startOfDay(for: from), to: calendar.startOfDay(for: to)).day ?? 0
+    }
+}

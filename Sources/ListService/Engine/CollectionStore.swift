@@ -1,0 +1,79 @@
+import CSystem
+import Foundation
+import Synchronization
+
+/// Holds a collection's current snapshot; readers take it without waiting on writers.
+public final class CollectionStore<C: ListCollection>: Sendable {
+    private let current: Mutex<CollectionSnapshot<C>>
+
+    public init(items: [C.Item]) {
+        current = Mutex(CollectionSnapshot(items: items, version: 1))
+    }
+
+    public var snapshot: CollectionSnapshot<C> { current.withLock { $0 } }
+
+    /// Installs a new data set as the next version; every cached list of the old one goes stale.
+    public func replaceAll(_ items: [C.Item]) {
+        let next = CollectionSnapshot<C>(items: items, version: snapshot.version + 1)
+        current.withLock { $0 = next }
+    }
+
+    /// Loads the collection's file from `directory`; the error names the file and the field.
+    public static func load(from directory: URL) throws(DataLoadError) -> CollectionStore {
+        let file = directory.appendingPathComponent(C.fileName)
+        let data: Data
+        do {
+            data = try Data(contentsOf: file, options: .alwaysMapped)
+        } catch {
+            throw DataLoadError(file: C.fileName, reason: "cannot be read (\(error.localizedDescription))")
+        }
+        let decoded = data.withUnsafeBytes { bytes in
+            Result { () throws(DataLoadError) in try C.decodeItems(bytes, file: C.fileName) }
+        }
+        let store = CollectionStore(items: try decoded.get())
+        malloc_trim(0)  // hand the parser's freed memory back to the OS rather than keep it as RSS
+        return store
+    }
+}
+
+/// A data file that cannot be served, said in one line: `orders.json: [17].total: is missing`.
+public struct DataLoadError: Error, CustomStringConvertible, Sendable {
+    public let file: String
+    public let reason: String
+
+    public init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
+
+    public var description: String { "\(file): \(reason)" }
+}
+
+/// Decodes the elements of a top-level JSON array one at a time, with errors that name the
+/// file, the element and the field, and unique ids.
+public enum JSONArrayDecoding {
+    public static func decode<Item>(
+        _ bytes: UnsafeRawBufferPointer, file: String, id: (Item) -> String,
+        element: (JSONValue, String) throws(JSONFieldError) -> Item
+    ) throws(DataLoadError) -> [Item] {
+        var items: [Item] = []
+        var seen = Set<String>()
+        do {
+            try JSONParser.forEachElement(ofArrayIn: bytes) { value in
+                let path = "[\(items.count)]"
+                let item = try element(value, path)
+                guard seen.insert(id(item)).inserted else {
+                    throw JSONFieldError(path: "\(path).id", reason: "'\(id(item))' is used by an earlier item")
+                }
+                items.append(item)
+            }
+        } catch let error as JSONParser.Failure {
+            throw DataLoadError(file: file, reason: error.description)
+        } catch let error as JSONFieldError {
+            throw DataLoadError(file: file, reason: error.description)
+        } catch {
+            throw DataLoadError(file: file, reason: "\(error)")
+        }
+        return items
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// A closed set of values a query parameter may take (`filter=pending`, `sort=total`).
+public protocol ListChoice: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {}
+
+/// Everything the engine needs to serve one collection, declared in one place: the model,
+/// its named views (filters), searchable fields, sort keys and defaults, and its display row.
+/// The engine does the rest for every collection: criteria parsing and 400s, per-session
+/// view-models, shared results, pagination, ETags, metrics and routes.
+public protocol ListCollection: Sendable {
+    associatedtype Item: Sendable
+    /// The named lists (`filter` for orders, `view` for tasks).
+    associatedtype View: ListChoice
+    associatedtype SortField: ListChoice
+    /// The few fields filters read, extracted once per item so a scan stays in cache.
+    associatedtype FilterFields: Sendable
+    /// What a request adds to its view, decided when the request is read (this month in the
+    /// client's zone, one day); part of what identifies a list.
+    associatedtype Scope: Hashable & Sendable
+
+    /// The path segment and name: `orders` serves `/orders`.
+    static var name: String { get }
+    /// One item, for messages: "No order with id …".
+    static var itemName: String { get }
+    /// The query parameter that picks the view; nil when the collection has one view only.
+    static var viewParameter: String? { get }
+    static var defaultView: View { get }
+    /// Parameters of this collection beyond the common ones (`date` for earthquakes).
+    static var scopeParameters: [String] { get }
+    /// Extra spellings accepted for `order` (`forward`, `reverse`).
+    static var directionAliases: [String: SortDirection] { get }
+
+    static func defaultSortField(for view: View) -> SortField
+    static func defaultDirection(for field: SortField, view: View) -> SortDirection
+
+    /// Reads the collection's own parameters into the scope of the list.
+    static func scope(
+        for view: View, parameters: ParameterReader, display: DisplayContext, now: Date
+    ) throws(ListServiceError) -> ResolvedScope<Scope>
+
+    static func id(of item: Item) -> String
+    static func filterFields(of item: Item) -> FilterFields
+    /// The one definition of each view: whether an item with these fields belongs to it.
+    static func matches(_ fields: FilterFields, view: View, scope: Scope) -> Bool
+    /// The text `q` searches, one string per field (the engine folds it).
+    static func searchableText(of item: Item) -> [String]
+    static func sortKey(of item: Item, by field: SortField) -> SortKey
+
+    /// Writes the item's display row.
+    static func writeRow(_ item: Item, in context: inout RowContext, to json: inout JSONWriter)
+    /// When a row's text changes by itself ("Due today" at midnight, `isOverdue` at the due
+    /// time); nil for never.
+    static func rowExpiry(of item: Item, in context: RowContext) -> Date?
+
+    /// For a collection also shown on a map: how markers are ordered (largest drawn first,
+    /// say). Nil: no map. A list and a map of one session share its selection.
+    static var markerSort: (field: SortField, direction: SortDirection)? { get }
+    /// Writes an item's map marker.
+    static func writeMarker(_ item: Item, to json: inout JSONWriter)
+
+    /// The embedded default data set.
+    static func makeDefaultItems(anchor: Date) -> [Item]
+    /// The data file's name in a `--data` directory.
+    static var fileName: String { get }
+    /// Decodes a data file.
+    static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Item]
+}
+
+extension ListCollection {
+    public static var scopeParameters: [String] { [] }
+    public static var directionAliases: [String: SortDirection] { [:] }
+    public static func rowExpiry(of item: Item, in context: RowContext) -> Date? { nil }
+    public static var markerSort: (field: SortField, direction: SortDirection)? { nil }
+    public static func writeMarker(_ item: Item, to json: inout JSONWriter) {}
+    /// Whether list responses echo the session's selection (collections with a map do).
+    static var sharesSelection: Bool { markerSort != nil }
+}
+
+extension ListCollection where Scope == NoScope {
+    public static func scope(
+        for view: View, parameters: ParameterReader, display: DisplayContext, now: Date
+    ) throws(ListServiceError) -> ResolvedScope<Scope> {
+        ResolvedScope(NoScope())
+    }
+}
+
+/// A list's scope, when it goes stale, and the scope parameters as applied (for the
+/// response's `criteria`, defaults filled in).
+public struct ResolvedScope<Scope: Hashable & Sendable>: Sendable {
+    public let scope: Scope
+    public let validUntil: Date
+    public let applied: [String: String]
+
+    public init(_ scope: Scope, validUntil: Date = .distantFuture, applied: [String: String] = [:]) {
+        self.scope = scope
+        self.validUntil = validUntil
+        self.applied = applied
+    }
+}
+
+/// The scope of a collection whose views need nothing from the request.
+public struct NoScope: Hashable, Sendable {
+    public init() {}
+}
+
+/// A sort value: a number, or text compared case- and accent-insensitively first. Ties
+/// between equal keys always break by id, ascending.
+public enum SortKey: Comparable, Sendable, Hashable {
+    case number(Int64)
+    case text(folded: String, exact: String)
+
+    public static func text(_ value: String) -> SortKey { .text(folded: TextFolding.fold(value), exact: value) }
+
+    public static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+        switch (lhs, rhs) {
+        case (.number(let a), .number(let b)): a < b
+        case (.text(let a, let exactA), .text(let b, let exactB)): (a, exactA) < (b, exactB)
+        case (.number, .text): true
+        case (.text, .number): false
+        }
+    }
+
+    /// The key as cursor text; `init(cursorText:)` reads it back.
+    var cursorText: String {
+        switch self {
+        case .number(let value): "n\(value)"
+        case .text(_, let exact): "t\(exact)"
+        }
+    }
+
+    init?(cursorText: String) {
+        switch cursorText.first {
+        case "n":
+            guard let value = Int64(cursorText.dropFirst()) else { return nil }
+            self = .number(value)
+        case "t":
+            self = .text(String(cursorText.dropFirst()))
+        default:
+            return nil
+        }
+    }
+}
+
+/// What a row is written with: formatters for the client, its labels, and the time.
+public struct RowContext {
+    public var formatting: DisplayFormatters.Formatting
+    public let labels: Labels
+    public let display: DisplayContext
+    public let now: Date
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A validated, normalized list request of collection `C`: which items, in which order,
+/// which page, and how to format them.
+public struct ListCriteria<C: ListCollection>: Sendable, Hashable {
+    public let view: C.View
+    public let scope: C.Scope
+    public let search: String
+    public let foldedSearch: String
+    public let sort: C.SortField
+    public let direction: SortDirection
+    public let limit: Int
+    public let start: PageStart
+    public let display: DisplayContext
+    /// When the list's meaning changes by itself (the month or day ends), or `distantFuture`.
+    public let validUntil: Date
+    /// The scope parameters as applied, for the response's `criteria` (`date`).
+    public let scopeEcho: [String: String]
+
+    public static var limitRange: ClosedRange<Int> { 1...500 }
+
+    /// What the criteria are for: a page of rows, or every marker of a map in a fixed order.
+    public enum Purpose: Sendable, Hashable {
+        case list
+        case map
+    }
+
+    public let purpose: Purpose
+
+    /// The parameters a request for `purpose` may carry.
+    public static func parameters(for purpose: Purpose) -> [String] {
+        let shared = (C.viewParameter.map { [$0] } ?? []) + ["q"] + C.scopeParameters + ["locale", "tz"]
+        return purpose == .list ? shared + ["sort", "order", "limit", "cursor", "offset"] : shared
+    }
+
+    /// Validates `request`; every problem names its parameter.
+    public init(_ request: ListRequest, now: Date, purpose: Purpose = .list) throws(ListServiceError) {
+        self.purpose = purpose
+        let reader = try ParameterReader(request.parameters, allowed: Self.parameters(for: purpose))
+        view = try C.viewParameter.map { (name) throws(ListServiceError) in try reader.choice(name, default: C.defaultView) } ?? C.defaultView
+        search = try reader.searchText("q")
+        foldedSearch = TextFolding.fold(search)
+        if purpose == .map, let markerSort = C.markerSort {
+            (sort, direction, limit) = (markerSort.field, markerSort.direction, Int.max)
+        } else {
+            sort = try reader.choice("sort", default: C.defaultSortField(for: view))
+            direction = try reader.direction("order", aliases: C.directionAliases, default: C.defaultDirection(for: sort, view: view))
+            limit = try reader.integer("limit", in: Self.limitRange, default: 50) ?? 50
+        }
+        display = try reader.displayContext(acceptLanguage: request.acceptLanguage)
+        let resolved = try C.scope(for: view, parameters: reader, display: display, now: now)
+        scope = resolved.scope
+        validUntil = resolved.validUntil
+        scopeEcho = resolved.applied
+        start = try Self.pageStart(reader)
+        if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
+            throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort or order).")
+        }
+    }
+
+    private static func pageStart(_ reader: ParameterReader) throws(ListServiceError) -> PageStart {
+        let offset = try reader.integer("offset", in: 0...10_000_000, default: nil)
+        let cursorText = reader.string("cursor").flatMap { $0.isEmpty ? nil : $0 }  // empty: the first page
+        switch (cursorText, offset) {
+        case (let text?, nil):
+            guard let cursor = PageCursor(encoded: text) else {
+                throw .invalidParameter("cursor", "The cursor is not one this server issued; use nextCursor from a previous page.")
+            }
+            return .after(cursor)
+        case (nil, let offset?): return .offset(offset)
+        case (nil, nil): return .first
+        case (_?, _?): throw .invalidParameter("cursor", "Give either cursor or offset, not both.")
+        }
+    }
+
+    /// Identifies the list (not the page or formatting): cursors carry it.
+    public var fingerprint: String {
+        ETag.hexDigest("\(C.name)|\(view.rawValue)|\(scope)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
+    }
+}
+
+/// Where a page starts in its list.
+public enum PageStart: Sendable, Hashable {
+    case first
+    case offset(Int)
+    /// Keyset pagination: just after the row the cursor names, wherever it now is.
+    case after(PageCursor)
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Synchronization
+
+/// A session's list (or map) of one collection: its current criteria and the page they
+/// produced. A repeated request is answered from here with no parsing, filtering, sorting or
+/// formatting; a change of criteria, selection or data recomputes (or borrows another
+/// session's equal page).
+public final class ListViewModel<C: ListCollection>: Sendable {
+    public let purpose: ListCriteria<C>.Purpose
+    private let current = Mutex<Current?>(nil)
+
+    /// What the session last asked for and got.
+    private struct Current {
+        let requestKey: String
+        let selection: String?
+        let page: ListPage
+    }
+
+    public init(purpose: ListCriteria<C>.Purpose) { self.purpose = purpose }
+
+    /// The page for `request` in `session`, and whether serving it cost any work.
+    public func page(
+        for request: ListRequest, session: Session, engine: CollectionEngine<C>
+    ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
+        let requestKey = request.cacheKey
+        let selection = C.sharesSelection ? session.selection(in: C.name) : nil
+        let version = engine.store.snapshot.version
+        let now = engine.now
+        if let hit = current.withLock({ current -> ListPage? in
+            guard let current, current.requestKey == requestKey, current.selection == selection,
+                current.page.isFresh(dataVersion: version, now: now)
+            else { return nil }
+            return current.page
+        }) {
+            return (hit, .sessionHit)
+        }
+        let criteria = try ListCriteria<C>(request, now: now, purpose: purpose)
+        var (page, outcome) = purpose == .map ? engine.map(for: criteria) : try engine.page(for: criteria)
+        if C.sharesSelection { page = page.echoing(selectedID: selection) }
+        current.withLock { $0 = Current(requestKey: requestKey, selection: selection, page: page) }
+        return (page, outcome)
+    }
+}
