@@ -20,15 +20,10 @@ public final class DisplayFormatters: Sendable {
             formatter.timeStyle = time
             return formatter
         }
-        let decimal = NumberFormatter()
-        decimal.locale = locale
-        decimal.numberStyle = .decimal
-        decimal.minimumFractionDigits = 1
-        decimal.maximumFractionDigits = 1
         state = Mutex(
             Formatting(
                 locale: locale, mediumDate: dateFormatter(time: .none), mediumDateTime: dateFormatter(time: .short),
-                oneDecimal: decimal))
+                decimalSeparator: locale.decimalSeparator ?? "."))
     }
 
     /// Runs `body` with exclusive use of the formatters.
@@ -43,7 +38,7 @@ public final class DisplayFormatters: Sendable {
         let locale: Locale
         let mediumDate: DateFormatter
         let mediumDateTime: DateFormatter
-        let oneDecimal: NumberFormatter
+        let decimalSeparator: String
         var currency: [String: NumberFormatter] = [:]
         var formattedAmounts: [AmountKey: String] = [:]
         var formattedDays: [Int64: String] = [:]
@@ -67,9 +62,12 @@ public final class DisplayFormatters: Sendable {
         /// Medium date and short time in the client's zone (`Nov 2, 2026 at 2:31 PM`).
         public func mediumDateTime(_ date: Date) -> String { mediumDateTime.string(from: date) }
 
-        /// A number with one decimal in the client's locale (`4.3`, `4,3`).
+        /// A number rounded to one decimal with the locale's separator (`4.3`, `4,3`).
+        /// (Foundation's NumberFormatter on Linux ignores the fraction-digit limits here.)
         public func oneDecimal(_ value: Double) -> String {
-            oneDecimal.string(from: NSNumber(value: value)) ?? String(format: "%.1f", value)
+            let tenths = Int64((value * 10).rounded())
+            let sign = tenths < 0 ? "-" : ""
+            return "\(sign)\(tenths.magnitude / 10)\(decimalSeparator)\(tenths.magnitude % 10)"
         }
 
         private mutating func format(_ amount: Money, currency code: String) -> String {

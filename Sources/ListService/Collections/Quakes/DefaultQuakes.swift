@@ -17,7 +17,8 @@ enum DefaultQuakes {
             return Earthquake(
                 id: "us\(7_000_000 + index)", magnitude: magnitude, place: place, time: Date(timeIntervalSince1970: time),
                 updated: Date(timeIntervalSince1970: time + Double(random.below(3600))),
-                longitude: Double(random.below(3_600_000)) / 10_000 - 180, latitude: Double(random.below(1_300_000)) / 10_000 - 60,
+                longitude: Double(random.below(3_600_000) - 1_800_000) / 10_000,
+                latitude: Double(random.below(1_300_000) - 600_000) / 10_000,
                 depthKm: Double(random.below(65_000)) / 100)
         }
     }

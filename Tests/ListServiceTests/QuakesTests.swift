@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import ListService
+
+@Suite struct QuakesTests {
+    static let usgsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/usgs")
+
+    static func loadFeed(_ name: String) throws -> [Earthquake] {
+        let data = try Data(contentsOf: usgsDirectory.appendingPathComponent(name))
+        return try data.withUnsafeBytes { bytes in
+            try Result { () throws(DataLoadError) in try Quakes.decodeItems(bytes, file: name) }.get()
+        }
+    }
+
+    @Test(arguments: [("all_week_2018-02-07.geojson", 1707), ("2.5_month_2025-10-29.geojson", 1349)])
+    func realUSGSFeeds_loadCompletely(name: String, count: Int) throws {
+        let quakes = try Self.loadFeed(name)
+        #expect(quakes.count == count)
+        #expect(Set(quakes.map(\.id)).count == count)
+    }
+
+    @Test func realFeed_keepsNegativeMagnitudesAndDepths() throws {
+        let quakes = try Self.loadFeed("all_week_2018-02-07.geojson")
+        #expect(quakes.contains { ($0.magnitude ?? 0) < 0 })
+        #expect(quakes.contains { $0.depthKm < 0 })
+        let negative = try #require(quakes.first { $0.id == "mb80280489" })
+        #expect(negative.magnitude == -0.07)
+    }
+
+    @Test func searchFindsHofnInIceland_onItsDay() throws {
+        let service = makeService(quakes: try Self.loadFeed("2.5_month_2025-10-29.geojson"))
+        let (page, _) = try list(Quakes.self, "date=2025-10-29&q=hofn", service: service)
+        let rows = page["items"] as? [[String: Any]] ?? []
+        #expect(rows.map { $0["id"] as? String } == ["us6000rk65"])
+        #expect(rows.first?["place"] as? String == "105 km WNW of Höfn, Iceland")
+        #expect(rows.first?["formattedMagnitude"] as? String == "M 5.4")
+        #expect(rows.first?["formattedTime"] as? String == "Oct 29, 2025 at 4:46\u{202F}PM")
+    }
+
+    private var quakes: [Earthquake] {
+        func quake(_ id: String, _ magnitude: Double?, _ place: String?, _ time: String) -> Earthquake {
+            let date = ISO8601.parse(time)!
+            return Earthquake(id: id, magnitude: magnitude, place: place, time: date, updated: date, longitude: -150, latitude: 61, depthKm: -1.5)
+        }
+        return [
+            quake("q1", 4.3, "10 km N of Anchorage, Alaska", "2026-11-20T01:00:00Z"),
+            quake("q2", nil, nil, "2026-11-20T02:00:00Z"),
+            quake("q3", 2.1, "5 km S of Fairbanks, Alaska", "2026-11-20T23:30:00Z"),
+            quake("q4", 6.0, "Off the coast of Japan", "2026-11-20T12:00:00Z"),
+            quake("q5", 4.3, "Central Alaska", "2026-11-19T23:00:00Z"),
+        ]
+    }
+
+    @Test func list_isOneDayInTheClientsZone_newestFirst() throws {
+        let service = makeService(quakes: quakes)
+        let (utc, _) = try list(Quakes.self, "", service: service)
+        #expect(ids(utc) == ["q3", "q4", "q2", "q1"])
+        #expect((utc["criteria"] as? [String: Any])?["date"] as? String == "2026-11-20", "today by default")
+        let (anchorage, _) = try list(Quakes.self, "date=2026-11-19&tz=America/Anchorage", service: service)
+        #expect(ids(anchorage) == ["q2", "q1", "q5"], "Nov 19 in Alaska runs 09:00Z to 09:00Z")
+        let (aliases, _) = try list(Quakes.self, "sort=magnitude&order=forward", service: service)
+        #expect(ids(aliases) == ["q2", "q3", "q1", "q4"], "unknown magnitude first ascending")
+    }
+
+    @Test func rows_showUnknownsPlainly() throws {
+        let (page, _) = try list(Quakes.self, "date=2026-11-20", service: makeService(quakes: quakes))
+        let unknown = (page["items"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "q2" }
+        #expect(unknown?["place"] as? String == "Unknown location")
+        #expect(unknown?["formattedMagnitude"] as? String == "M ?")
+        #expect(unknown?["magnitude"] is NSNull)
+        #expect(unknown?["depthKm"] as? Double == -1.5)
+    }
+
+    @Test(arguments: ["", "q=alaska", "q=japan", "date=2026-11-19", "date=2026-11-19&tz=America/Anchorage", "q=zzz"])
+    func listAndMap_holdTheSameIDs(query: String) throws {
+        let service = makeService(quakes: quakes)
+        let (listPage, _) = try list(Quakes.self, query + (query.isEmpty ? "" : "&") + "limit=500", service: service)
+        let (mapPage, _) = try list(Quakes.self, query, purpose: .map, service: service)
+        #expect(Set(ids(listPage)) == Set(ids(mapPage)))
+        #expect(listPage["total"] as? Int == mapPage["total"] as? Int)
+    }
+
+    @Test func map_drawsLargestFirst() throws {
+        let (map, _) = try list(Quakes.self, "", purpose: .map, service: makeService(quakes: quakes))
+        #expect(ids(map) == ["q4", "q1", "q3", "q2"])
+        let marker = (map["items"] as? [[String: Any]])?.first
+        #expect(marker?["markerRadius"] as? Double == 24)
+        #expect(throws: ListServiceError.self) { try list(Quakes.self, "sort=time", purpose: .map, service: makeService(quakes: quakes)) }
+    }
+
+    @Test func selection_isEchoedByListAndMapOfTheSession() throws {
+        let service = makeService(quakes: quakes)
+        let session = service.sessions.session(id: "s", adoptsUnknownID: true, now: service.now).session
+        #expect(try list(Quakes.self, "", session: session, service: service).0["selectedId"] is NSNull)
+        session.select("q4", in: "quakes")
+        let (listPage, outcome) = try list(Quakes.self, "", session: session, service: service)
+        #expect(listPage["selectedId"] as? String == "q4")
+        #expect(outcome != .sessionHit, "a new selection is a new response")
+        #expect(try list(Quakes.self, "", session: session, purpose: .map, service: service).0["selectedId"] as? String == "q4")
+        #expect(try list(Quakes.self, "", session: session, service: service).1 == .sessionHit)
+    }
+
+    @Test func badDate_namesTheParameter() {
+        for query in ["date=2026-13-01", "date=yesterday", "date=2026-02-30"] {
+            do {
+                _ = try list(Quakes.self, query, service: makeService(quakes: quakes))
+                Issue.record("accepted \(query)")
+            } catch let error as ListServiceError {
+                #expect(error.parameter == "date")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+}
