@@ -6,7 +6,7 @@ enum OpenAPIDocument {
 openapi: 3.1.0
 info:
   title: ListService
-  version: 0.3.0
+  version: 0.4.0
   summary: Filtered, sorted collections as display-ready rows.
   description: |
     Every list is computed once per set of criteria by a per-session view-model and cached;
@@ -102,12 +102,7 @@ paths:
           description: |
             `highValue`: total above 1,000. `currentMonth`: not cancelled, total above 0, dated in
             the current calendar month of the client's time zone.
-        - name: q
-          in: query
-          schema:
-            type: string
-            maxLength: 200
-          description: Case- and diacritic-insensitive substring of the customer name or title.
+        - $ref: "#/components/parameters/Search"
         - name: sort
           in: query
           schema:
@@ -120,26 +115,9 @@ paths:
             type: string
             enum: [asc, desc]
           description: Default `desc`.
-        - name: limit
-          in: query
-          schema:
-            type: integer
-            minimum: 1
-            maximum: 500
-            default: 50
-        - name: cursor
-          in: query
-          schema:
-            type: string
-          description: |
-            The `nextCursor` of the previous page of the same list; empty means the first page.
-            A cursor this server did not issue, or one from another list, is a 400.
-        - name: offset
-          in: query
-          schema:
-            type: integer
-            minimum: 0
-            maximum: 10000000
+        - $ref: "#/components/parameters/Limit"
+        - $ref: "#/components/parameters/Cursor"
+        - $ref: "#/components/parameters/Offset"
         - $ref: "#/components/parameters/Locale"
         - $ref: "#/components/parameters/TimeZone"
         - $ref: "#/components/parameters/AcceptLanguage"
@@ -173,11 +151,7 @@ paths:
       operationId: getOrder
       summary: One order's display row.
       parameters:
-        - name: id
-          in: path
-          required: true
-          schema:
-            type: string
+        - $ref: "#/components/parameters/ItemID"
         - $ref: "#/components/parameters/Locale"
         - $ref: "#/components/parameters/TimeZone"
         - $ref: "#/components/parameters/AcceptLanguage"
@@ -205,8 +179,312 @@ paths:
           $ref: "#/components/responses/InvalidParameter"
         "404":
           $ref: "#/components/responses/NotFound"
+  /tasks:
+    get:
+      operationId: listTasks
+      summary: One page of a task list, filtered and sorted by the service.
+      description: |
+        Rows carry labels relative to now in the client's time zone ("Due today", "Due tomorrow",
+        "Due in 3 days", "Overdue by 2 days"); a cached page expires when one of its labels or
+        `isOverdue` flags would change.
+      parameters:
+        - name: view
+          in: query
+          schema:
+            type: string
+            enum: [active, archived, all]
+            default: active
+          description: "`active`: active and not archived. `archived`: archived. `all`: every task."
+        - $ref: "#/components/parameters/Search"
+        - name: sort
+          in: query
+          schema:
+            type: string
+            enum: [priority, dueDate, title]
+            default: priority
+          description: "`priority`: urgent > high > medium > low, then earliest due date. Ties break by id ascending."
+        - name: order
+          in: query
+          schema:
+            type: string
+            enum: [asc, desc]
+          description: Default `desc` for `priority`, else `asc`.
+        - $ref: "#/components/parameters/Limit"
+        - $ref: "#/components/parameters/Cursor"
+        - $ref: "#/components/parameters/Offset"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+        - $ref: "#/components/parameters/SessionID"
+        - $ref: "#/components/parameters/IfNoneMatch"
+      responses:
+        "200":
+          description: A page of display-ready rows.
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            X-Cache:
+              $ref: "#/components/headers/XCache"
+            Set-Cookie:
+              $ref: "#/components/headers/SetCookie"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/TaskList"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+  /tasks/{id}:
+    get:
+      operationId: getTask
+      summary: One task's display row.
+      parameters:
+        - $ref: "#/components/parameters/ItemID"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+        - $ref: "#/components/parameters/IfNoneMatch"
+      responses:
+        "200":
+          description: The task's row.
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            X-Cache:
+              $ref: "#/components/headers/XCache"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/TaskRow"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+        "404":
+          $ref: "#/components/responses/NotFound"
+  /quakes:
+    get:
+      operationId: listQuakes
+      summary: The earthquakes of one day in the client's time zone.
+      description: |
+        The list and the map (`/quakes/map`) share one predicate: for the same `date`, `q` and
+        `tz` they hold the same set of ids. Both echo the session's `selectedId`.
+      parameters:
+        - $ref: "#/components/parameters/Day"
+        - name: q
+          in: query
+          schema:
+            type: string
+            maxLength: 200
+          description: Case- and diacritic-insensitive substring of the place (`hofn` finds "Höfn, Iceland").
+        - name: sort
+          in: query
+          schema:
+            type: string
+            enum: [time, magnitude]
+            default: time
+          description: Unknown magnitudes sort below every known one. Ties break by id ascending.
+        - name: order
+          in: query
+          schema:
+            type: string
+            enum: [asc, desc, forward, reverse]
+            default: desc
+          description: "`forward` is `asc`, `reverse` is `desc`."
+        - $ref: "#/components/parameters/Limit"
+        - $ref: "#/components/parameters/Cursor"
+        - $ref: "#/components/parameters/Offset"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+        - $ref: "#/components/parameters/SessionID"
+        - $ref: "#/components/parameters/IfNoneMatch"
+      responses:
+        "200":
+          description: A page of display-ready rows.
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            X-Cache:
+              $ref: "#/components/headers/XCache"
+            Set-Cookie:
+              $ref: "#/components/headers/SetCookie"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/QuakeList"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+  /quakes/map:
+    get:
+      operationId: mapQuakes
+      summary: Map markers for the same earthquakes as the list, largest first.
+      description: Every matching earthquake (no pages), sorted by magnitude descending so large circles are drawn behind small ones.
+      parameters:
+        - $ref: "#/components/parameters/Day"
+        - name: q
+          in: query
+          schema:
+            type: string
+            maxLength: 200
+          description: Case- and diacritic-insensitive substring of the place.
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+        - $ref: "#/components/parameters/SessionID"
+        - $ref: "#/components/parameters/IfNoneMatch"
+      responses:
+        "200":
+          description: The markers.
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            X-Cache:
+              $ref: "#/components/headers/XCache"
+            Set-Cookie:
+              $ref: "#/components/headers/SetCookie"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/QuakeMap"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+  /quakes/{id}:
+    get:
+      operationId: getQuake
+      summary: One earthquake's display row.
+      parameters:
+        - $ref: "#/components/parameters/ItemID"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+        - $ref: "#/components/parameters/IfNoneMatch"
+      responses:
+        "200":
+          description: The earthquake's row.
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            X-Cache:
+              $ref: "#/components/headers/XCache"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/QuakeRow"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+        "404":
+          $ref: "#/components/responses/NotFound"
+  /session/selection:
+    put:
+      operationId: selectItem
+      summary: The item the session has selected, shared by a collection's list and map.
+      parameters:
+        - $ref: "#/components/parameters/SessionID"
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [collection, id]
+              properties:
+                collection:
+                  type: string
+                  enum: [quakes]
+                id:
+                  type: [string, "null"]
+                  description: An item id, or null to clear the selection.
+      responses:
+        "200":
+          description: The selection as stored.
+          headers:
+            Set-Cookie:
+              $ref: "#/components/headers/SetCookie"
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [collection, selectedId]
+                additionalProperties: false
+                properties:
+                  collection:
+                    type: string
+                  selectedId:
+                    type: [string, "null"]
+        "400":
+          description: The body is not JSON, or not an object.
+          content:
+            application/problem+json:
+              schema:
+                $ref: "#/components/schemas/Problem"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "415":
+          description: The body is not `application/json`.
+          content:
+            application/problem+json:
+              schema:
+                $ref: "#/components/schemas/Problem"
+        "422":
+          description: A field is invalid; `errors` names each one.
+          content:
+            application/problem+json:
+              schema:
+                $ref: "#/components/schemas/ValidationProblem"
 components:
   parameters:
+    ItemID:
+      name: id
+      in: path
+      required: true
+      schema:
+        type: string
+    Search:
+      name: q
+      in: query
+      schema:
+        type: string
+        maxLength: 200
+      description: Case- and diacritic-insensitive substring of the searchable fields (orders, customer name or title; tasks, title).
+    Limit:
+      name: limit
+      in: query
+      schema:
+        type: integer
+        minimum: 1
+        maximum: 500
+        default: 50
+    Cursor:
+      name: cursor
+      in: query
+      schema:
+        type: string
+      description: |
+        The `nextCursor` of the previous page of the same list; empty means the first page.
+        A cursor this server did not issue, or one from another list, is a 400.
+    Offset:
+      name: offset
+      in: query
+      schema:
+        type: integer
+        minimum: 0
+        maximum: 10000000
+      description: Rows to skip; not with `cursor`.
+    Day:
+      name: date
+      in: query
+      schema:
+        type: string
+        format: date
+      description: A day `YYYY-MM-DD` in the client's time zone; default today there.
     Locale:
       name: locale
       in: query
@@ -252,6 +530,13 @@ components:
       schema:
         type: string
   responses:
+    NotModified:
+      description: The client's copy (named by `If-None-Match`) is current.
+      headers:
+        ETag:
+          $ref: "#/components/headers/ETag"
+        X-Cache:
+          $ref: "#/components/headers/XCache"
     InvalidParameter:
       description: A parameter is invalid; `parameter` names it and `allowed` lists the accepted values when they are a closed set.
       content:
@@ -287,6 +572,173 @@ components:
           type: array
           items:
             type: string
+    ValidationProblem:
+      allOf:
+        - $ref: "#/components/schemas/Problem"
+        - type: object
+          required: [errors]
+          properties:
+            errors:
+              type: array
+              items:
+                type: object
+                required: [field, detail]
+                properties:
+                  field:
+                    type: string
+                  detail:
+                    type: string
+    TaskList:
+      type: object
+      required: [items, total, nextCursor, criteria]
+      additionalProperties: false
+      properties:
+        items:
+          type: array
+          items:
+            $ref: "#/components/schemas/TaskRow"
+        total:
+          type: integer
+          minimum: 0
+        nextCursor:
+          type: [string, "null"]
+        criteria:
+          type: object
+          required: [view, q, sort, order, limit, locale, tz]
+          additionalProperties: false
+          properties:
+            view:
+              type: string
+              enum: [active, archived, all]
+            q:
+              type: string
+            sort:
+              type: string
+              enum: [priority, dueDate, title]
+            order:
+              type: string
+              enum: [asc, desc]
+            limit:
+              type: integer
+            locale:
+              type: string
+            tz:
+              type: string
+    TaskRow:
+      type: object
+      required: [id, title, priority, priorityLabel, formattedDueDate, isOverdue, dueLabel]
+      additionalProperties: false
+      properties:
+        id:
+          type: string
+        title:
+          type: string
+        priority:
+          type: string
+          enum: [low, medium, high, urgent]
+        priorityLabel:
+          type: string
+        formattedDueDate:
+          type: string
+          description: Medium date and short time in the client's locale and time zone.
+        isOverdue:
+          type: boolean
+        dueLabel:
+          type: string
+          description: '"Due today", "Due tomorrow", "Due in 3 days" or "Overdue by 2 days", by calendar days in the client''s time zone, in its language where covered.'
+    QuakeCriteria:
+      type: object
+      required: [date, q, locale, tz]
+      additionalProperties: false
+      properties:
+        date:
+          type: string
+          format: date
+        q:
+          type: string
+        sort:
+          type: string
+          enum: [time, magnitude]
+        order:
+          type: string
+          enum: [asc, desc]
+        limit:
+          type: integer
+        locale:
+          type: string
+        tz:
+          type: string
+    QuakeList:
+      type: object
+      required: [items, total, nextCursor, criteria, selectedId]
+      additionalProperties: false
+      properties:
+        items:
+          type: array
+          items:
+            $ref: "#/components/schemas/QuakeRow"
+        total:
+          type: integer
+          minimum: 0
+        nextCursor:
+          type: [string, "null"]
+        criteria:
+          $ref: "#/components/schemas/QuakeCriteria"
+        selectedId:
+          type: [string, "null"]
+          description: The session's selected earthquake (PUT /session/selection).
+    QuakeRow:
+      type: object
+      required: [id, place, formattedTime, magnitude, formattedMagnitude, depthKm, latitude, longitude]
+      additionalProperties: false
+      properties:
+        id:
+          type: string
+        place:
+          type: string
+          description: '"Unknown location" when the feed has none.'
+        formattedTime:
+          type: string
+        magnitude:
+          type: [number, "null"]
+        formattedMagnitude:
+          type: string
+          description: '"M 4.3"; "M ?" when unknown.'
+        depthKm:
+          type: number
+        latitude:
+          type: number
+        longitude:
+          type: number
+    QuakeMap:
+      type: object
+      required: [items, total, criteria, selectedId]
+      additionalProperties: false
+      properties:
+        items:
+          type: array
+          items:
+            type: object
+            required: [id, latitude, longitude, magnitude, markerRadius]
+            additionalProperties: false
+            properties:
+              id:
+                type: string
+              latitude:
+                type: number
+              longitude:
+                type: number
+              magnitude:
+                type: [number, "null"]
+              markerRadius:
+                type: number
+                description: Points; 4 per unit of magnitude, at least 2.
+        total:
+          type: integer
+        criteria:
+          $ref: "#/components/schemas/QuakeCriteria"
+        selectedId:
+          type: [string, "null"]
     OrderList:
       type: object
       required: [items, total, nextCursor, criteria]
