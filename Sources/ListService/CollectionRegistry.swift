@@ -1,14 +1,39 @@
+/// Something done once per collection, with the collection's concrete type.
+public protocol CollectionVisitor {
+    mutating func visit<C: ListCollection>(_ collection: C.Type)
+}
+
 /// Every collection the service serves. A new collection is a `ListCollection` in its own
-/// folder under `Collections/` plus one entry here; loading, engines, sessions and routes
-/// follow from it.
+/// folder under `Collections/` plus one line in `visitAll`; loading, engines, sessions and
+/// routes follow from it. Collections are visited with their concrete types (not as
+/// existentials) so the optimizer specializes the generic engine for each one.
 public enum CollectionRegistry {
-    public static let all: [any ListCollection.Type] = [Orders.self, Tasks.self, Quakes.self]
+    public static func visitAll<V: CollectionVisitor>(_ visitor: inout V) {
+        visitor.visit(Orders.self)
+        visitor.visit(Tasks.self)
+        visitor.visit(Quakes.self)
+    }
+
+    /// The collections' names, in registration order.
+    public static var names: [String] {
+        var collector = NameCollector()
+        visitAll(&collector)
+        return collector.names
+    }
 
     /// The collections whose list and map share a session's selection.
     static var namesSharingSelection: [String] {
-        all.filter { sharesSelection($0) }.map { name($0) }
+        var collector = NameCollector(onlySharingSelection: true)
+        visitAll(&collector)
+        return collector.names
     }
 
-    private static func sharesSelection<C: ListCollection>(_ collection: C.Type) -> Bool { C.sharesSelection }
-    private static func name<C: ListCollection>(_ collection: C.Type) -> String { C.name }
+    private struct NameCollector: CollectionVisitor {
+        var onlySharingSelection = false
+        var names: [String] = []
+
+        mutating func visit<C: ListCollection>(_ collection: C.Type) {
+            if !onlySharingSelection || C.sharesSelection { names.append(C.name) }
+        }
+    }
 }

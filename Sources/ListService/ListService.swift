@@ -19,12 +19,25 @@ public final class ListService: Sendable {
         self.metrics = metrics
         self.sessions = sessions
         self.clock = clock
+        var maker = EngineMaker(stores: stores, metrics: metrics, formatters: formatters, sharedPages: sharedPages, clock: clock)
+        CollectionRegistry.visitAll(&maker)
+        self.engines = maker.engines
+    }
+
+    /// Makes each collection's engine over its store (an empty one if none was given).
+    private struct EngineMaker: CollectionVisitor {
+        let stores: [any AnyCollectionStore]
+        let metrics: ServiceMetrics
+        let formatters: FormatterCache
+        let sharedPages: Int
+        let clock: @Sendable () -> Date
         var engines: [String: any Sendable] = [:]
-        for collection in CollectionRegistry.all {
-            engines[collection.name] = Self.makeEngine(
-                collection, stores: stores, metrics: metrics, formatters: formatters, sharedPages: sharedPages, clock: clock)
+
+        mutating func visit<C: ListCollection>(_ collection: C.Type) {
+            let store = stores.lazy.compactMap { $0 as? CollectionStore<C> }.first ?? CollectionStore<C>(items: [])
+            engines[C.name] = CollectionEngine(
+                store: store, metrics: metrics, formatters: formatters, pageCapacity: sharedPages, clock: clock)
         }
-        self.engines = engines
     }
 
     public var now: Date { clock() }
@@ -32,50 +45,72 @@ public final class ListService: Sendable {
     /// The engine of collection `C` (every registered collection has one).
     public func engine<C: ListCollection>(_ collection: C.Type) -> CollectionEngine<C> {
         guard let engine = engines[C.name] as? CollectionEngine<C> else {
-            preconditionFailure("\(C.name) is not in CollectionRegistry.all")
+            preconditionFailure("\(C.name) is not registered in CollectionRegistry.visitAll")
         }
         return engine
     }
 
     /// Item counts per collection, for the start-up log.
     public var itemCounts: [(name: String, count: Int)] {
-        CollectionRegistry.all.map { ($0.name, count(of: $0)) }
+        var counter = ItemCounter(service: self)
+        CollectionRegistry.visitAll(&counter)
+        return counter.counts
     }
 
-    private func count<C: ListCollection>(of collection: C.Type) -> Int { engine(C.self).store.snapshot.count }
+    private struct ItemCounter: CollectionVisitor {
+        let service: ListService
+        var counts: [(name: String, count: Int)] = []
+
+        mutating func visit<C: ListCollection>(_ collection: C.Type) {
+            counts.append((C.name, service.engine(C.self).store.snapshot.count))
+        }
+    }
 
     /// Whether the named collection holds an item with this id.
     public func contains(id: String, in collection: String) -> Bool {
-        CollectionRegistry.all.contains { $0.name == collection && contains(id: id, of: $0) }
+        var finder = ItemFinder(service: self, collection: collection, id: id)
+        CollectionRegistry.visitAll(&finder)
+        return finder.isFound
     }
 
-    private func contains<C: ListCollection>(id: String, of collection: C.Type) -> Bool {
-        engine(C.self).store.snapshot.item(id: id) != nil
-    }
+    private struct ItemFinder: CollectionVisitor {
+        let service: ListService
+        let collection: String
+        let id: String
+        var isFound = false
 
-    private static func makeEngine<C: ListCollection>(
-        _ collection: C.Type, stores: [any AnyCollectionStore], metrics: ServiceMetrics, formatters: FormatterCache,
-        sharedPages: Int, clock: @escaping @Sendable () -> Date
-    ) -> any Sendable {
-        let store = stores.lazy.compactMap { $0 as? CollectionStore<C> }.first ?? CollectionStore<C>(items: [])
-        return CollectionEngine(store: store, metrics: metrics, formatters: formatters, pageCapacity: sharedPages, clock: clock)
+        mutating func visit<C: ListCollection>(_ type: C.Type) {
+            if C.name == collection { isFound = service.engine(C.self).store.snapshot.item(id: id) != nil }
+        }
     }
 
     /// Loads every registered collection's file from `directory`, or, without one, the
     /// embedded default data dated relative to `anchor`.
     public static func loadStores(directory: URL?, anchor: Date) throws(DataLoadError) -> [any AnyCollectionStore] {
-        var stores: [any AnyCollectionStore] = []
-        for collection in CollectionRegistry.all {
-            stores.append(try loadStore(collection, directory: directory, anchor: anchor))
-        }
-        return stores
+        var loader = StoreLoader(directory: directory, anchor: anchor)
+        CollectionRegistry.visitAll(&loader)
+        if let error = loader.error { throw error }
+        return loader.stores
     }
 
-    private static func loadStore<C: ListCollection>(
-        _ collection: C.Type, directory: URL?, anchor: Date
-    ) throws(DataLoadError) -> any AnyCollectionStore {
-        if let directory { return try CollectionStore<C>.load(from: directory) }
-        return CollectionStore<C>(items: C.makeDefaultItems(anchor: anchor))
+    private struct StoreLoader: CollectionVisitor {
+        let directory: URL?
+        let anchor: Date
+        var stores: [any AnyCollectionStore] = []
+        var error: DataLoadError?
+
+        mutating func visit<C: ListCollection>(_ collection: C.Type) {
+            guard error == nil else { return }
+            guard let directory else {
+                stores.append(CollectionStore<C>(items: C.makeDefaultItems(anchor: anchor)))
+                return
+            }
+            do {
+                stores.append(try CollectionStore<C>.load(from: directory))
+            } catch {
+                self.error = error
+            }
+        }
     }
 
     /// The start of the current UTC hour: the embedded data's anchor, so it is the same for an

@@ -4,6 +4,16 @@ import HTTPLite
 /// for collections with markers. Like a SwiftUI `body`, each handler only reads what the
 /// session's view-model or the engine prepared.
 enum CollectionRoutes {
+    /// Adds every registered collection's routes.
+    struct Installer: CollectionVisitor {
+        let service: ListService
+        var router: Router
+
+        mutating func visit<C: ListCollection>(_ collection: C.Type) {
+            CollectionRoutes.add(C.self, service: service, to: &router)
+        }
+    }
+
     static func add<C: ListCollection>(_ collection: C.Type, service: ListService, to router: inout Router) {
         let engine = service.engine(C.self)
         let purposes: [(path: String, purpose: ListCriteria<C>.Purpose)] =

@@ -13,9 +13,9 @@ public enum ServiceRoutes {
         router.get("/plaintext") { _ in Response(contentType: "text/plain; charset=utf-8", bytes: plaintext) }
         let specification = Array(OpenAPIDocument.yaml.utf8)
         router.get("/openapi.yaml") { _ in Response(contentType: "application/yaml", bytes: specification) }
-        for collection in CollectionRegistry.all {
-            CollectionRoutes.add(collection, service: service, to: &router)
-        }
+        var installer = CollectionRoutes.Installer(service: service, router: router)
+        CollectionRegistry.visitAll(&installer)
+        router = installer.router
         SelectionRoute.add(to: &router, service: service)
         MetricsRoute.add(to: &router, service: service, server: server)
         return router

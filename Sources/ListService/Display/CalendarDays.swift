@@ -1,6 +1,6 @@
 import Foundation
 
-/// Calendar arithmetic in a client's time zone: months, days, and days between instants.
+/// Calendar arithmetic in a client's time zone: months and days.
 public enum CalendarDays {
     static func calendar(in zoneName: String) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
@@ -41,11 +41,5 @@ public enum CalendarDays {
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
         return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
-    }
-
-    /// Whole calendar days from the day of `from` to the day of `to`, in the named zone.
-    public static func daysBetween(_ from: Date, _ to: Date, in zoneName: String) -> Int {
-        let calendar = calendar(in: zoneName)
-        return calendar.dateComponents([.day], from: calendar.startOfDay(for: from), to: calendar.startOfDay(for: to)).day ?? 0
     }
 }

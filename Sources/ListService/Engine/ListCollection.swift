@@ -147,4 +147,24 @@ public struct RowContext {
     public let labels: Labels
     public let display: DisplayContext
     public let now: Date
+    /// The client's current calendar day, worked out once per page.
+    public let today: Range<Date>
+    let timeZone: TimeZone
+
+    init(formatting: DisplayFormatters.Formatting, labels: Labels, display: DisplayContext, now: Date) {
+        self.formatting = formatting
+        self.labels = labels
+        self.display = display
+        self.now = now
+        timeZone = DisplayContext.timeZone(named: display.timeZoneIdentifier) ?? TimeZone(identifier: "UTC") ?? .current
+        today = CalendarDays.day(containing: now, in: display.timeZoneIdentifier)
+    }
+
+    /// Calendar days from today to the day of `date` in the client's zone (negative: past).
+    public func calendarDays(until date: Date) -> Int {
+        func localDay(_ instant: Date) -> Int {
+            Int(((instant.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: instant))) / 86_400).rounded(.down))
+        }
+        return localDay(date) - localDay(now)
+    }
 }

@@ -82,14 +82,13 @@ public enum Tasks: ListCollection {
         json.key("isOverdue")
         json.bool(task.isOverdue(at: context.now))
         json.key("dueLabel")
-        let days = CalendarDays.daysBetween(context.now, task.dueDate, in: context.display.timeZoneIdentifier)
-        json.string(context.labels.due(inDays: days))
+        json.string(context.labels.due(inDays: context.calendarDays(until: task.dueDate)))
         json.endObject()
     }
 
     /// The due label changes at the client's midnight; `isOverdue` at the due time.
     public static func rowExpiry(of task: TaskItem, in context: RowContext) -> Date? {
-        let midnight = CalendarDays.day(containing: context.now, in: context.display.timeZoneIdentifier).upperBound
+        let midnight = context.today.upperBound
         return task.dueDate > context.now ? min(midnight, task.dueDate) : midnight
     }
 
