@@ -115,3 +115,33 @@ import Testing
         }
     }
 }
+
+@Suite struct QuakeFeedDecodingTests {
+    private func decode(_ text: String) -> Result<[Earthquake], DataLoadError> {
+        Array(text.utf8).withUnsafeBytes { bytes in
+            Result { () throws(DataLoadError) in try Quakes.decodeItems(bytes, file: "quakes.geojson") }
+        }
+    }
+
+    @Test func nullsAndUnknownProperties_load() throws {
+        let feed = """
+            {"type":"FeatureCollection","bbox":[1,2,3],"metadata":{"count":1},"features":[
+             {"type":"Feature","id":"ak1","properties":{"mag":null,"place":null,"time":1761756390056,"updated":1761756400000,
+              "felt":null,"cdi":null,"tz":null,"alert":null,"types":",origin,"},
+              "geometry":{"type":"Point","coordinates":[-150.5,61.2,-2.3]}}]}
+            """
+        let quake = try #require(try decode(feed).get().first)
+        #expect(quake.magnitude == nil && quake.place == nil)
+        #expect(quake.depthKm == -2.3)
+        #expect(quake.time == Date(timeIntervalSince1970: 1_761_756_390.056))
+    }
+
+    @Test func badFeature_isNamedByItsPath() {
+        let feed = #"{"features":[{"id":"a","properties":{"time":1,"updated":1},"geometry":{"coordinates":[200,0,0]}}]}"#
+        guard case .failure(let error) = decode(feed) else {
+            Issue.record("accepted a longitude of 200")
+            return
+        }
+        #expect(error.description == "quakes.geojson: features[0].geometry.coordinates[0]: expected a number in -180.0...180.0")
+    }
+}
