@@ -181,6 +181,17 @@ import Testing
         }
     }
 
+    @Test func deferredResponse_arrivesLaterAndInOrder() throws {
+        try withServer { server in
+            let client = try RawClient(port: server.port)
+            client.send("GET /deferred HTTP/1.1\r\nHost: t\r\n\r\n" + get)
+            let later = try #require(client.readResponse())
+            #expect(later.status == 201)
+            #expect(later.body == "later")
+            #expect(client.readResponse()?.body == "hello", "the pipelined request waited for the deferred one")
+        }
+    }
+
     @Test func gracefulShutdown_finishesInFlightRequestsAndStopsAccepting() throws {
         let server = try HTTPServer(configuration: .makeForTesting(), handler: makeTestRouter().handle)
         let busy = try RawClient(port: server.port)

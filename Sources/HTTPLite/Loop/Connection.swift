@@ -7,6 +7,8 @@ final class Connection {
         case serving
         /// A streaming response is in progress; pipelined requests wait behind it.
         case streaming(ResponseStream, isChunked: Bool, keepAlive: Bool)
+        /// The handler answers later (`DeferredResponse`); pipelined requests wait behind it.
+        case awaitingResponse(PendingRequest)
         /// The last response is queued; close once it is written.
         case closingAfterFlush
         /// Our side is shut down; unread input is drained until the client closes, so the
@@ -38,6 +40,15 @@ final class Connection {
     }
 
     var pendingOutputCount: Int { outbound.count - outboundIndex }
+
+    /// What a deferred response needs from its request when it arrives.
+    struct PendingRequest {
+        let method: HTTPMethod
+        let path: String
+        let version: HTTPVersion
+        let keepAlive: Bool
+        let started: Int64
+    }
 
     var isStreaming: Bool {
         if case .streaming = phase { return true }

@@ -15,8 +15,8 @@ extension EventLoop {
         let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue
         guard events & readable != 0 else { return }
         switch connection.phase {
-        case .streaming:
-            close(connection)  // only hang-ups are watched while streaming: the client has gone
+        case .streaming, .awaitingResponse:
+            close(connection)  // only hang-ups are watched while waiting: the client has gone
         case .lingering:
             drain(connection)
         case .serving, .closingAfterFlush:
@@ -71,14 +71,15 @@ extension EventLoop {
         let keepAlive = request.wantsKeepAlive && !context.isShuttingDown.load(ordering: .acquiring)
         let method = request.method.rawValue
         switch response.body {
-        case .bytes(let body):
-            encoder.append(
-                response, body: body, includeBody: request.method != .head,
-                connection: connectionField(keepAlive: keepAlive, version: request.version), to: &connection.outbound)
-            if !keepAlive { connection.phase = .closingAfterFlush }
-            accessLog.record(
-                method: method, path: request.path, status: response.status.code, bodyBytes: body.count,
-                nanoseconds: MonotonicClock.nanoseconds() - started)
+        case .bytes:
+            let pending = Connection.PendingRequest(
+                method: request.method, path: request.path, version: request.version, keepAlive: keepAlive, started: started)
+            write(response, for: pending, on: connection)
+        case .deferred(let start):
+            connection.phase = .awaitingResponse(
+                Connection.PendingRequest(
+                    method: request.method, path: request.path, version: request.version, keepAlive: keepAlive, started: started))
+            start(DeferredResponse(loop: handle, key: connection.key))
         case .stream(let produce):
             // HTTP/1.0 has no chunked coding: the body then ends when the connection closes.
             let isChunked = request.version == .http1_1
@@ -98,6 +99,31 @@ extension EventLoop {
             connection.phase = .streaming(stream, isChunked: isChunked, keepAlive: streamKeepsAlive)
             produce(stream)
         }
+    }
+
+    /// Encodes a fixed-body response to `request`; a body of another kind is a handler bug, answered 500.
+    private func write(_ response: Response, for request: Connection.PendingRequest, on connection: Connection) {
+        guard case .bytes(let body) = response.body else {
+            System.printError("level=error event=nested-deferred-response path=\(request.path)")
+            write(HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.").response,
+                  for: request, on: connection)
+            return
+        }
+        let isOpen = request.keepAlive && !context.isShuttingDown.load(ordering: .acquiring)
+        encoder.append(
+            response, body: body, includeBody: request.method != .head,
+            connection: connectionField(keepAlive: isOpen, version: request.version), to: &connection.outbound)
+        connection.phase = isOpen ? .serving : .closingAfterFlush
+        accessLog.record(
+            method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: body.count,
+            nanoseconds: MonotonicClock.nanoseconds() - request.started)
+    }
+
+    /// A deferred response arrived: send it, then serve any requests pipelined behind it.
+    func completeDeferred(_ response: Response, on connection: Connection) {
+        guard case .awaitingResponse(let request) = connection.phase else { return }
+        write(response, for: request, on: connection)
+        serve(connection)
     }
 
     /// Sends an error the server itself produced, then closes: the byte stream is no longer trusted.
@@ -207,7 +233,7 @@ extension EventLoop {
         case .serving:
             let isReading = !connection.isInputClosed && connection.pendingOutputCount < Self.outputHighWater
             events = isReading ? Self.readEvents : 0
-        case .streaming:
+        case .streaming, .awaitingResponse:
             events = connection.isInputClosed ? 0 : EPOLLRDHUP.rawValue
         case .lingering:
             events = Self.readEvents

@@ -156,6 +156,10 @@ final class EventLoop {
                 if let connection = connections[key.fd], connection.key == key {
                     finishStream(on: connection)
                 }
+            case .deferredComplete(let key, let response):
+                if let connection = connections[key.fd], connection.key == key {
+                    completeDeferred(response, on: connection)
+                }
             case .beginShutdown:
                 beginShutdown()
             }
@@ -188,7 +192,7 @@ final class EventLoop {
             switch connection.phase {
             case .lingering(let until):
                 if now >= until { close(connection) }
-            case .streaming:
+            case .streaming, .awaitingResponse:
                 if connection.pendingOutputCount > 0 && now - connection.lastProgress >= idle { close(connection) }
             case .serving, .closingAfterFlush:
                 if connection.pendingOutputCount > 0 {

@@ -6,6 +6,7 @@ import Synchronization
 enum LoopTask: Sendable {
     case streamWrite(ConnectionKey, [UInt8])
     case streamFinish(ConnectionKey)
+    case deferredComplete(ConnectionKey, Response)
     case beginShutdown
 }
 

@@ -31,6 +31,17 @@ public enum ResponseBody: Sendable {
     /// comes (chunked transfer coding on HTTP/1.1). The closure runs on the connection's loop
     /// thread once the head is sent; it may hand the stream to any thread.
     case stream(@Sendable (ResponseStream) -> Void)
+    /// The whole response comes later, from any thread: the closure runs on the loop thread
+    /// and hands `DeferredResponse` to whoever finishes the work (a disk write, say). The
+    /// outer response's status and headers are ignored; requests pipelined behind it wait.
+    case deferred(@Sendable (DeferredResponse) -> Void)
 
     public static let empty = ResponseBody.bytes([])
+}
+
+extension Response {
+    /// A response produced later by `start`'s caller, off the event loop.
+    public static func deferred(_ start: @escaping @Sendable (DeferredResponse) -> Void) -> Response {
+        Response(body: .deferred(start))
+    }
 }

@@ -24,6 +24,14 @@ func makeTestRouter() -> Router {
         return Response(contentType: "text/plain", bytes: Array("slow".utf8))
     }
     router.get("/fail") { _ in throw CancellationError() }
+    router.get("/deferred") { _ in
+        .deferred { pending in
+            Thread.detachNewThread {
+                usleep(50_000)
+                pending.complete(Response(status: .created, contentType: "text/plain", bytes: Array("later".utf8)))
+            }
+        }
+    }
     router.get("/stream") { _ in
         Response(
             headers: ["Content-Type": "text/event-stream"],
