@@ -34,9 +34,9 @@ public final class ListService: Sendable {
         var engines: [String: any Sendable] = [:]
 
         mutating func visit<C: ListCollection>(_ collection: C.Type) {
-            let store = stores.lazy.compactMap { $0 as? CollectionStore<C> }.first ?? CollectionStore<C>(items: [])
+            let state = stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: [])
             engines[C.name] = CollectionEngine(
-                store: store, metrics: metrics, formatters: formatters, pageCapacity: sharedPages, clock: clock)
+                state: state, metrics: metrics, formatters: formatters, pageCapacity: sharedPages, clock: clock)
         }
     }
 
@@ -62,7 +62,7 @@ public final class ListService: Sendable {
         var counts: [(name: String, count: Int)] = []
 
         mutating func visit<C: ListCollection>(_ collection: C.Type) {
-            counts.append((C.name, service.engine(C.self).store.snapshot.count))
+            counts.append((C.name, service.engine(C.self).state.count))
         }
     }
 
@@ -80,7 +80,7 @@ public final class ListService: Sendable {
         var isFound = false
 
         mutating func visit<C: ListCollection>(_ type: C.Type) {
-            if C.name == collection { isFound = service.engine(C.self).store.snapshot.item(id: id) != nil }
+            if C.name == collection { isFound = service.engine(C.self).state.item(id: id) != nil }
         }
     }
 
@@ -102,11 +102,11 @@ public final class ListService: Sendable {
         mutating func visit<C: ListCollection>(_ collection: C.Type) {
             guard error == nil else { return }
             guard let directory else {
-                stores.append(CollectionStore<C>(items: C.makeDefaultItems(anchor: anchor)))
+                stores.append(CollectionState<C>(items: C.makeDefaultItems(anchor: anchor)))
                 return
             }
             do {
-                stores.append(try CollectionStore<C>.load(from: directory))
+                stores.append(try CollectionLoading.load(C.self, from: directory))
             } catch {
                 self.error = error
             }
@@ -123,4 +123,4 @@ public final class ListService: Sendable {
 /// A collection's store of any type, for wiring.
 public protocol AnyCollectionStore: Sendable {}
 
-extension CollectionStore: AnyCollectionStore {}
+extension CollectionState: AnyCollectionStore {}

@@ -4,13 +4,13 @@ import Testing
 @testable import ListService
 
 @Suite struct OrderStoreLoadingTests {
-    private func load(_ json: String) -> Result<CollectionStore<Orders>, DataLoadError> {
+    private func load(_ json: String) -> Result<CollectionState<Orders>, DataLoadError> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("orders.json")
         try? Data(json.utf8).write(to: file)
-        return Result { () throws(DataLoadError) in try CollectionStore<Orders>.load(from: directory) }
+        return Result { () throws(DataLoadError) in try CollectionLoading.load(Orders.self, from: directory) }
     }
 
     private let valid = """
@@ -23,7 +23,7 @@ import Testing
 
     @Test func validFile_loadsExactMoneyAndRules() throws {
         let store = try load(valid).get()
-        let order = try #require(store.snapshot.item(id: "o-000001"))
+        let order = try #require(store.item(id: "o-000001"))
         #expect(order.total == Money(cents: 123_450))
         #expect(order.items.count == 2)
         #expect(order.requiresSignature)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func missingFile_isReported() {
-        let result = Result { () throws(DataLoadError) in try CollectionStore<Orders>.load(from: URL(fileURLWithPath: "/nonexistent")) }
+        let result = Result { () throws(DataLoadError) in try CollectionLoading.load(Orders.self, from: URL(fileURLWithPath: "/nonexistent")) }
         #expect(result.failureDescription?.hasPrefix("orders.json: cannot be read") == true)
     }
 

@@ -108,7 +108,7 @@ import Testing
         let service = makeService(orders: orders)
         let session = service.sessions.session(id: "s1", adoptsUnknownID: true, now: service.now).session
         _ = try list("filter=pending", session: session, service: service)
-        service.engine(Orders.self).store.replaceAll(orders + [.make(id: "o-6", date: ISO8601.parse("2026-11-20T00:00:00Z")!, status: .pending)])
+        service.engine(Orders.self).replaceAll(orders + [.make(id: "o-6", date: ISO8601.parse("2026-11-20T00:00:00Z")!, status: .pending)])
         let (page, outcome) = try list("filter=pending", session: session, service: service)
         #expect(outcome == .miss)
         #expect(ids(page) == ["o-6", "o-2", "o-3"])
@@ -129,7 +129,7 @@ import Testing
             pages += 1
             if pages == 2 {
                 // A row that sorts before the cursor and one removed ahead of it: neither repeats nor skips the rest.
-                service.engine(Orders.self).store.replaceAll(Array(many.dropLast()) + [.make(id: "o-000", total: Money(cents: 100_000))])
+                service.engine(Orders.self).replaceAll(Array(many.dropLast()) + [.make(id: "o-000", total: Money(cents: 100_000))])
             }
         } while cursor != nil && pages < 20
         let expected = (try list("sort=total&order=desc&limit=500", service: service).0)

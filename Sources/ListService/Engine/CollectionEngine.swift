@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 
-/// Computes a collection's lists and rows and shares them: one evaluation serves every
-/// session with the same criteria, one page every session on the same page. Bounded LRU
-/// caches keep memory flat whatever clients ask.
+/// Computes a collection's lists and rows, shares them between sessions, and keeps them
+/// current as items change: a change patches each cached list that holds the item in place
+/// (remove, insert at its sorted position) and leaves every other list, page and ETag alone.
+/// Bounded LRU caches keep memory flat whatever clients ask.
 public final class CollectionEngine<C: ListCollection>: Sendable {
-    public let store: CollectionStore<C>
     public let metrics: ServiceMetrics
+    private let current: Mutex<CollectionState<C>>
     private let formatters: FormatterCache
     private let clock: @Sendable () -> Date
     private let results: Mutex<LRUCache<ResultKey, SortedResult>>
@@ -14,33 +15,39 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     /// False when the shared caches are switched off (cold benchmarks): every miss computes.
     private let isSharing: Bool
 
-    /// Identifies a sorted list of matches.
-    private struct ResultKey: Hashable {
+    /// Identifies a list: which items, in which order.
+    struct ResultKey: Hashable {
         let view: C.View
         let scope: C.Scope
         let foldedSearch: String
         let sort: C.SortField
         let direction: SortDirection
-        let version: UInt64
+
+        /// Whether `item` belongs to this list: the view's predicate and the search.
+        func includes(_ item: C.Item) -> Bool {
+            C.matches(C.filterFields(of: item), view: view, scope: scope)
+                && (foldedSearch.isEmpty || C.searchableText(of: item).contains { TextFolding.fold($0).contains(foldedSearch) })
+        }
     }
 
     /// Identifies one encoded response body.
     private enum PageKey: Hashable {
-        case list(ListCriteria<C>, version: UInt64)
-        case row(id: String, DisplayContext, version: UInt64)
+        case list(ListCriteria<C>, revision: UInt64)
+        case row(id: String, DisplayContext, revision: UInt32)
     }
 
-    /// A computed list; a final class so cache hits share it instead of copying indices.
-    private final class SortedResult: Sendable {
-        let indices: [Int32]
-        init(_ indices: [Int32]) { self.indices = indices }
+    /// A computed list: item slots in order, and whether they are still the list's contents.
+    final class SortedResult: Sendable {
+        let slots: [Int32]
+        let token = CurrencyToken()
+        init(_ slots: [Int32]) { self.slots = slots }
     }
 
     public init(
-        store: CollectionStore<C>, metrics: ServiceMetrics, formatters: FormatterCache, pageCapacity: Int = 2048,
+        state: CollectionState<C>, metrics: ServiceMetrics, formatters: FormatterCache, pageCapacity: Int = 2048,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.store = store
+        current = Mutex(state)
         self.metrics = metrics
         self.formatters = formatters
         self.clock = clock
@@ -51,78 +58,138 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     public var now: Date { clock() }
+    public var state: CollectionState<C> { current.withLock { $0 } }
+
+    // MARK: reading
 
     /// The page for `criteria`, from the shared cache or computed now.
     public func page(for criteria: ListCriteria<C>) throws(ListServiceError) -> (ListPage, CacheOutcome) {
-        let snapshot = store.snapshot
+        let (result, _) = sortedResult(for: criteria)
+        let key = PageKey.list(criteria, revision: result.token.revision)
         let now = self.now
-        let key = PageKey.list(criteria, version: snapshot.version)
-        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(dataVersion: snapshot.version, now: now) {
-            return (cached, .sharedHit)
-        }
-        let result = sortedResult(for: criteria, in: snapshot)
-        let page = try buildPage(criteria, result: result.indices, snapshot: snapshot, now: now)
+        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
+        let page = try buildPage(criteria, result: result, now: now)
         if isSharing { pages.withLock { $0[key] = page } }
         return (page, .miss)
     }
 
     /// The map for `criteria`: every matching item's marker, in the collection's marker order.
     public func map(for criteria: ListCriteria<C>) -> (ListPage, CacheOutcome) {
-        let snapshot = store.snapshot
-        let key = PageKey.list(criteria, version: snapshot.version)
-        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(dataVersion: snapshot.version, now: now) {
-            return (cached, .sharedHit)
-        }
-        let result = sortedResult(for: criteria, in: snapshot).indices
-        var json = JSONWriter(reservingCapacity: 128 * result.count + 256)
+        let (result, _) = sortedResult(for: criteria)
+        let key = PageKey.list(criteria, revision: result.token.revision)
+        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
+        let items = state.items(at: result.slots[...])
+        var json = JSONWriter(reservingCapacity: 128 * items.count + 256)
         json.beginObject()
         json.key("items")
         json.beginArray()
-        for index in result { C.writeMarker(snapshot.items[Int(index)], to: &json) }
+        for item in items { C.writeMarker(item, to: &json) }
         json.endArray()
         json.key("total")
-        json.int(result.count)
+        json.int(items.count)
         json.key("criteria")
         writeCriteria(criteria, to: &json)
         json.endObject()
         metrics.increment(.pagesBuilt)
-        let page = ListPage(body: json.bytes, dataVersion: snapshot.version, validUntil: criteria.validUntil)
+        let page = ListPage(body: json.bytes, token: result.token, validUntil: criteria.validUntil)
         if isSharing { pages.withLock { $0[key] = page } }
         return (page, .miss)
     }
 
     /// One item's row for `display`, or `notFound`.
     public func row(id: String, display: DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome) {
-        let snapshot = store.snapshot
+        guard let (item, revision) = state.itemAndRevision(id: id) else { throw .notFound(C.itemName, id: id) }
+        let key = PageKey.row(id: id, display, revision: revision)
         let now = self.now
-        let key = PageKey.row(id: id, display, version: snapshot.version)
-        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(dataVersion: snapshot.version, now: now) {
-            return (cached, .sharedHit)
-        }
-        guard let item = snapshot.item(id: id) else { throw .notFound(C.itemName, id: id) }
+        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
             C.writeRow(item, in: &context, to: &json)
             return C.rowExpiry(of: item, in: context)
         }
         metrics.increment(.rowsFormatted)
-        let page = ListPage(body: body, dataVersion: snapshot.version, validUntil: expiry ?? .distantFuture)
+        // A row's key holds its revision, so its token never needs revoking.
+        let page = ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture)
         if isSharing { pages.withLock { $0[key] = page } }
         return (page, .miss)
     }
 
-    private func sortedResult(for criteria: ListCriteria<C>, in snapshot: CollectionSnapshot<C>) -> SortedResult {
+    /// The list `criteria` names: shared if cached, else evaluated now.
+    private func sortedResult(for criteria: ListCriteria<C>) -> (SortedResult, CacheOutcome) {
         let key = ResultKey(
             view: criteria.view, scope: criteria.scope, foldedSearch: criteria.foldedSearch, sort: criteria.sort,
-            direction: criteria.direction, version: snapshot.version)
-        if isSharing, let cached = results.withLock({ $0[key] }) { return cached }
-        let result = SortedResult(
-            snapshot.evaluate(
-                view: criteria.view, scope: criteria.scope, foldedQuery: criteria.foldedSearch, sort: criteria.sort,
-                direction: criteria.direction))
+            direction: criteria.direction)
+        if isSharing, let cached = results.withLock({ $0[key] }) { return (cached, .sharedHit) }
+        let state = self.state
+        let (slots, version) = state.evaluate(
+            view: criteria.view, scope: criteria.scope, foldedQuery: criteria.foldedSearch, sort: criteria.sort,
+            direction: criteria.direction)
         metrics.increment(.recomputations)
-        if isSharing { results.withLock { $0[key] = result } }
-        return result
+        let result = SortedResult(slots)
+        results.withLock { cache in
+            // A change applied since the evaluation would not have patched this result: do not keep it.
+            guard isSharing, state.version == version else {
+                result.token.revoke()
+                return
+            }
+            if cache.isFull, let oldest = cache.oldestEntry, oldest.key != key { oldest.value.token.revoke() }  // no longer patched
+            cache[key]?.token.revoke()
+            cache[key] = result
+        }
+        return (result, .miss)
     }
+
+    // MARK: changing
+
+    /// Applies changes to the items, then patches every cached list that held or now holds a
+    /// changed item; other lists keep their results, pages and ETags.
+    public func apply(_ changes: [ItemChange<C.Item>]) {
+        let state = self.state
+        let (effects, _) = state.apply(changes)
+        guard !effects.isEmpty else { return }
+        results.withLock { cache in
+            cache.updateValues { key, result in
+                guard let patched = patch(result.slots, key: key, effects: effects, state: state) else { return nil }
+                result.token.revoke()
+                metrics.increment(.listsPatched)
+                return SortedResult(patched)
+            }
+        }
+    }
+
+    /// `slots` with the changed items removed or moved to their sorted positions; nil when no
+    /// change touches the list. All touched slots leave first, then each item's final state
+    /// goes back in: every comparison is then against items already in their final places.
+    private func patch(
+        _ slots: [Int32], key: ResultKey, effects: [CollectionState<C>.Effect], state: CollectionState<C>
+    ) -> [Int32]? {
+        var touched = Set<Int32>()
+        var finalItems: [Int32: C.Item?] = [:]
+        for effect in effects {
+            finalItems[effect.slot] = effect.new
+            if effect.old.map(key.includes) == true || effect.new.map(key.includes) == true { touched.insert(effect.slot) }
+        }
+        guard !touched.isEmpty else { return nil }
+        var patched = slots.filter { !touched.contains($0) }
+        for slot in touched {
+            guard let item = finalItems[slot] ?? nil, key.includes(item) else { continue }
+            patched.insert(slot, at: state.insertionPoint(for: item, in: patched, sort: key.sort, direction: key.direction))
+        }
+        return patched
+    }
+
+    /// Replaces every item (tests and reloads): every list recomputes on next use.
+    public func replaceAll(_ items: [C.Item]) {
+        current.withLock { $0 = CollectionState(items: items) }
+        results.withLock { cache in
+            cache.updateValues { _, result in
+                result.token.revoke()
+                return nil
+            }
+            cache = LRUCache(capacity: cache.capacity)
+        }
+    }
+
+    // MARK: writing pages
 
     /// Runs `body` with a row context for `display`, collecting what it writes.
     private func writeRows(
@@ -138,37 +205,35 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         }
     }
 
-    private func buildPage(
-        _ criteria: ListCriteria<C>, result: [Int32], snapshot: CollectionSnapshot<C>, now: Date
-    ) throws(ListServiceError) -> ListPage {
+    private func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, now: Date) throws(ListServiceError) -> ListPage {
+        let slots = result.slots
+        let state = self.state
         let start: Int
         switch criteria.start {
         case .first: start = 0
-        case .offset(let offset): start = min(offset, result.count)
+        case .offset(let offset): start = min(offset, slots.count)
         case .after(let cursor):
-            guard let position = snapshot.position(after: cursor, in: result, sort: criteria.sort, direction: criteria.direction) else {
+            guard let position = state.position(after: cursor, in: slots, sort: criteria.sort, direction: criteria.direction) else {
                 throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
             }
             start = position
         }
-        let end = min(result.count, start + criteria.limit)
-        let items = snapshot.items
+        let end = min(slots.count, start + criteria.limit)
+        let items = state.items(at: slots[start..<end])
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             json.beginArray()
-            for position in start..<end {
-                let item = items[Int(result[position])]
+            for item in items {
                 C.writeRow(item, in: &context, to: &json)
                 if let rowExpiry = C.rowExpiry(of: item, in: context) { expiry = min(expiry ?? rowExpiry, rowExpiry) }
             }
             json.endArray()
             return expiry
         }
-        metrics.increment(.rowsFormatted, by: end - start)
+        metrics.increment(.rowsFormatted, by: items.count)
         metrics.increment(.pagesBuilt)
         var nextCursor: String?
-        if end < result.count, end > start {
-            let last = items[Int(result[end - 1])]
+        if end < slots.count, let last = items.last {
             nextCursor = PageCursor(
                 fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last)
             ).encoded
@@ -178,13 +243,13 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         json.key("items")
         json.raw(rows)
         json.key("total")
-        json.int(result.count)
+        json.int(slots.count)
         json.key("nextCursor")
         json.optionalString(nextCursor)
         json.key("criteria")
         writeCriteria(criteria, to: &json)
         json.endObject()
-        return ListPage(body: json.bytes, dataVersion: snapshot.version, validUntil: min(criteria.validUntil, expiry ?? .distantFuture))
+        return ListPage(body: json.bytes, token: result.token, validUntil: min(criteria.validUntil, expiry ?? .distantFuture))
     }
 
     /// The criteria as applied, defaults filled in.

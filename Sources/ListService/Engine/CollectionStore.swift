@@ -1,25 +1,10 @@
 import CSystem
 import Foundation
-import Synchronization
 
-/// Holds a collection's current snapshot; readers take it without waiting on writers.
-public final class CollectionStore<C: ListCollection>: Sendable {
-    private let current: Mutex<CollectionSnapshot<C>>
-
-    public init(items: [C.Item]) {
-        current = Mutex(CollectionSnapshot(items: items, version: 1))
-    }
-
-    public var snapshot: CollectionSnapshot<C> { current.withLock { $0 } }
-
-    /// Installs a new data set as the next version; every cached list of the old one goes stale.
-    public func replaceAll(_ items: [C.Item]) {
-        let next = CollectionSnapshot<C>(items: items, version: snapshot.version + 1)
-        current.withLock { $0 = next }
-    }
-
+/// Loading a collection's data file into a `CollectionState`.
+public enum CollectionLoading {
     /// Loads the collection's file from `directory`; the error names the file and the field.
-    public static func load(from directory: URL) throws(DataLoadError) -> CollectionStore {
+    public static func load<C: ListCollection>(_ collection: C.Type, from directory: URL) throws(DataLoadError) -> CollectionState<C> {
         let file = directory.appendingPathComponent(C.fileName)
         let data: Data
         do {
@@ -30,9 +15,9 @@ public final class CollectionStore<C: ListCollection>: Sendable {
         let decoded = data.withUnsafeBytes { bytes in
             Result { () throws(DataLoadError) in try C.decodeItems(bytes, file: C.fileName) }
         }
-        let store = CollectionStore(items: try decoded.get())
+        let state = CollectionState<C>(items: try decoded.get())
         malloc_trim(0)  // hand the parser's freed memory back to the OS rather than keep it as RSS
-        return store
+        return state
     }
 }
 

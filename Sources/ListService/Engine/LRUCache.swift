@@ -36,6 +36,17 @@ public struct LRUCache<Key: Hashable, Value> {
         oldest.map { (nodes[$0].key, nodes[$0].value) }
     }
 
+    /// Replaces values in place (without touching recency): `transform` returns a new value,
+    /// or nil to keep the old one.
+    public mutating func updateValues(_ transform: (Key, Value) -> Value?) {
+        for slot in slots.values {
+            if let updated = transform(nodes[slot].key, nodes[slot].value) { nodes[slot].value = updated }
+        }
+    }
+
+    /// Whether inserting a new key now would evict `oldestEntry`.
+    public var isFull: Bool { slots.count >= capacity }
+
     @discardableResult
     public mutating func remove(_ key: Key) -> Value? {
         guard let slot = slots.removeValue(forKey: key) else { return nil }

@@ -1,18 +1,19 @@
 import Foundation
+import Synchronization
 
 /// One computed response body, ready for the wire, shared by every session that asks for it.
 public final class ListPage: Sendable {
     public let body: [UInt8]
     public let etag: String
-    /// The data version it was computed from; a newer version makes it stale.
-    public let dataVersion: UInt64
+    /// Says whether the list it came from is still current; a change to the list revokes it.
+    let token: CurrencyToken
     /// Time-relative criteria (this month, today) go stale at this instant.
     public let validUntil: Date
 
-    public init(body: [UInt8], dataVersion: UInt64, validUntil: Date = .distantFuture) {
+    init(body: [UInt8], token: CurrencyToken, validUntil: Date = .distantFuture) {
         self.body = body
         self.etag = ETag.make(for: body)
-        self.dataVersion = dataVersion
+        self.token = token
         self.validUntil = validUntil
     }
 
@@ -27,12 +28,25 @@ public final class ListPage: Sendable {
         combined.append(UInt8(ascii: ","))
         combined.append(contentsOf: member)
         combined.append(UInt8(ascii: "}"))
-        return ListPage(body: combined, dataVersion: dataVersion, validUntil: validUntil)
+        return ListPage(body: combined, token: token, validUntil: validUntil)
     }
 
-    func isFresh(dataVersion: UInt64, now: Date) -> Bool {
-        self.dataVersion == dataVersion && now < validUntil
-    }
+    /// Whether the page may still be served: its list unchanged and its time not up.
+    func isFresh(now: Date) -> Bool { token.isCurrent && now < validUntil }
+}
+
+/// Whether something computed from the data still reflects it. Revoked once, never restored.
+final class CurrencyToken: Sendable {
+    private let current = Atomic<Bool>(true)
+    /// Distinguishes successive versions of one list in cache keys.
+    let revision: UInt64
+
+    private static let revisions = Atomic<UInt64>(0)
+
+    init() { revision = Self.revisions.add(1, ordering: .relaxed).newValue }
+
+    var isCurrent: Bool { current.load(ordering: .acquiring) }
+    func revoke() { current.store(false, ordering: .releasing) }
 }
 
 /// Whether serving a page cost any work, for `X-Cache` and the counters.

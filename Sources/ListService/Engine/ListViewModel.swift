@@ -24,11 +24,10 @@ public final class ListViewModel<C: ListCollection>: Sendable {
     ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         let requestKey = request.cacheKey
         let selection = C.sharesSelection ? session.selection(in: C.name) : nil
-        let version = engine.store.snapshot.version
         let now = engine.now
         if let hit = current.withLock({ current -> ListPage? in
             guard let current, current.requestKey == requestKey, current.selection == selection,
-                current.page.isFresh(dataVersion: version, now: now)
+                current.page.isFresh(now: now)
             else { return nil }
             return current.page
         }) {

@@ -16,16 +16,18 @@ public struct SearchIndex: Sendable {
         var valueIDs: [String: Int32] = [:]
 
         mutating func append(_ folded: String) {
-            if let existing = valueIDs[folded] {
-                valueOfItem.append(existing)
-                return
-            }
+            valueOfItem.append(valueID(for: folded))
+        }
+
+        /// The id of a distinct value, adding it to the arena the first time.
+        mutating func valueID(for folded: String) -> Int32 {
+            if let existing = valueIDs[folded] { return existing }
             let id = Int32(offsets.count - 1)
             valueIDs[folded] = id
             arena.append(contentsOf: folded.utf8.lazy.map { $0 == 0 ? 0x20 : $0 })
             arena.append(0)
             offsets.append(arena.count)
-            valueOfItem.append(id)
+            return id
         }
 
         /// Which distinct values contain `query`.
@@ -61,12 +63,30 @@ public struct SearchIndex: Sendable {
         fields = Array(repeating: Field(), count: fieldCount)
     }
 
+    /// Marks an item that has no text (a deleted one): it matches no query.
+    static let noValue: Int32 = -1
+
     public var count: Int { fields.first?.valueOfItem.count ?? 0 }
 
     /// Adds the next item's folded values, one per field.
     public mutating func append(_ foldedValues: [String]) {
         precondition(foldedValues.count == fields.count)
         for (index, value) in foldedValues.enumerated() { fields[index].append(value) }
+    }
+
+    /// Sets item `item`'s folded values (nil: none, for a deleted item); `item == count` appends.
+    /// Values no longer used stay in the arena until the next rebuild: a value is small, and
+    /// distinct values (names, places) are few.
+    public mutating func set(item: Int, to foldedValues: [String]?) {
+        if fields.isEmpty, let foldedValues { fields = Array(repeating: Field(), count: foldedValues.count) }
+        for index in fields.indices {
+            let id = foldedValues.map { fields[index].valueID(for: $0[index]) } ?? Self.noValue
+            if item == fields[index].valueOfItem.count {
+                fields[index].valueOfItem.append(id)
+            } else {
+                fields[index].valueOfItem[item] = id
+            }
+        }
     }
 
     /// Clears `matches[i]` for every item none of whose fields contains `foldedQuery`.
@@ -76,9 +96,12 @@ public struct SearchIndex: Sendable {
         let matchedValues = fields.map { $0.matchingValues(query) }
         for index in matches.indices where matches[index] {
             var found = false
-            for (field, matched) in zip(fields, matchedValues) where matched[Int(field.valueOfItem[index])] {
-                found = true
-                break
+            for (field, matched) in zip(fields, matchedValues) {
+                let value = field.valueOfItem[index]
+                if value != Self.noValue && matched[Int(value)] {
+                    found = true
+                    break
+                }
             }
             matches[index] = found
         }

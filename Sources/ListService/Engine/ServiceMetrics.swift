@@ -12,6 +12,8 @@ public enum ServiceCounter: CaseIterable, Sendable {
     case misses
     /// Full filter-and-sort evaluations of a collection.
     case recomputations
+    /// Cached lists patched in place after a change.
+    case listsPatched
     case pagesBuilt
     case rowsFormatted
     case notModified
@@ -24,6 +26,7 @@ public final class ServiceMetrics: Sendable {
     private let sharedHits = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
     private let recomputations = Atomic<Int>(0)
+    private let listsPatched = Atomic<Int>(0)
     private let pagesBuilt = Atomic<Int>(0)
     private let rowsFormatted = Atomic<Int>(0)
     private let notModified = Atomic<Int>(0)
@@ -45,6 +48,7 @@ public final class ServiceMetrics: Sendable {
         case .sharedHits: body(sharedHits)
         case .misses: body(misses)
         case .recomputations: body(recomputations)
+        case .listsPatched: body(listsPatched)
         case .pagesBuilt: body(pagesBuilt)
         case .rowsFormatted: body(rowsFormatted)
         case .notModified: body(notModified)

@@ -30,7 +30,7 @@ func makeService(
     now: Date = ISO8601.parse("2026-11-20T12:00:00Z") ?? Date()
 ) -> ListService {
     ListService(
-        stores: [CollectionStore<Orders>(items: orders), CollectionStore<Tasks>(items: tasks), CollectionStore<Quakes>(items: quakes)],
+        stores: [CollectionState<Orders>(items: orders), CollectionState<Tasks>(items: tasks), CollectionState<Quakes>(items: quakes)],
         clock: { now })
 }
 

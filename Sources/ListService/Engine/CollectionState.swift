@@ -1,0 +1,246 @@
+import Foundation
+
+/// A collection's items with everything a query needs, built at load and kept current in place
+/// as items change: filter fields, the search index and, per sort field and direction, the
+/// order of all live items (ties by id). A query is one scan and one walk of a presorted
+/// order, never a sort; a change costs a few binary searches and array moves, never a rebuild.
+///
+/// Item slots are stable: an update keeps its slot, a delete leaves a tombstone, an insert
+/// appends, so index lists held by caches stay meaningful.
+public final class CollectionState<C: ListCollection>: @unchecked Sendable {
+    // Invariant: every `var` below is read only inside `lock.withReadLock` and written only
+    // inside `lock.withWriteLock`; that is what makes the unchecked Sendable sound.
+    private let lock = ReadWriteLock()
+    private var items: [C.Item?]
+    private var positionByID: [String: Int32]
+    private var filterFields: [C.FilterFields?]
+    private var search: SearchIndex
+    private var sortOrders: [SortOrderKey: [Int32]]
+    private var revisions: [UInt32]
+    private var liveCount: Int
+    /// Bumped by every change.
+    private var changeCount: UInt64 = 0
+
+    struct SortOrderKey: Hashable {
+        let field: C.SortField
+        let direction: SortDirection
+    }
+
+    public init(items: [C.Item]) {
+        self.items = items
+        var positions: [String: Int32] = [:]
+        positions.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() { positions[C.id(of: item)] = Int32(index) }
+        positionByID = positions
+        filterFields = items.map(C.filterFields)
+        search = Self.makeSearchIndex(items)
+        sortOrders = Self.makeSortOrders(items)
+        revisions = Array(repeating: 0, count: items.count)
+        liveCount = items.count
+    }
+
+    public var count: Int { lock.withReadLock { liveCount } }
+    public var version: UInt64 { lock.withReadLock { changeCount } }
+
+    public func item(id: String) -> C.Item? {
+        lock.withReadLock { positionByID[id].flatMap { items[Int($0)] } }
+    }
+
+    /// The item and its revision (which changes with every change to it).
+    func itemAndRevision(id: String) -> (item: C.Item, revision: UInt32)? {
+        lock.withReadLock {
+            guard let slot = positionByID[id].map(Int.init), let item = items[slot] else { return nil }
+            return (item, revisions[slot])
+        }
+    }
+
+    /// Every live item, in slot order (for snapshots).
+    public var allItems: [C.Item] { lock.withReadLock { items.compactMap { $0 } } }
+
+    /// The items at `slots`, copied out under the lock so formatting happens outside it.
+    func items(at slots: ArraySlice<Int32>) -> [C.Item] {
+        lock.withReadLock { slots.compactMap { items[Int($0)] } }
+    }
+
+    /// The slots of the items in `view` and `scope` whose text contains `foldedQuery`, sorted
+    /// by `field` in `direction`, ties by id; with the version it was computed at.
+    func evaluate(
+        view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField, direction: SortDirection
+    ) -> (slots: [Int32], version: UInt64) {
+        lock.withReadLock {
+            let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? []
+            var matches = [Bool](repeating: false, count: filterFields.count)
+            filterFields.withUnsafeBufferPointer { fields in
+                for index in fields.indices {
+                    if let itemFields = fields[index] { matches[index] = C.matches(itemFields, view: view, scope: scope) }
+                }
+            }
+            search.keepMatches(of: foldedQuery, in: &matches)
+            return (sorted.filter { matches[Int($0)] }, changeCount)
+        }
+    }
+
+    /// Where the page after `cursor` starts in `result`: the first row that sorts after the
+    /// cursor's (key, id), by binary search, so rows added or removed meanwhile cause neither
+    /// duplicates nor gaps. Nil when the cursor's key is not readable.
+    func position(after cursor: PageCursor, in result: [Int32], sort field: C.SortField, direction: SortDirection) -> Int? {
+        guard let key = SortKey(cursorText: cursor.sortValue) else { return nil }
+        return lock.withReadLock {
+            Self.insertionPoint(in: result, key: key, id: cursor.id, field: field, direction: direction) { items[Int($0)] }
+        }
+    }
+
+    /// The first position in `slots` (sorted by key in `direction`, then id ascending) whose
+    /// item sorts after (`key`, `id`).
+    static func insertionPoint(
+        in slots: [Int32], key: SortKey, id: String, field: C.SortField, direction: SortDirection, item: (Int32) -> C.Item?
+    ) -> Int {
+        func sortsAfter(_ slot: Int32) -> Bool {
+            guard let candidate = item(slot) else { return false }
+            let candidateKey = C.sortKey(of: candidate, by: field)
+            if candidateKey == key { return C.id(of: candidate) > id }
+            return direction == .asc ? key < candidateKey : candidateKey < key
+        }
+        var low = 0, high = slots.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sortsAfter(slots[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// Where `item` belongs in `slots` (sorted by `field` in `direction`, ties by id).
+    func insertionPoint(for item: C.Item, in slots: [Int32], sort field: C.SortField, direction: SortDirection) -> Int {
+        lock.withReadLock {
+            Self.insertionPoint(in: slots, key: C.sortKey(of: item, by: field), id: C.id(of: item), field: field, direction: direction) {
+                items[Int($0)]
+            }
+        }
+    }
+
+    // MARK: changes
+
+    /// What one change did: the item before and after (nil: absent) and its slot.
+    struct Effect {
+        let slot: Int32
+        let old: C.Item?
+        let new: C.Item?
+    }
+
+    /// Inserts, replaces or deletes items in place, keeping every index current.
+    func apply(_ changes: [ItemChange<C.Item>]) -> (effects: [Effect], version: UInt64) {
+        lock.withWriteLock {
+            var effects: [Effect] = []
+            for change in changes {
+                switch change {
+                case .upsert(let item):
+                    let id = C.id(of: item)
+                    if let slot = positionByID[id] {
+                        let old = items[Int(slot)]
+                        removeFromSortOrders(slot: slot, item: old)
+                        store(item, at: slot)
+                        if old == nil { liveCount += 1 }
+                        effects.append(Effect(slot: slot, old: old, new: item))
+                    } else {
+                        let slot = Int32(items.count)
+                        items.append(nil)
+                        filterFields.append(nil)
+                        revisions.append(0)
+                        positionByID[id] = slot
+                        store(item, at: slot)
+                        liveCount += 1
+                        effects.append(Effect(slot: slot, old: nil, new: item))
+                    }
+                case .delete(let id):
+                    guard let slot = positionByID[id], let old = items[Int(slot)] else { continue }
+                    removeFromSortOrders(slot: slot, item: old)
+                    items[Int(slot)] = nil
+                    filterFields[Int(slot)] = nil
+                    revisions[Int(slot)] &+= 1
+                    search.set(item: Int(slot), to: nil)
+                    liveCount -= 1
+                    effects.append(Effect(slot: slot, old: old, new: nil))
+                }
+            }
+            changeCount += 1
+            return (effects, changeCount)
+        }
+    }
+
+    /// Writes `item` into `slot` and its sort positions (under the write lock).
+    private func store(_ item: C.Item, at slot: Int32) {
+        items[Int(slot)] = item
+        filterFields[Int(slot)] = C.filterFields(of: item)
+        revisions[Int(slot)] &+= 1
+        search.set(item: Int(slot), to: C.searchableText(of: item).map(TextFolding.fold))
+        for key in Array(sortOrders.keys) {
+            let point = Self.insertionPoint(
+                in: sortOrders[key] ?? [], key: C.sortKey(of: item, by: key.field), id: C.id(of: item), field: key.field,
+                direction: key.direction
+            ) { items[Int($0)] }
+            sortOrders[key]?.insert(slot, at: point)
+        }
+    }
+
+    private func removeFromSortOrders(slot: Int32, item: C.Item?) {
+        guard let item else { return }
+        for key in Array(sortOrders.keys) {
+            // The slot sits just before the first position that sorts after its own key.
+            let after = Self.insertionPoint(
+                in: sortOrders[key] ?? [], key: C.sortKey(of: item, by: key.field), id: C.id(of: item), field: key.field,
+                direction: key.direction
+            ) { items[Int($0)] }
+            if after > 0, sortOrders[key]?[after - 1] == slot {
+                sortOrders[key]?.remove(at: after - 1)
+            } else if let position = sortOrders[key]?.firstIndex(of: slot) {
+                sortOrders[key]?.remove(at: position)  // not expected; keeps the order right regardless
+            }
+        }
+    }
+
+    // MARK: building the indexes
+
+    private static func makeSearchIndex(_ items: [C.Item]) -> SearchIndex {
+        var index = SearchIndex(fieldCount: items.first.map { C.searchableText(of: $0).count } ?? 1)
+        var folded: [String: String] = [:]  // values repeat (names, places); fold each once
+        for item in items {
+            index.append(
+                C.searchableText(of: item).map { text in
+                    if let known = folded[text] { return known }
+                    let result = TextFolding.fold(text)
+                    folded[text] = result
+                    return result
+                })
+        }
+        return index
+    }
+
+    private static func makeSortOrders(_ items: [C.Item]) -> [SortOrderKey: [Int32]] {
+        let indices = (0..<Int32(items.count)).map { $0 }
+        // Rank ids and keys once; every sort then compares integers.
+        let ids = items.map(C.id)
+        var idRank = [Int32](repeating: 0, count: items.count)
+        for (rank, index) in indices.sorted(by: { ids[Int($0)] < ids[Int($1)] }).enumerated() { idRank[Int(index)] = Int32(rank) }
+        var result: [SortOrderKey: [Int32]] = [:]
+        for field in C.SortField.allCases {
+            let keys = items.map { C.sortKey(of: $0, by: field) }
+            let distinct = Set(keys).sorted()
+            let rankOfKey = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, Int32($0)) })
+            let keyRank = keys.map { rankOfKey[$0] ?? 0 }
+            for direction in SortDirection.allCases {
+                result[SortOrderKey(field: field, direction: direction)] = indices.sorted { a, b in
+                    let ka = keyRank[Int(a)], kb = keyRank[Int(b)]
+                    if ka != kb { return direction == .asc ? ka < kb : ka > kb }
+                    return idRank[Int(a)] < idRank[Int(b)]
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// One change to a collection: put an item (insert or replace by id) or delete one.
+public enum ItemChange<Item: Sendable>: Sendable {
+    case upsert(Item)
+    case delete(id: String)
+}
