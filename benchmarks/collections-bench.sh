@@ -31,7 +31,7 @@ BIN="$PWD/.build/release/server"
 SERVER_PID=""
 start_server() { # data dir, extra args...
   local dir="$1"; shift
-  "$BIN" --port "$PORT" --data "$dir" --no-access-log "$@" 2>/tmp/collections-bench-server.log &
+  "$BIN" --port "$PORT" --data "$dir" --in-memory --no-access-log "$@" 2>/tmp/collections-bench-server.log &
   SERVER_PID=$!
   for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && return 0; sleep 0.1; done
   echo "server did not start"; cat /tmp/collections-bench-server.log; exit 1

@@ -29,7 +29,7 @@ BIN="$ROOT/.build/release/server"
 
 SERVER_PID=""
 start_server() { # extra args...
-  "$BIN" --port "$PORT" --data "$DATA_DIR" --no-access-log "$@" 2>/tmp/orders-bench-server.log &
+  "$BIN" --port "$PORT" --data "$DATA_DIR" --in-memory --no-access-log "$@" 2>/tmp/orders-bench-server.log &
   SERVER_PID=$!
   for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && return 0; sleep 0.1; done
   echo "server did not start"; cat /tmp/orders-bench-server.log; exit 1

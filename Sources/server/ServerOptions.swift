@@ -2,10 +2,14 @@ import HTTPLite
 
 /// Command-line options of `server`, parsed from arguments and the environment.
 struct ServerOptions {
-    var configuration = ServerConfiguration()
+    var configuration = ServerConfiguration.listServiceDefaults
     var showsHelp = false
     /// Directory with the collections' data files; nil serves the embedded default data.
     var dataDirectory: String?
+    /// Where snapshots and journals go (`--state`); nil: `--data`, else the default directory.
+    var stateDirectory: String?
+    /// Keep changes in memory only.
+    var isInMemory = false
     var maxSessions = 10_000
     var sessionTimeToLive: Duration = .seconds(1800)
     var sharedPages = 2048
@@ -18,6 +22,9 @@ struct ServerOptions {
         Options:
           --data DIR              load orders.json, tasks.json and quakes.geojson from DIR
                                   (default: embedded data: 10,000 orders, 2,000 tasks, 5,000 quakes)
+          --state DIR             keep snapshots and the journal of changes in DIR (default: the --data
+                                  directory, else $XDG_STATE_HOME/listservice or ~/.local/state/listservice)
+          --in-memory             keep changes in memory only; nothing is written
           --max-sessions N        live sessions kept; the least recently used is evicted (default 10000)
           --session-ttl SECONDS   a session idle this long expires (default 1800)
           --shared-pages N        computed pages shared between sessions; 0 turns sharing off (default 2048)
@@ -25,13 +32,16 @@ struct ServerOptions {
           --port N                port to listen on, 0 for any free port (default 8080, or env PORT)
           --threads N             event-loop threads (default: one per core)
           --max-connections N     open connections before new ones get 503 (default 10000)
-          --max-body-bytes N      largest request body accepted (default 1048576)
+          --max-body-bytes N      largest request body accepted (default 67108864: feeds for /quakes/import)
           --idle-timeout SECONDS  close keep-alive connections idle this long (default 60)
           --header-timeout SECONDS  close clients that take longer to send a request head (default 10)
           --grace-period SECONDS  how long shutdown waits for in-flight requests (default 10)
           --no-access-log         do not log one line per request on stderr
           -h, --help              show this help
         """
+
+    /// The selection/JSON writes are small, but `/quakes/import` takes whole USGS feeds.
+    static let defaultMaxBodyBytes = 64 * 1024 * 1024
 
     /// A bad option: the message is printed on one line and the process exits with status 2.
     struct Failure: Error {
@@ -63,13 +73,27 @@ struct ServerOptions {
             case "--grace-period": options.configuration.shutdownGracePeriod = try parseSeconds(try value(), argument)
             case "--no-access-log": options.configuration.isAccessLogEnabled = false
             case "--data": options.dataDirectory = try value()
+            case "--state": options.stateDirectory = try value()
+            case "--in-memory": options.isInMemory = true
             case "--max-sessions": options.maxSessions = try parseInt(try value(), argument, in: 1...10_000_000)
             case "--session-ttl": options.sessionTimeToLive = try parseSeconds(try value(), argument)
             case "--shared-pages": options.sharedPages = try parseInt(try value(), argument, in: 0...1_000_000)
             default: throw Failure(message: "unknown option '\(argument)' (see --help)")
             }
         }
+        if options.isInMemory && options.stateDirectory != nil {
+            throw Failure(message: "--in-memory and --state exclude each other")
+        }
         return options
+    }
+
+    /// Where changes are kept: nil in memory; else `--state`, `--data`, or the default directory.
+    func resolvedStateDirectory(environment: [String: String]) -> String? {
+        guard !isInMemory else { return nil }
+        if let directory = stateDirectory ?? dataDirectory { return directory }
+        if let base = environment["XDG_STATE_HOME"], !base.isEmpty { return base + "/listservice" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/listservice" }
+        return "listservice-state"
     }
 
     private static func parsePort(_ text: String, source: String) throws(Failure) -> UInt16 {
@@ -89,5 +113,14 @@ struct ServerOptions {
             throw Failure(message: "\(option) must be a number of seconds above 0, not '\(text)'")
         }
         return .milliseconds(Int64(seconds * 1000))
+    }
+}
+
+extension ServerConfiguration {
+    /// HTTPLite's defaults with a body limit large enough for earthquake feeds.
+    static var listServiceDefaults: ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.limits.maxBodyBytes = ServerOptions.defaultMaxBodyBytes
+        return configuration
     }
 }

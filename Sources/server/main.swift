@@ -15,22 +15,25 @@ if options.showsHelp {
 }
 
 let loadStarted = Date()
-let stores: [any AnyCollectionStore]
+let environment = ProcessInfo.processInfo.environment
+let storage = StorageConfiguration(
+    dataDirectory: options.dataDirectory, stateDirectory: options.resolvedStateDirectory(environment: environment),
+    anchor: ListService.defaultAnchor())
+let service: ListService
 do {
-    stores = try ListService.loadStores(
-        directory: options.dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }, anchor: ListService.defaultAnchor())
+    service = try ListService.open(
+        storage, sessions: SessionStore(capacity: options.maxSessions, timeToLive: options.sessionTimeToLive),
+        sharedPages: options.sharedPages)
 } catch {
-    System.printError("server: cannot load data: \(error)")
+    System.printError("server: cannot start: \(error)")
     exit(1)
 }
 let loadMilliseconds = Int(Date().timeIntervalSince(loadStarted) * 1000)
+System.printError(
+    "level=info event=ready \(service.itemCounts.map { "\($0.name)=\($0.count)" }.joined(separator: " ")) "
+        + "state=\(storage.stateDirectory ?? "memory") duration_ms=\(loadMilliseconds)")
 
 System.raiseOpenFileLimit()
-let service = ListService(
-    stores: stores, sessions: SessionStore(capacity: options.maxSessions, timeToLive: options.sessionTimeToLive),
-    sharedPages: options.sharedPages)
-let counts = service.itemCounts.map { "\($0.name)=\($0.count)" }.joined(separator: " ")
-System.printError("level=info event=loaded \(counts) source=\(options.dataDirectory ?? "embedded") duration_ms=\(loadMilliseconds)")
 let statistics = ServerStatisticsBox()
 let router = ServiceRoutes.makeRouter(service: service, server: { statistics.snapshot })
 let configuration = options.configuration

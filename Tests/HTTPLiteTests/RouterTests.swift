@@ -8,6 +8,7 @@ import Testing
         router.get("/orders") { _ in .json(Array("list".utf8)) }
         router.get("/orders/:id") { request in .json(Array((request.pathParameters["id"] ?? "").utf8)) }
         router.delete("/orders/:id") { _ in Response(status: .noContent) }
+        router.post("/orders/import") { _ in .json(Array("imported".utf8)) }
         return router
     }()
 
@@ -34,6 +35,17 @@ import Testing
             #expect(error.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
         } catch {
             Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func literalSegments_winOverParameters() throws {
+        #expect(body(try router.handle(Request(method: .post, path: "/orders/import"))) == "imported")
+        do {
+            _ = try router.handle(Request(method: .get, path: "/orders/import"))
+            Issue.record("expected 405")
+        } catch let error as HTTPError {
+            #expect(error.status == .methodNotAllowed)
+            #expect(error.headers["Allow"] == "POST, OPTIONS")
         }
     }
 

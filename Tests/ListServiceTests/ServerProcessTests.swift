@@ -78,7 +78,7 @@ import Testing
 
     @Test func sigterm_shutsDownGracefullyWithStatus0() throws {
         let port = 20_000 + Int.random(in: 0..<20_000)
-        let (process, errors) = try run(["--port", "\(port)", "--no-access-log"])
+        let (process, errors) = try run(["--port", "\(port)", "--no-access-log", "--in-memory"])
         defer { if process.isRunning { process.terminate() } }
         var isUp = false
         for _ in 0..<100 where !isUp {

@@ -8,6 +8,11 @@ struct PathPattern: Sendable {
     let segments: [Segment]
     let text: String
 
+    /// How many segments are parameters: fewer is more specific.
+    var parameterCount: Int {
+        segments.filter { if case .parameter = $0 { true } else { false } }.count
+    }
+
     init(_ text: String) {
         self.text = text
         segments = Self.split(text).map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0)) }

@@ -31,22 +31,21 @@ public struct Router: Sendable {
             return optionsResponse(allowed: Set(routes.map(\.method)))
         }
         let segments = PathPattern.split(request.path)
-        var allowed = Set<HTTPMethod>()
+        // The most specific patterns win: `/quakes/import` over `/quakes/:id`, for every method.
+        var matching: [(route: Route, parameters: [String: String])] = []
         for route in routes {
-            guard let parameters = route.pattern.match(segments) else { continue }
-            if route.method == request.method || (request.method == .head && route.method == .get) {
-                // An exact HEAD route wins over GET's.
-                if request.method == .head && route.method == .get
-                    && routes.contains(where: { $0.method == .head && $0.pattern.match(segments) != nil })
-                {
-                    continue
-                }
-                var routed = request
-                routed.pathParameters = parameters
-                return try route.handler(routed)
-            }
-            allowed.insert(route.method)
+            if let parameters = route.pattern.match(segments) { matching.append((route, parameters)) }
         }
+        let fewestParameters = matching.map(\.route.pattern.parameterCount).min() ?? 0
+        matching.removeAll { $0.route.pattern.parameterCount > fewestParameters }
+        let handling = matching.first { $0.route.method == request.method }
+            ?? (request.method == .head ? matching.first { $0.route.method == .get } : nil)
+        if let (route, parameters) = handling {
+            var routed = request
+            routed.pathParameters = parameters
+            return try route.handler(routed)
+        }
+        let allowed = Set(matching.map(\.route.method))
         guard !allowed.isEmpty else {
             throw HTTPError(.notFound, code: "not-found", detail: "No resource at '\(request.path)'.")
         }

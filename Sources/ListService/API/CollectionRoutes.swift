@@ -11,6 +11,11 @@ enum CollectionRoutes {
 
         mutating func visit<C: ListCollection>(_ collection: C.Type) {
             CollectionRoutes.add(C.self, service: service, to: &router)
+            if let editable = C.self as? any EditableCollection.Type { addWrites(editable) }
+        }
+
+        private mutating func addWrites<E: EditableCollection>(_ collection: E.Type) {
+            WriteRoutes.add(E.self, service: service, to: &router)
         }
     }
 

@@ -18,7 +18,7 @@ extension ListServiceError {
 }
 
 /// Runs a handler body, turning core errors into problem responses.
-func mappingErrors(_ body: () throws(ListServiceError) -> Response) throws(HTTPError) -> Response {
+func mappingErrors<T>(_ body: () throws(ListServiceError) -> T) throws(HTTPError) -> T {
     do {
         return try body()
     } catch {

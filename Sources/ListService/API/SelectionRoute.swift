@@ -38,11 +38,16 @@ enum SelectionRoute {
 
 /// Reading JSON request bodies: 415 unless JSON, 400 when malformed, 422 naming the field.
 enum JSONBody {
-    static func object(of request: Request) throws(HTTPError) -> JSONObject {
+    /// 415 unless the body is declared `application/json`.
+    static func requireJSON(_ request: Request) throws(HTTPError) {
         let type = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/json" else {
             throw HTTPError(.unsupportedMediaType, code: "unsupported-media-type", detail: "Send the body as application/json.")
         }
+    }
+
+    static func object(of request: Request) throws(HTTPError) -> JSONObject {
+        try requireJSON(request)
         let value: JSONValue
         do {
             value = try JSONParser.parse(request.body)

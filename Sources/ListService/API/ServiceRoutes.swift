@@ -17,6 +17,7 @@ public enum ServiceRoutes {
         CollectionRegistry.visitAll(&installer)
         router = installer.router
         SelectionRoute.add(to: &router, service: service)
+        QuakeImportRoute.add(to: &router, service: service)
         MetricsRoute.add(to: &router, service: service, server: server)
         return router
     }

@@ -140,9 +140,35 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
 
     // MARK: changing
 
+    /// Changes past which rebuilding beats patching (an import of a whole feed).
+    static var bulkChangeThreshold: Int { 512 }
+
     /// Applies changes to the items, then patches every cached list that held or now holds a
-    /// changed item; other lists keep their results, pages and ETags.
+    /// changed item; other lists keep their results, pages and ETags. A bulk change builds a
+    /// new state beside the old one, which keeps serving reads until the swap. Changes come
+    /// from one writer at a time (`WriteCoordinator`).
     public func apply(_ changes: [ItemChange<C.Item>]) {
+        if changes.count > Self.bulkChangeThreshold {
+            var items = state.allItems
+            var positions = Dictionary(uniqueKeysWithValues: items.enumerated().map { (C.id(of: $1), $0) })
+            var deleted = Set<Int>()
+            for change in changes {
+                switch change {
+                case .upsert(let item):
+                    if let position = positions[C.id(of: item)] {
+                        items[position] = item
+                        deleted.remove(position)
+                    } else {
+                        positions[C.id(of: item)] = items.count
+                        items.append(item)
+                    }
+                case .delete(let id):
+                    if let position = positions[id] { deleted.insert(position) }
+                }
+            }
+            replaceAll(items.enumerated().filter { !deleted.contains($0.offset) }.map(\.element))
+            return
+        }
         let state = self.state
         let (effects, _) = state.apply(changes)
         guard !effects.isEmpty else { return }
@@ -177,9 +203,20 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         return patched
     }
 
-    /// Replaces every item (tests and reloads): every list recomputes on next use.
+    /// An item's row for `display`, formatted now and not cached (for `If-Match` on items a
+    /// write batch has already changed).
+    public func formattedRow(_ item: C.Item, display: DisplayContext) -> ListPage {
+        let (body, expiry) = writeRows(display: display, now: now) { context, json in
+            C.writeRow(item, in: &context, to: &json)
+            return C.rowExpiry(of: item, in: context)
+        }
+        return ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture)
+    }
+
+    /// Replaces every item (bulk changes, tests): every list recomputes on next use.
     public func replaceAll(_ items: [C.Item]) {
-        current.withLock { $0 = CollectionState(items: items) }
+        let rebuilt = CollectionState<C>(items: items)  // built while the old state serves reads
+        current.withLock { $0 = rebuilt }
         results.withLock { cache in
             cache.updateValues { _, result in
                 result.token.revoke()

@@ -3,8 +3,15 @@ import Foundation
 
 /// Loading a collection's data file into a `CollectionState`.
 public enum CollectionLoading {
-    /// Loads the collection's file from `directory`; the error names the file and the field.
+    /// Loads the collection's file from `directory` into a state.
     public static func load<C: ListCollection>(_ collection: C.Type, from directory: URL) throws(DataLoadError) -> CollectionState<C> {
+        let state = CollectionState<C>(items: try loadItems(C.self, from: directory))
+        malloc_trim(0)  // hand the parser's freed memory back to the OS rather than keep it as RSS
+        return state
+    }
+
+    /// Reads the collection's file from `directory`; the error names the file and the field.
+    static func loadItems<C: ListCollection>(_ collection: C.Type, from directory: URL) throws(DataLoadError) -> [C.Item] {
         let file = directory.appendingPathComponent(C.fileName)
         let data: Data
         do {
@@ -15,9 +22,7 @@ public enum CollectionLoading {
         let decoded = data.withUnsafeBytes { bytes in
             Result { () throws(DataLoadError) in try C.decodeItems(bytes, file: C.fileName) }
         }
-        let state = CollectionState<C>(items: try decoded.get())
-        malloc_trim(0)  // hand the parser's freed memory back to the OS rather than keep it as RSS
-        return state
+        return try decoded.get()
     }
 }
 

@@ -58,6 +58,17 @@ public protocol ListCollection: Sendable {
     /// Writes an item's map marker.
     static func writeMarker(_ item: Item, to json: inout JSONWriter)
 
+    /// The sequence number in an id the service assigned (`o-000123` → 123); new ids continue
+    /// after the highest. Nil for ids the service does not assign.
+    static func sequence(of id: String) -> Int?
+
+    /// Writes an item in the shared data format, for journal records and snapshots.
+    static func writeItem(_ item: Item, to json: inout JSONWriter)
+    /// Reads an item in the shared data format (as `writeItem` writes it).
+    static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Item
+    /// A whole data file of `items`, as `decodeItems` reads it (a JSON array by default).
+    static func encodeDataFile(_ items: [Item]) -> [UInt8]
+
     /// The embedded default data set.
     static func makeDefaultItems(anchor: Date) -> [Item]
     /// The data file's name in a `--data` directory.
@@ -71,6 +82,22 @@ extension ListCollection {
     public static var directionAliases: [String: SortDirection] { [:] }
     public static func rowExpiry(of item: Item, in context: RowContext) -> Date? { nil }
     public static var markerSort: (field: SortField, direction: SortDirection)? { nil }
+    public static func sequence(of id: String) -> Int? { nil }
+
+    public static func encodeDataFile(_ items: [Item]) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 256 * items.count)
+        json.beginArray()
+        for item in items { writeItem(item, to: &json) }
+        json.endArray()
+        return json.bytes
+    }
+
+    /// Decodes a JSON array data file with `decodeItem`.
+    public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Item] {
+        try JSONArrayDecoding.decode(bytes, file: file, id: id(of:)) { (value, path) throws(JSONFieldError) in
+            try decodeItem(value, path: path)
+        }
+    }
     public static func writeMarker(_ item: Item, to json: inout JSONWriter) {}
     /// Whether list responses echo the session's selection (collections with a map do).
     static var sharesSelection: Bool { markerSort != nil }

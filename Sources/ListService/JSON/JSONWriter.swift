@@ -63,6 +63,13 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// A number given as its exact decimal text (money: `1234.50`).
+    public mutating func number(text: String) {
+        separate()
+        bytes.append(contentsOf: text.utf8)
+        needsComma = true
+    }
+
     /// Writes already-encoded JSON (a cached row, say) as one value.
     public mutating func raw(_ json: [UInt8]) {
         separate()

@@ -64,6 +64,59 @@ public enum Orders: ListCollection {
 
     public static func makeDefaultItems(anchor: Date) -> [Order] { DefaultOrders.make(anchor: anchor) }
 
+    public static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Order {
+        try Order(json: value, path: path)
+    }
+
+    /// An order in the shared data format.
+    public static func writeItem(_ order: Order, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        json.string(order.id)
+        json.key("title")
+        json.string(order.title)
+        json.key("customerName")
+        json.string(order.customerName)
+        json.key("currency")
+        json.string(order.currency)
+        json.key("total")
+        json.number(text: order.total.plainText)
+        json.key("date")
+        json.string(ISO8601.format(order.date))
+        json.key("status")
+        json.string(order.status.rawValue)
+        json.key("items")
+        json.beginArray()
+        for item in order.items {
+            json.beginObject()
+            json.key("name")
+            json.string(item.name)
+            json.key("quantity")
+            json.int(item.quantity)
+            json.key("unitPrice")
+            json.number(text: item.unitPrice.plainText)
+            json.key("requiresSignature")
+            json.bool(item.requiresSignature)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("shippingAddress")
+        json.beginObject()
+        json.key("street")
+        json.string(order.shippingAddress.street)
+        json.key("city")
+        json.string(order.shippingAddress.city)
+        json.key("postalCode")
+        json.string(order.shippingAddress.postalCode)
+        json.key("country")
+        json.string(order.shippingAddress.country)
+        json.key("isResidential")
+        json.bool(order.shippingAddress.isResidential)
+        json.endObject()
+        json.endObject()
+    }
+
+    /// Decodes `orders.json`, sharing the storage of repeated strings.
     public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Order] {
         var interner = StringInterner()
         return try JSONArrayDecoding.decode(bytes, file: file, id: \.id) { (value, path) throws(JSONFieldError) in

@@ -103,6 +103,56 @@ public enum Quakes: ListCollection {
 
     public static func makeDefaultItems(anchor: Date) -> [Earthquake] { DefaultQuakes.make(anchor: anchor) }
 
+    public static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Earthquake {
+        try Earthquake(feature: value, path: path)
+    }
+
+    /// An earthquake as a GeoJSON feature in the USGS format.
+    public static func writeItem(_ quake: Earthquake, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("type")
+        json.string("Feature")
+        json.key("id")
+        json.string(quake.id)
+        json.key("properties")
+        json.beginObject()
+        json.key("mag")
+        if let magnitude = quake.magnitude { json.number(magnitude) } else { json.null() }
+        json.key("place")
+        json.optionalString(quake.place)
+        json.key("time")
+        json.number(text: String(Int64((quake.time.timeIntervalSince1970 * 1000).rounded())))
+        json.key("updated")
+        json.number(text: String(Int64((quake.updated.timeIntervalSince1970 * 1000).rounded())))
+        json.endObject()
+        json.key("geometry")
+        json.beginObject()
+        json.key("type")
+        json.string("Point")
+        json.key("coordinates")
+        json.beginArray()
+        json.number(quake.longitude)
+        json.number(quake.latitude)
+        json.number(quake.depthKm)
+        json.endArray()
+        json.endObject()
+        json.endObject()
+    }
+
+    /// A USGS FeatureCollection of `quakes`.
+    public static func encodeDataFile(_ quakes: [Earthquake]) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 300 * quakes.count)
+        json.beginObject()
+        json.key("type")
+        json.string("FeatureCollection")
+        json.key("features")
+        json.beginArray()
+        for quake in quakes { writeItem(quake, to: &json) }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+
     /// Decodes a USGS FeatureCollection.
     public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Earthquake] {
         let document: JSONValue

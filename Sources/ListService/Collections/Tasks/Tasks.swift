@@ -94,9 +94,25 @@ public enum Tasks: ListCollection {
 
     public static func makeDefaultItems(anchor: Date) -> [TaskItem] { DefaultTasks.make(anchor: anchor) }
 
-    public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [TaskItem] {
-        try JSONArrayDecoding.decode(bytes, file: file, id: \.id) { (value, path) throws(JSONFieldError) in
-            try TaskItem(json: value, path: path)
-        }
+    public static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> TaskItem {
+        try TaskItem(json: value, path: path)
+    }
+
+    /// A task in the shared data format.
+    public static func writeItem(_ task: TaskItem, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        json.string(task.id)
+        json.key("title")
+        json.string(task.title)
+        json.key("isActive")
+        json.bool(task.isActive)
+        json.key("isArchived")
+        json.bool(task.isArchived)
+        json.key("dueDate")
+        json.string(ISO8601.format(task.dueDate))
+        json.key("priority")
+        json.string(task.priority.rawValue)
+        json.endObject()
     }
 }

@@ -1,0 +1,139 @@
+import Foundation
+
+/// Creating, editing and moving orders through their states; all validation in one place.
+extension Orders: EditableCollection {
+    static let maxItems = 100
+    static let maxQuantity = 10_000
+    static let maxUnitPrice = Money(cents: 100_000_000)
+    static let knownCurrencies = Set(Locale.commonISOCurrencyCodes)
+
+    public static let actions = ["complete", "cancel"]
+
+    public static func sequence(of id: String) -> Int? {
+        id.hasPrefix("o-") ? Int(id.dropFirst(2)) : nil
+    }
+
+    /// `POST /orders`: the server assigns id, title, date (now) and status (pending), and
+    /// computes the total from the items.
+    public static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<Order, WriteRejection> {
+        var validator = FieldValidator(body)
+        validator.rejectUnknown(["customerName", "currency", "items", "shippingAddress"])
+        let name = validator.text("customerName", maxLength: 100)
+        let currency = validator.text("currency", maxLength: 3)
+        if let currency, !knownCurrencies.contains(currency) {
+            validator.report("currency", "'\(currency)' is not an ISO 4217 currency code.")
+        }
+        let items = readItems(&validator)
+        let address = readAddress(body["shippingAddress"], into: &validator, isPatch: false, current: nil)
+        if let rejection = validator.result { return .failure(rejection) }
+        guard let name, let currency, let items, let address else { return .failure(.invalid([])) }
+        let number = String(sequence)
+        let order = Order(
+            id: "o-" + String(repeating: "0", count: max(0, 6 - number.count)) + number, title: "Order #\(100_000 + sequence)",
+            customerName: name, currency: currency, total: items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) },
+            date: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), status: .pending, items: items,
+            shippingAddress: address)
+        return .success(order)
+    }
+
+    /// `PATCH /orders/:id`: a JSON merge patch of `customerName` and `shippingAddress`.
+    public static func patch(_ order: Order, with body: JSONObject, now: Date) -> Result<Order, WriteRejection> {
+        var validator = FieldValidator(body)
+        validator.rejectUnknown(["customerName", "shippingAddress"])
+        var patched = order
+        if body["customerName"] != nil, let name = validator.text("customerName", maxLength: 100) { patched.customerName = name }
+        if let value = body["shippingAddress"],
+            let address = readAddress(value, into: &validator, isPatch: true, current: order.shippingAddress)
+        {
+            patched.shippingAddress = address
+        }
+        if let rejection = validator.result { return .failure(rejection) }
+        return .success(patched)
+    }
+
+    /// `complete` and `cancel`: pending orders move; doing it twice changes nothing; a
+    /// completed order cannot be cancelled, nor a cancelled one completed.
+    public static func perform(_ action: String, on order: Order) -> Result<Order, WriteRejection> {
+        var changed = order
+        switch (action, order.status) {
+        case ("complete", .completed), ("cancel", .cancelled): return .success(order)
+        case ("complete", .cancelled): return .failure(.conflict("A cancelled order cannot be completed."))
+        case ("cancel", .completed): return .failure(.conflict("A completed order cannot be cancelled."))
+        case ("complete", .pending): changed.status = .completed
+        case ("cancel", .pending): changed.status = .cancelled
+        default: return .failure(.notFound("action '\(action)'"))
+        }
+        return .success(changed)
+    }
+
+    private static func readItems(_ validator: inout FieldValidator) -> [OrderItem]? {
+        guard case .array(let elements)? = validator.body["items"] else {
+            validator.report("items", validator.body["items"] == nil ? "is required." : "must be an array of items.")
+            return nil
+        }
+        if elements.isEmpty { validator.report("items", "must hold at least one item.") }
+        if elements.count > maxItems { validator.report("items", "must hold at most \(maxItems) items.") }
+        var items: [OrderItem] = []
+        for (index, element) in elements.prefix(maxItems).enumerated() {
+            let path = "items[\(index)]"
+            guard case .object(let object) = element else {
+                validator.report(path, "must be an object.")
+                continue
+            }
+            validator.rejectUnknown(["name", "quantity", "unitPrice", "requiresSignature"], in: object, prefix: path + ".")
+            let name = validator.text("name", in: object, path: path + ".name", maxLength: 100)
+            var quantity: Int?
+            switch object["quantity"] {
+            case .number(let number)? where number.int64.map({ (1...Int64(maxQuantity)).contains($0) }) == true:
+                quantity = number.int64.map(Int.init)
+            case nil: validator.report(path + ".quantity", "is required.")
+            default: validator.report(path + ".quantity", "must be a whole number from 1 to \(maxQuantity).")
+            }
+            var price: Money?
+            switch object["unitPrice"] {
+            case .number(let number)?:
+                if let money = Money(decimalText: number.text) {
+                    if money.cents < 0 {
+                        validator.report(path + ".unitPrice", "must not be negative.")
+                    } else if money > maxUnitPrice {
+                        validator.report(path + ".unitPrice", "must be at most \(maxUnitPrice.plainText).")
+                    } else {
+                        price = money
+                    }
+                } else {
+                    validator.report(path + ".unitPrice", "must have at most two decimals.")
+                }
+            case nil: validator.report(path + ".unitPrice", "is required.")
+            default: validator.report(path + ".unitPrice", "must be a number.")
+            }
+            let signature = validator.bool("requiresSignature", in: object, path: path + ".requiresSignature", isRequired: false)
+            if let name, let quantity, let price {
+                items.append(OrderItem(name: name, quantity: quantity, unitPrice: price, requiresSignature: signature ?? false))
+            }
+        }
+        return items
+    }
+
+    /// The address from a body (all parts required) or a merge patch over `current`.
+    private static func readAddress(
+        _ value: JSONValue?, into validator: inout FieldValidator, isPatch: Bool, current: ShippingAddress?
+    ) -> ShippingAddress? {
+        guard case .object(let object)? = value else {
+            validator.report("shippingAddress", value == nil ? "is required." : "must be an object.")
+            return nil
+        }
+        let parts = ["street", "city", "postalCode", "country"]
+        validator.rejectUnknown(parts + ["isResidential"], in: object, prefix: "shippingAddress.")
+        var texts: [String: String] = [:]
+        for part in parts where !isPatch || object[part] != nil {
+            texts[part] = validator.text(part, in: object, path: "shippingAddress.\(part)", maxLength: 200)
+        }
+        let residential = !isPatch || object["isResidential"] != nil
+            ? validator.bool("isResidential", in: object, path: "shippingAddress.isResidential") : nil
+        func part(_ name: String, _ keyPath: KeyPath<ShippingAddress, String>) -> String? { texts[name] ?? current?[keyPath: keyPath] }
+        guard let street = part("street", \.street), let city = part("city", \.city), let postalCode = part("postalCode", \.postalCode),
+            let country = part("country", \.country), let isResidential = residential ?? current?.isResidential
+        else { return nil }
+        return ShippingAddress(street: street, city: city, postalCode: postalCode, country: country, isResidential: isResidential)
+    }
+}

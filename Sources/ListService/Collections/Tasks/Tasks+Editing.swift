@@ -1,0 +1,61 @@
+import Foundation
+
+/// Creating and editing tasks.
+extension Tasks: EditableCollection {
+    public static func sequence(of id: String) -> Int? {
+        id.hasPrefix("t-") ? Int(id.dropFirst(2)) : nil
+    }
+
+    static let fields = ["title", "priority", "dueDate", "isActive", "isArchived"]
+
+    /// `POST /tasks`: `title` and `dueDate` required; `priority` defaults to medium, the task
+    /// starts active and not archived unless told otherwise.
+    public static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<TaskItem, WriteRejection> {
+        var validator = FieldValidator(body)
+        validator.rejectUnknown(fields)
+        let title = validator.text("title", maxLength: 200)
+        let due = dueDate(&validator, isRequired: true)
+        let priority = self.priority(&validator) ?? .medium
+        let isActive = validator.bool("isActive", isRequired: false) ?? true
+        let isArchived = validator.bool("isArchived", isRequired: false) ?? false
+        if let rejection = validator.result { return .failure(rejection) }
+        guard let title, let due else { return .failure(.invalid([])) }
+        let number = String(sequence)
+        return .success(
+            TaskItem(
+                id: "t-" + String(repeating: "0", count: max(0, 6 - number.count)) + number, title: title, isActive: isActive,
+                isArchived: isArchived, dueDate: due, priority: priority))
+    }
+
+    /// `PATCH /tasks/:id`: a JSON merge patch of title, priority, dueDate, isActive, isArchived.
+    public static func patch(_ task: TaskItem, with body: JSONObject, now: Date) -> Result<TaskItem, WriteRejection> {
+        var validator = FieldValidator(body)
+        validator.rejectUnknown(fields)
+        var patched = task
+        if body["title"] != nil, let title = validator.text("title", maxLength: 200) { patched.title = title }
+        if body["dueDate"] != nil, let due = dueDate(&validator, isRequired: true) { patched.dueDate = due }
+        if body["priority"] != nil, let priority = priority(&validator) { patched.priority = priority }
+        if body["isActive"] != nil, let isActive = validator.bool("isActive") { patched.isActive = isActive }
+        if body["isArchived"] != nil, let isArchived = validator.bool("isArchived") { patched.isArchived = isArchived }
+        if let rejection = validator.result { return .failure(rejection) }
+        return .success(patched)
+    }
+
+    private static func dueDate(_ validator: inout FieldValidator, isRequired: Bool) -> Date? {
+        guard let text = validator.text("dueDate", maxLength: 40, isRequired: isRequired) else { return nil }
+        guard let date = ISO8601.parse(text) else {
+            validator.report("dueDate", "must be an ISO 8601 timestamp such as 2026-11-20T17:00:00Z.")
+            return nil
+        }
+        return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))  // journaled at whole seconds
+    }
+
+    private static func priority(_ validator: inout FieldValidator) -> TaskPriority? {
+        guard let text = validator.text("priority", maxLength: 10, isRequired: false) else { return nil }
+        guard let priority = TaskPriority(rawValue: text) else {
+            validator.report("priority", "must be one of low, medium, high, urgent.")
+            return nil
+        }
+        return priority
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Glibc
+
+/// An append-only log of changes, one file per collection. Each record is framed as
+/// `"LSJ1"`, payload length (UInt32 LE), CRC-32 of the payload (UInt32 LE), payload.
+/// A record is acknowledged only after `append` has fsync'ed it.
+final class Journal {
+    let path: String
+    private var fd: Int32
+    /// Bytes in the file: where the next record goes.
+    private(set) var length: Int
+
+    static let magic: [UInt8] = Array("LSJ1".utf8)
+    static let headerLength = 12
+
+    /// Opens (creating) the journal at `path` for appending; `length` must be its recovered size.
+    init(path: String, length: Int) throws(DurableFile.Failure) {
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DurableFile.Failure(call: "open", path: path, code: errno) }
+        self.length = length
+        try DurableFile.syncDirectory(of: path)
+    }
+
+    deinit { close(fd) }
+
+    static func frame(_ payload: [UInt8]) -> [UInt8] {
+        var record = magic
+        record.reserveCapacity(headerLength + payload.count)
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { record.append(contentsOf: $0) }
+        withUnsafeBytes(of: CRC32.checksum(payload).littleEndian) { record.append(contentsOf: $0) }
+        record.append(contentsOf: payload)
+        return record
+    }
+
+    /// Appends framed records and makes them durable (one fsync for all).
+    func append(_ records: [[UInt8]]) throws(DurableFile.Failure) {
+        let bytes = records.flatMap { $0 }
+        try DurableFile.writeAll(fd, bytes, path: path)
+        guard fdatasync(fd) == 0 else { throw DurableFile.Failure(call: "fdatasync", path: path, code: errno) }
+        length += bytes.count
+    }
+
+    /// Drops the first `count` bytes (records now in a snapshot), keeping later ones: the rest
+    /// is written to a new file that atomically replaces this one.
+    func dropPrefix(_ count: Int) throws(DurableFile.Failure) {
+        let remaining: [UInt8]
+        if let data = FileManager.default.contents(atPath: path), data.count >= count {
+            remaining = [UInt8](data[count...])
+        } else {
+            remaining = []
+        }
+        try DurableFile.replace(path, with: remaining)
+        close(fd)
+        fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DurableFile.Failure(call: "open", path: path, code: errno) }
+        length = remaining.count
+    }
+}
+
+/// What reading a journal found.
+struct JournalContents {
+    var payloads: [[UInt8]] = []
+    /// Bytes up to the end of the last good record.
+    var validLength = 0
+    /// Bytes after it that were dropped: a record torn by a crash mid-write.
+    var droppedTail = 0
+}
+
+/// Corruption before the end of a journal: a bad record followed by good ones. Starting
+/// anyway would silently lose the good ones, so start-up refuses.
+struct JournalCorruption: Error, CustomStringConvertible {
+    let path: String
+    let offset: Int
+    let reason: String
+    var description: String {
+        "\(path): corrupt record at byte \(offset) (\(reason)) with intact records after it; refusing to start. "
+            + "Move the file aside to start without its changes, or repair it."
+    }
+}
+
+enum JournalReader {
+    /// Reads every intact record. A damaged tail (no intact record after it) is reported in
+    /// `droppedTail`; damage followed by an intact record throws.
+    static func read(_ path: String) throws(JournalCorruption) -> JournalContents {
+        guard let data = FileManager.default.contents(atPath: path) else { return JournalContents() }
+        let bytes = [UInt8](data)
+        var contents = JournalContents()
+        var offset = 0
+        while offset < bytes.count {
+            switch record(in: bytes, at: offset) {
+            case .intact(let payload, let end):
+                contents.payloads.append(payload)
+                offset = end
+                contents.validLength = end
+            case .damaged(let reason):
+                if let later = nextIntactRecord(in: bytes, after: offset) {
+                    throw JournalCorruption(path: path, offset: offset, reason: "\(reason); next intact record at byte \(later)")
+                }
+                contents.droppedTail = bytes.count - offset
+                return contents
+            }
+        }
+        return contents
+    }
+
+    private enum Record {
+        case intact(payload: [UInt8], end: Int)
+        case damaged(String)
+    }
+
+    private static func record(in bytes: [UInt8], at offset: Int) -> Record {
+        guard bytes.count - offset >= Journal.headerLength else { return .damaged("truncated header") }
+        guard bytes[offset..<(offset + 4)].elementsEqual(Journal.magic) else { return .damaged("bad magic") }
+        let length = Int(UInt32(littleEndian: load(bytes, offset + 4)))
+        let checksum = UInt32(littleEndian: load(bytes, offset + 8))
+        let start = offset + Journal.headerLength
+        guard length <= bytes.count - start else { return .damaged("truncated payload") }
+        let payload = Array(bytes[start..<(start + length)])
+        guard CRC32.checksum(payload) == checksum else { return .damaged("checksum mismatch") }
+        return .intact(payload: payload, end: start + length)
+    }
+
+    private static func load(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        bytes[offset..<(offset + 4)].enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
+    private static func nextIntactRecord(in bytes: [UInt8], after offset: Int) -> Int? {
+        var candidate = offset + 1
+        while candidate + Journal.headerLength <= bytes.count {
+            if bytes[candidate] == Journal.magic[0], case .intact = record(in: bytes, at: candidate) { return candidate }
+            candidate += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+
+/// Where the service keeps its data and what it does at start-up: load each collection's
+/// snapshot, replay its journal, and make sure a snapshot exists for the next start.
+public struct StorageConfiguration: Sendable {
+    /// Where the initial data files are (`--data`); nil: the embedded data.
+    public var dataDirectory: String?
+    /// Where snapshots and journals live; nil keeps changes in memory only (`--in-memory`).
+    public var stateDirectory: String?
+    /// A journal this large is compacted into its collection's data file.
+    public var compactAfterBytes = 64 * 1024 * 1024
+    /// The embedded data's anchor (see `ListService.defaultAnchor`).
+    public var anchor: Date
+
+    public init(dataDirectory: String?, stateDirectory: String?, anchor: Date) {
+        self.dataDirectory = dataDirectory
+        self.stateDirectory = stateDirectory
+        self.anchor = anchor
+    }
+}
+
+/// Start-up could not produce a trustworthy state; one line says why.
+public struct StartupError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// One collection's state as recovered at start-up.
+struct RecoveredCollection<C: ListCollection> {
+    let state: CollectionState<C>
+    let journalPath: String?
+    let journalLength: Int
+    let report: String
+
+    /// Loads the snapshot (state directory, else data directory, else embedded data), replays
+    /// the journal, drops a torn tail, refuses corruption before the end, and writes the
+    /// first snapshot when the state directory has none.
+    static func recover(_ storage: StorageConfiguration) throws(StartupError) -> RecoveredCollection {
+        let fileManager = FileManager.default
+        let statePath = storage.stateDirectory.map { ($0 as NSString).appendingPathComponent(C.fileName) }
+        var items: [C.Item]
+        var source: String
+        do throws(DataLoadError) {
+            if let statePath, fileManager.fileExists(atPath: statePath), let directory = storage.stateDirectory {
+                items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: directory, isDirectory: true))
+                source = statePath
+            } else if let dataDirectory = storage.dataDirectory {
+                items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: dataDirectory, isDirectory: true))
+                source = (dataDirectory as NSString).appendingPathComponent(C.fileName)
+            } else {
+                items = C.makeDefaultItems(anchor: storage.anchor)
+                source = "embedded"
+            }
+        } catch {
+            throw StartupError(description: error.description)
+        }
+        guard let stateDirectory = storage.stateDirectory, let statePath else {
+            return RecoveredCollection(state: CollectionState(items: items), journalPath: nil, journalLength: 0, report: "\(C.name)=\(items.count) from \(source)")
+        }
+        let journalPath = (stateDirectory as NSString).appendingPathComponent("\(C.name).journal")
+        let contents: JournalContents
+        do {
+            contents = try JournalReader.read(journalPath)
+        } catch {
+            throw StartupError(description: error.description)
+        }
+        if contents.droppedTail > 0 {
+            Log.line("level=warning event=journal-tail-dropped file=\(journalPath) bytes=\(contents.droppedTail) reason=\"torn or corrupt last record\"")
+            guard truncate(journalPath, off_t(contents.validLength)) == 0 else {
+                throw StartupError(description: "\(journalPath): cannot drop the torn tail: \(String(cString: strerror(errno)))")
+            }
+        }
+        items = try replay(contents.payloads, onto: items, path: journalPath)
+        if !fileManager.fileExists(atPath: statePath) {
+            do {
+                try DurableFile.replace(statePath, with: C.encodeDataFile(items))
+            } catch {
+                throw StartupError(description: "cannot write the first snapshot: \(error)")
+            }
+        }
+        return RecoveredCollection(
+            state: CollectionState(items: items), journalPath: journalPath, journalLength: contents.validLength,
+            report: "\(C.name)=\(items.count) from \(source) replayed=\(contents.payloads.count)")
+    }
+
+    /// Applies journal records (full-item upserts and deletes) in order. Replaying a record a
+    /// snapshot already holds changes nothing.
+    private static func replay(_ payloads: [[UInt8]], onto base: [C.Item], path: String) throws(StartupError) -> [C.Item] {
+        guard !payloads.isEmpty else { return base }
+        var items: [C.Item?] = base
+        var slots = Dictionary(uniqueKeysWithValues: base.enumerated().map { (C.id(of: $1), $0) })
+        for (number, payload) in payloads.enumerated() {
+            do {
+                let record = try JSONFields(try JSONParser.parse(payload), path: "record \(number + 1)")
+                switch try record.string("op") {
+                case "upsert":
+                    let item = try C.decodeItem(try record.value("item"), path: record.fieldPath("item"))
+                    if let slot = slots[C.id(of: item)] {
+                        items[slot] = item
+                    } else {
+                        slots[C.id(of: item)] = items.count
+                        items.append(item)
+                    }
+                case "delete":
+                    if let slot = slots.removeValue(forKey: try record.string("id")) { items[slot] = nil }
+                case let other:
+                    throw JSONFieldError(path: record.fieldPath("op"), reason: "unknown operation '\(other)'")
+                }
+            } catch {
+                throw StartupError(description: "\(path): record \(number + 1) has a valid checksum but cannot be applied: \(error)")
+            }
+        }
+        return items.compactMap { $0 }
+    }
+}

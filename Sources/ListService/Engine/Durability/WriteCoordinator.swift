@@ -1,0 +1,137 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Every write passes through here, one at a time on one queue: it is checked against the
+/// latest state (including earlier writes of its batch), journaled, and answered only once its
+/// record is on disk. Writes that arrive while a batch is being synced wait and go together in
+/// the next batch, sharing one fsync per collection (group commit).
+public final class WriteCoordinator: Sendable {
+    private let queue = DispatchQueue(label: "listservice.writes")
+    private let pending = Mutex<Pending>(Pending())
+    private let writer: WriterState
+    let engines: Engines
+
+    private struct Pending {
+        var operations: [@Sendable (inout WriteBatch) -> Void] = []
+        var isDrainScheduled = false
+    }
+
+    init(engines: Engines, files: [CollectionFiles], compactAfterBytes: Int, sequences: [String: Int]) {
+        self.engines = engines
+        self.writer = WriterState(files: files, compactAfterBytes: compactAfterBytes, sequences: sequences)
+    }
+
+    /// Queues a write. `operation` runs on the writer queue with the batch it belongs to;
+    /// whatever it registers with `WriteBatch.onCommit` runs once the batch is durable.
+    public func submit(_ operation: @escaping @Sendable (inout WriteBatch) -> Void) {
+        let shouldSchedule = pending.withLock { pending in
+            pending.operations.append(operation)
+            defer { pending.isDrainScheduled = true }
+            return !pending.isDrainScheduled
+        }
+        if shouldSchedule { queue.async { self.drain() } }
+    }
+
+    /// Runs every queued write as one batch, commits it, answers, and repeats while more came.
+    private func drain() {
+        while true {
+            let operations = pending.withLock { pending in
+                defer { pending.operations.removeAll() }
+                if pending.operations.isEmpty { pending.isDrainScheduled = false }
+                return pending.operations
+            }
+            guard !operations.isEmpty else { return }
+            var batch = WriteBatch(engines: engines, sequences: writer.sequences)
+            for operation in operations { operation(&batch) }
+            writer.sequences = batch.sequences
+            let outcome = writer.commit(Array(batch.collections.values))
+            for completion in batch.completions { completion(outcome) }
+            writer.compactIfDue(coordinator: self)
+        }
+    }
+
+    /// Runs `body` on the writer queue (journal maintenance after a compaction).
+    func onWriterQueue(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
+
+    /// Writes every collection's snapshot now and trims its journal; returns when done.
+    public func compactNow() {
+        queue.sync { writer.compact(coordinator: self, force: true) }
+        queue.sync {}  // the trims were queued behind the snapshot writes
+    }
+}
+
+/// The writes of one batch: what they changed (an overlay over the engines' state) and what
+/// to do once the batch is durable.
+public struct WriteBatch {
+    let engines: Engines
+    var sequences: [String: Int]
+    var collections: [String: any PendingCollectionChanges] = [:]
+    var completions: [(Result<Void, WriteRejection>) -> Void] = []
+
+    /// The item as the batch sees it: earlier writes in the batch first, then the engine.
+    public func item<C: ListCollection>(_ collection: C.Type, id: String) -> C.Item? {
+        if let changes = collections[C.name] as? CollectionChanges<C>, let overlaid = changes.overlay[id] { return overlaid }
+        return engines.engine(C.self).state.item(id: id)
+    }
+
+    /// Records a change; it is journaled and applied when the batch commits.
+    public mutating func record<C: ListCollection>(_ collection: C.Type, _ change: ItemChange<C.Item>) {
+        let changes = collections[C.name] as? CollectionChanges<C> ?? CollectionChanges<C>(engine: engines.engine(C.self))
+        changes.add(change)
+        collections[C.name] = changes
+    }
+
+    /// The next sequence number for a new item of `C`.
+    public mutating func nextSequence<C: EditableCollection>(_ collection: C.Type) -> Int {
+        let next = (sequences[C.name] ?? 0) + 1
+        sequences[C.name] = next
+        return next
+    }
+
+    /// Runs after the batch is durable and applied (success) or refused by storage (failure).
+    public mutating func onCommit(_ body: @escaping (Result<Void, WriteRejection>) -> Void) { completions.append(body) }
+}
+
+/// A batch's changes to one collection, type-erased for the batch.
+protocol PendingCollectionChanges: AnyObject {
+    var name: String { get }
+    var journalPayloads: [[UInt8]] { get }
+    func apply()
+}
+
+/// A batch's changes to collection `C`.
+final class CollectionChanges<C: ListCollection>: PendingCollectionChanges {
+    let engine: CollectionEngine<C>
+    private(set) var changes: [ItemChange<C.Item>] = []
+    private(set) var overlay: [String: C.Item?] = [:]
+    private(set) var journalPayloads: [[UInt8]] = []
+
+    init(engine: CollectionEngine<C>) { self.engine = engine }
+
+    var name: String { C.name }
+
+    func add(_ change: ItemChange<C.Item>) {
+        changes.append(change)
+        var json = JSONWriter()
+        json.beginObject()
+        switch change {
+        case .upsert(let item):
+            overlay[C.id(of: item)] = .some(item)
+            json.key("op")
+            json.string("upsert")
+            json.key("item")
+            C.writeItem(item, to: &json)
+        case .delete(let id):
+            overlay[id] = .some(nil)
+            json.key("op")
+            json.string("delete")
+            json.key("id")
+            json.string(id)
+        }
+        json.endObject()
+        journalPayloads.append(json.bytes)
+    }
+
+    func apply() { engine.apply(changes) }
+}
