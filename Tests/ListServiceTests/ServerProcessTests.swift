@@ -68,6 +68,88 @@ import Testing
         return String(decoding: response, as: UTF8.self)
     }
 
+    /// One request on a new connection, waiting for the whole response; nil if the server is gone.
+    private func exchange(_ socket: Int32, _ request: String) -> (status: Int, headers: String)? {
+        let bytes = Array(request.utf8)
+        guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return nil }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let text = String(decoding: received, as: UTF8.self)
+            if let headEnd = text.range(of: "\r\n\r\n") {
+                let head = String(text[..<headEnd.lowerBound])
+                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                if received.count >= text.utf8.distance(from: text.startIndex, to: headEnd.upperBound) + length {
+                    return (Int(head.dropFirst(9).prefix(3)) ?? 0, head)
+                }
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            received += chunk[..<count]
+        }
+    }
+
+    private func connectSocket(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    private func waitUntilUp(port: Int) -> Bool {
+        for _ in 0..<150 {
+            if healthResponse(port: port)?.hasSuffix(#"{"status":"ok"}"#) == true { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    @Test func sigkillMidStream_losesNoAcknowledgedWrite() throws {
+        let state = NSTemporaryDirectory() + "listservice-crash-\(UUID().uuidString)"
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let (first, _) = try run(["--port", "\(port)", "--no-access-log", "--state", state])
+        defer { if first.isRunning { first.terminate() } }
+        #expect(waitUntilUp(port: port))
+        let socket = try #require(connectSocket(port: port))
+        defer { close(socket) }
+        let body = #"{"customerName":"Crash Test","currency":"USD","items":[{"name":"Mug","quantity":1,"unitPrice":9.99}],"#
+            + #""shippingAddress":{"street":"1 Main St","city":"Austin","postalCode":"73301","country":"US","isResidential":false}}"#
+        let request = "POST /orders HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        let killAt = Date().addingTimeInterval(Double.random(in: 0.2...0.5))
+        var acknowledged: [String] = []
+        while let (status, head) = exchange(socket, request) {
+            if status == 201, let location = head.split(separator: "\r\n").first(where: { $0.hasPrefix("Location:") }) {
+                acknowledged.append(String(location.dropFirst("Location: /orders/".count)))
+            }
+            if Date() >= killAt && first.isRunning { kill(first.processIdentifier, SIGKILL) }
+        }
+        first.waitUntilExit()
+        #expect(first.terminationReason == .uncaughtSignal)
+        #expect(acknowledged.count > 5, "some writes were acknowledged before the kill")
+        let (second, errors) = try run(["--port", "\(port + 1)", "--no-access-log", "--state", state])
+        defer { if second.isRunning { second.terminate() } }
+        #expect(waitUntilUp(port: port + 1))
+        let reader = try #require(connectSocket(port: port + 1))
+        defer { close(reader) }
+        let missing = acknowledged.filter { exchange(reader, "GET /orders/\($0) HTTP/1.1\r\nHost: t\r\n\r\n")?.status != 200 }
+        #expect(missing.isEmpty, "acknowledged but lost: \(missing)")
+        kill(second.processIdentifier, SIGTERM)
+        second.waitUntilExit()
+        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("replayed="))
+    }
+
     @Test func badOption_isOneLineAndExitStatus2() throws {
         let (process, errors) = try run(["--no-such-option"])
         process.waitUntilExit()

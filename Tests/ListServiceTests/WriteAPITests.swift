@@ -1,0 +1,173 @@
+import Foundation
+import HTTPLite
+import Testing
+
+@testable import ListService
+
+/// Every write endpoint and its errors, in process (the in-memory service; durability has
+/// its own tests).
+@Suite struct WriteAPITests {
+    let service = makeService(
+        orders: DefaultOrders.make(count: 50, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!),
+        tasks: [TaskItem(id: "t-000001", title: "Write report", isActive: true, isArchived: false, dueDate: ISO8601.parse("2026-11-22T09:00:00Z")!, priority: .high)])
+    var router: Router { ServiceRoutes.makeRouter(service: service) }
+
+    static let validOrder = """
+        {"customerName":"Zoë Kim","currency":"EUR","items":[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},
+         {"name":"Laptop","quantity":1,"unitPrice":1499,"requiresSignature":true}],
+         "shippingAddress":{"street":"1 Main St","city":"Oslo","postalCode":"0150","country":"NO","isResidential":true}}
+        """
+
+    @Test func createOrder_assignsIDAndComputesTotal() throws {
+        let response = router.send(.post, "/orders", json: Self.validOrder)
+        #expect(response.status == .created)
+        #expect(response.headers["Location"] == "/orders/o-000051")
+        let row = response.bodyJSON
+        #expect(row["id"] as? String == "o-000051")
+        #expect(row["status"] as? String == "pending")
+        #expect(row["formattedTotal"] as? String == "€1,536.50")
+        #expect(row["requiresSignature"] as? Bool == true)
+        let stored = try #require(service.engine(Orders.self).state.item(id: "o-000051"))
+        #expect(stored.total == Money(cents: 153_650))
+        #expect(stored.title == "Order #100051")
+        #expect(stored.date == service.now)
+        #expect(ids(router.send(.get, "/orders", query: [("q", "zoe kim")]).bodyJSON).contains("o-000051"), "lists see it")
+    }
+
+    @Test func invalidOrder_listsEveryProblemAndChangesNothing() {
+        let body = """
+            {"customerName":"   ","currency":"ABC","items":[{"name":"","quantity":0,"unitPrice":-1},
+             {"name":"Mug","quantity":1000000,"unitPrice":1.005},{"name":"x","quantity":1.5,"unitPrice":"1"}],
+             "shippingAddress":{"street":"1 Main St","country":"NO","isResidential":"yes"},"discount":5}
+            """
+        let response = router.send(.post, "/orders", json: body)
+        #expect(response.status == .unprocessableContent)
+        let fields = (response.bodyJSON["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+        #expect(Set(fields) == [
+            "discount", "customerName", "currency", "items[0].name", "items[0].quantity", "items[0].unitPrice",
+            "items[1].quantity", "items[1].unitPrice", "items[2].quantity", "items[2].unitPrice", "shippingAddress.city",
+            "shippingAddress.postalCode", "shippingAddress.isResidential",
+        ])
+        #expect(response.bodyJSON["code"] as? String == "validation-failed")
+        #expect(service.engine(Orders.self).state.count == 50)
+        #expect(router.send(.post, "/orders", json: #"{"customerName":"A","currency":"USD","items":[],"shippingAddress":{}}"#)
+            .bodyJSON["errors"].map { "\($0)" }?.contains("items") == true)
+        let many = "[" + Array(repeating: #"{"name":"M","quantity":1,"unitPrice":1}"#, count: 101).joined(separator: ",") + "]"
+        let tooMany = router.send(.post, "/orders", json: Self.validOrder.replacingOccurrences(of: #"[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},"#, with: "\(many.dropLast()),"))
+        #expect(tooMany.status == .unprocessableContent)
+    }
+
+    @Test func badBodies_get400And415() {
+        #expect(router.send(.post, "/orders", json: "{not json").status == .badRequest)
+        #expect(router.send(.post, "/orders", json: "[1,2]").status == .badRequest)
+        #expect(router.send(.post, "/orders", headers: ["Content-Type": "text/plain"], json: Self.validOrder).status == .unsupportedMediaType)
+        #expect(router.send(.patch, "/orders/o-000001", headers: ["Content-Type": "application/x-www-form-urlencoded"], json: "a=b").status
+            == .unsupportedMediaType)
+    }
+
+    @Test func completeAndCancel_followTheRules() throws {
+        let engine = service.engine(Orders.self)
+        let pending = try #require(engine.state.allItems.first { $0.status == .pending })
+        let completed = router.send(.post, "/orders/\(pending.id)/complete")
+        #expect(completed.status == .ok)
+        #expect(completed.bodyJSON["status"] as? String == "completed")
+        let again = router.send(.post, "/orders/\(pending.id)/complete")
+        #expect(again.status == .ok, "already completed: 200, unchanged")
+        #expect(again.headers["ETag"] == completed.headers["ETag"])
+        let refused = router.send(.post, "/orders/\(pending.id)/cancel")
+        #expect(refused.status == .conflict)
+        #expect(engine.state.item(id: pending.id)?.status == .completed)
+        let other = try #require(engine.state.allItems.first { $0.status == .pending })
+        #expect(router.send(.post, "/orders/\(other.id)/cancel").bodyJSON["status"] as? String == "cancelled")
+        #expect(router.send(.post, "/orders/\(other.id)/complete").status == .conflict)
+        #expect(router.send(.post, "/orders/o-999999/complete").status == .notFound)
+        #expect(router.send(.get, "/orders/\(other.id)/complete").status == .methodNotAllowed)
+    }
+
+    @Test func patchOrder_mergesNameAndAddress() throws {
+        let response = router.send(.patch, "/orders/o-000003", json: #"{"customerName":"Ann Lee","shippingAddress":{"city":"Bergen"}}"#)
+        #expect(response.status == .ok)
+        let order = try #require(service.engine(Orders.self).state.item(id: "o-000003"))
+        #expect(order.customerName == "Ann Lee")
+        #expect(order.shippingAddress.city == "Bergen")
+        #expect(!order.shippingAddress.street.isEmpty, "untouched parts stay")
+        let invalid = router.send(.patch, "/orders/o-000003", json: #"{"customerName":null,"status":"completed","shippingAddress":{"city":""}}"#)
+        #expect(invalid.status == .unprocessableContent)
+        #expect((invalid.bodyJSON["errors"] as? [Any])?.count == 3)
+        #expect(service.engine(Orders.self).state.item(id: "o-000003")?.customerName == "Ann Lee", "a rejected request changes nothing")
+    }
+
+    @Test func ifMatch_makesWritesConditional() throws {
+        let row = router.send(.get, "/orders/o-000004")
+        let etag = try #require(row.headers["ETag"])
+        let stale = router.send(.patch, "/orders/o-000004", headers: ["If-Match": "\"0000000000000000\""], json: #"{"customerName":"X Y"}"#)
+        #expect(stale.status == .preconditionFailed)
+        #expect(stale.bodyJSON["code"] as? String == "precondition-failed")
+        let fresh = router.send(.patch, "/orders/o-000004", headers: ["If-Match": etag], json: #"{"customerName":"X Y"}"#)
+        #expect(fresh.status == .ok)
+        #expect(router.send(.delete, "/orders/o-000004", headers: ["If-Match": etag]).status == .preconditionFailed, "the old tag is stale now")
+        #expect(router.send(.post, "/orders/o-000004/cancel", headers: ["If-Match": "*"]).status != .preconditionFailed)
+    }
+
+    @Test func deleteOrder_removesItEverywhere() {
+        #expect(router.send(.delete, "/orders/o-000005").status == .noContent)
+        #expect(router.send(.get, "/orders/o-000005").status == .notFound)
+        #expect(router.send(.delete, "/orders/o-000005").status == .notFound)
+        #expect(!ids(router.send(.get, "/orders", query: [("limit", "500")]).bodyJSON).contains("o-000005"))
+    }
+
+    @Test func tasks_createPatchDelete() throws {
+        let created = router.send(.post, "/tasks", json: #"{"title":"Plan offsite","dueDate":"2026-11-25T10:00:00Z","priority":"urgent"}"#)
+        #expect(created.status == .created)
+        #expect(created.bodyJSON["id"] as? String == "t-000002")
+        #expect(created.bodyJSON["dueLabel"] as? String == "Due in 5 days")
+        #expect(ids(router.send(.get, "/tasks").bodyJSON).first == "t-000002", "urgent sorts first")
+        let patched = router.send(.patch, "/tasks/t-000002", json: #"{"isArchived":true,"priority":"low"}"#)
+        #expect(patched.bodyJSON["priority"] as? String == "low")
+        #expect(!ids(router.send(.get, "/tasks").bodyJSON).contains("t-000002"), "archived leaves the active view")
+        let invalid = router.send(.patch, "/tasks/t-000002", json: #"{"priority":"meh","dueDate":"soon","title":""}"#)
+        #expect((invalid.bodyJSON["errors"] as? [Any])?.count == 3)
+        #expect(router.send(.post, "/tasks", json: #"{"priority":"low"}"#).status == .unprocessableContent)
+        #expect(router.send(.delete, "/tasks/t-000002").status == .noContent)
+        #expect(router.send(.get, "/tasks/t-000002").status == .notFound)
+    }
+
+    @Test func quakeImport_upsertsNewerAndReportsEachRejection() throws {
+        func feature(_ id: String, updated: Int, mag: String = "4.2", longitude: String = "-150") -> String {
+            """
+            {"type":"Feature","id":"\(id)","properties":{"mag":\(mag),"place":"Near Höfn, Iceland","time":1794400000000,"updated":\(updated)},
+             "geometry":{"type":"Point","coordinates":[\(longitude),64.2,10]}}
+            """
+        }
+        let first = router.send(.post, "/quakes/import", json: #"{"type":"FeatureCollection","features":[\#(feature("q1", updated: 1)),\#(feature("q2", updated: 1))]}"#)
+        #expect(first.status == .ok)
+        #expect(first.bodyJSON["inserted"] as? Int == 2)
+        let second = router.send(
+            .post, "/quakes/import",
+            json: #"{"type":"FeatureCollection","features":[\#(feature("q1", updated: 2, mag: "5.1")),\#(feature("q2", updated: 1)),\#(feature("q3", updated: 1, longitude: "999")),{"id":"q4"}]}"#)
+        let counts = second.bodyJSON
+        #expect(counts["updated"] as? Int == 1)
+        #expect(counts["unchanged"] as? Int == 1)
+        #expect(counts["inserted"] as? Int == 0)
+        let rejected = counts["rejected"] as? [[String: Any]] ?? []
+        #expect(rejected.compactMap { $0["id"] as? String } == ["q3", "q4"])
+        #expect((rejected.first?["reason"] as? String)?.contains("coordinates[0]") == true)
+        #expect(service.engine(Quakes.self).state.item(id: "q1")?.magnitude == 5.1)
+        #expect(router.send(.post, "/quakes/import", json: #"{"type":"Feature"}"#).status == .unprocessableContent)
+        #expect(router.send(.post, "/quakes/import", json: "nope").status == .badRequest)
+    }
+
+    @Test func changes_patchOnlyTheListsThatHoldTheItem() throws {
+        let sessionHeaders: HTTPHeaders = ["X-Session-ID": "watcher"]
+        _ = router.send(.get, "/orders", query: [("filter", "cancelled")], headers: sessionHeaders)
+        let pending = try #require(service.engine(Orders.self).state.allItems.first { $0.status == .pending })
+        _ = router.send(.get, "/orders", query: [("filter", "pending")], headers: ["X-Session-ID": "other"])
+        let recomputed = service.metrics.value(.recomputations)
+        _ = router.send(.post, "/orders/\(pending.id)/complete")
+        #expect(router.send(.get, "/orders", query: [("filter", "cancelled")], headers: sessionHeaders).headers["X-Cache"] == "hit")
+        let pendingAfter = router.send(.get, "/orders", query: [("filter", "pending")], headers: ["X-Session-ID": "other"])
+        #expect(!ids(pendingAfter.bodyJSON).contains(pending.id))
+        #expect(service.metrics.value(.recomputations) == recomputed, "patched, not recomputed")
+        #expect(service.metrics.value(.listsPatched) >= 1)
+    }
+}
