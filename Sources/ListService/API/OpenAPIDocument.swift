@@ -6,7 +6,7 @@ enum OpenAPIDocument {
 openapi: 3.1.0
 info:
   title: ListService
-  version: 0.4.0
+  version: 0.5.0
   summary: Filtered, sorted collections as display-ready rows.
   description: |
     Every list is computed once per set of criteria by a per-session view-model and cached;
@@ -84,6 +84,42 @@ paths:
               schema:
                 type: string
   /orders:
+    post:
+      operationId: createOrder
+      summary: Creates an order; the server assigns id, title, date (now) and status (pending), and computes the total.
+      description: The response is sent once the change is in the journal on disk (fsync).
+      parameters:
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/OrderCreate"
+      responses:
+        "201":
+          description: The new order's row.
+          headers:
+            Location:
+              description: "`/orders/{id}`"
+              schema:
+                type: string
+            ETag:
+              $ref: "#/components/headers/ETag"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/OrderRow"
+        "400":
+          $ref: "#/components/responses/BadBody"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/Invalid"
+        "500":
+          $ref: "#/components/responses/NotSaved"
     get:
       operationId: listOrders
       summary: One page of a filtered, searched, sorted order list.
@@ -179,7 +215,138 @@ paths:
           $ref: "#/components/responses/InvalidParameter"
         "404":
           $ref: "#/components/responses/NotFound"
+    patch:
+      operationId: patchOrder
+      summary: A JSON merge patch (RFC 7396) of the customer name and shipping address.
+      parameters:
+        - $ref: "#/components/parameters/ItemID"
+        - $ref: "#/components/parameters/IfMatch"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/OrderPatch"
+      responses:
+        "200":
+          $ref: "#/components/responses/ChangedOrder"
+        "400":
+          $ref: "#/components/responses/BadBody"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "412":
+          $ref: "#/components/responses/Stale"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/Invalid"
+        "500":
+          $ref: "#/components/responses/NotSaved"
+    delete:
+      operationId: deleteOrder
+      summary: Deletes an order.
+      parameters:
+        - $ref: "#/components/parameters/ItemID"
+        - $ref: "#/components/parameters/IfMatch"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+      responses:
+        "204":
+          description: Deleted (and on disk).
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "412":
+          $ref: "#/components/responses/Stale"
+        "500":
+          $ref: "#/components/responses/NotSaved"
+  /orders/{id}/complete:
+    post:
+      operationId: completeOrder
+      summary: Marks a pending order completed; a completed one is returned unchanged; a cancelled one is a 409.
+      parameters:
+        - $ref: "#/components/parameters/ItemID"
+        - $ref: "#/components/parameters/IfMatch"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+      responses:
+        "200":
+          $ref: "#/components/responses/ChangedOrder"
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+        "412":
+          $ref: "#/components/responses/Stale"
+        "500":
+          $ref: "#/components/responses/NotSaved"
+  /orders/{id}/cancel:
+    post:
+      operationId: cancelOrder
+      summary: Cancels a pending order; a cancelled one is returned unchanged; a completed one is a 409.
+      parameters:
+        - $ref: "#/components/parameters/ItemID"
+        - $ref: "#/components/parameters/IfMatch"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+      responses:
+        "200":
+          $ref: "#/components/responses/ChangedOrder"
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+        "412":
+          $ref: "#/components/responses/Stale"
+        "500":
+          $ref: "#/components/responses/NotSaved"
   /tasks:
+    post:
+      operationId: createTask
+      summary: Creates a task (active, not archived, medium priority unless given).
+      parameters:
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/TaskCreate"
+      responses:
+        "201":
+          description: The new task's row.
+          headers:
+            Location:
+              description: "`/tasks/{id}`"
+              schema:
+                type: string
+            ETag:
+              $ref: "#/components/headers/ETag"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/TaskRow"
+        "400":
+          $ref: "#/components/responses/BadBody"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/Invalid"
+        "500":
+          $ref: "#/components/responses/NotSaved"
     get:
       operationId: listTasks
       summary: One page of a task list, filtered and sorted by the service.
@@ -263,6 +430,120 @@ paths:
           $ref: "#/components/responses/InvalidParameter"
         "404":
           $ref: "#/components/responses/NotFound"
+    patch:
+      operationId: patchTask
+      summary: A JSON merge patch of title, priority, dueDate, isActive and isArchived.
+      parameters:
+        - $ref: "#/components/parameters/ItemID"
+        - $ref: "#/components/parameters/IfMatch"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/TaskPatch"
+      responses:
+        "200":
+          description: The changed task's row.
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/TaskRow"
+        "400":
+          $ref: "#/components/responses/BadBody"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "412":
+          $ref: "#/components/responses/Stale"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/Invalid"
+        "500":
+          $ref: "#/components/responses/NotSaved"
+    delete:
+      operationId: deleteTask
+      summary: Deletes a task.
+      parameters:
+        - $ref: "#/components/parameters/ItemID"
+        - $ref: "#/components/parameters/IfMatch"
+        - $ref: "#/components/parameters/Locale"
+        - $ref: "#/components/parameters/TimeZone"
+        - $ref: "#/components/parameters/AcceptLanguage"
+      responses:
+        "204":
+          description: Deleted (and on disk).
+        "400":
+          $ref: "#/components/responses/InvalidParameter"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "412":
+          $ref: "#/components/responses/Stale"
+        "500":
+          $ref: "#/components/responses/NotSaved"
+  /quakes/import:
+    post:
+      operationId: importQuakes
+      summary: Upserts a USGS FeatureCollection by id; a feature whose `updated` is not newer than the stored one is left alone.
+      description: One bad feature does not reject the others; each rejection is reported with its reason. Parsing runs off the event loop, so large feeds do not stall reads.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [features]
+              properties:
+                type:
+                  type: string
+                  const: FeatureCollection
+                features:
+                  type: array
+                  description: GeoJSON features; one that is not a valid earthquake feature is reported in `rejected`, and the others still go in.
+                  items: {}
+      responses:
+        "200":
+          description: What the import did.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [inserted, updated, unchanged, rejected]
+                additionalProperties: false
+                properties:
+                  inserted:
+                    type: integer
+                  updated:
+                    type: integer
+                  unchanged:
+                    type: integer
+                  rejected:
+                    type: array
+                    items:
+                      type: object
+                      required: [index, id, reason]
+                      additionalProperties: false
+                      properties:
+                        index:
+                          type: integer
+                        id:
+                          type: [string, "null"]
+                        reason:
+                          type: string
+        "400":
+          $ref: "#/components/responses/BadBody"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/Invalid"
+        "500":
+          $ref: "#/components/responses/NotSaved"
   /quakes:
     get:
       operationId: listQuakes
@@ -441,6 +722,12 @@ paths:
                 $ref: "#/components/schemas/ValidationProblem"
 components:
   parameters:
+    IfMatch:
+      name: If-Match
+      in: header
+      schema:
+        type: string
+      description: The row's ETag (as GET returned it for the same locale and time zone), or `*`; another version is a 412.
     ItemID:
       name: id
       in: path
@@ -530,6 +817,51 @@ components:
       schema:
         type: string
   responses:
+    BadBody:
+      description: The body is not valid JSON, or not an object.
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
+    UnsupportedMediaType:
+      description: The body is not `application/json`.
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
+    Invalid:
+      description: Fields are invalid; `errors` names every one (all at once). Nothing changed.
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/ValidationProblem"
+    Conflict:
+      description: The item's state forbids the change. Nothing changed.
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
+    Stale:
+      description: "`If-Match` names another version of the item. Nothing changed."
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
+    NotSaved:
+      description: The change could not be written to disk; it was not applied.
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
+    ChangedOrder:
+      description: The order's row after the change.
+      headers:
+        ETag:
+          $ref: "#/components/headers/ETag"
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/OrderRow"
     NotModified:
       description: The client's copy (named by `If-None-Match`) is current.
       headers:
@@ -572,6 +904,132 @@ components:
           type: array
           items:
             type: string
+    OrderCreate:
+      type: object
+      required: [customerName, currency, items, shippingAddress]
+      additionalProperties: false
+      properties:
+        customerName:
+          type: string
+          minLength: 1
+          maxLength: 100
+        currency:
+          type: string
+          pattern: "^[A-Z]{3}$"
+          description: An ISO 4217 code Foundation knows.
+        items:
+          type: array
+          minItems: 1
+          maxItems: 100
+          items:
+            type: object
+            required: [name, quantity, unitPrice]
+            additionalProperties: false
+            properties:
+              name:
+                type: string
+                minLength: 1
+                maxLength: 100
+              quantity:
+                type: integer
+                minimum: 1
+                maximum: 10000
+              unitPrice:
+                type: number
+                minimum: 0
+                maximum: 1000000
+                description: At most two decimals.
+              requiresSignature:
+                type: boolean
+                default: false
+        shippingAddress:
+          $ref: "#/components/schemas/ShippingAddress"
+    ShippingAddress:
+      type: object
+      required: [street, city, postalCode, country, isResidential]
+      additionalProperties: false
+      properties:
+        street:
+          type: string
+          minLength: 1
+          maxLength: 200
+        city:
+          type: string
+          minLength: 1
+          maxLength: 200
+        postalCode:
+          type: string
+          minLength: 1
+          maxLength: 200
+        country:
+          type: string
+          minLength: 1
+          maxLength: 200
+        isResidential:
+          type: boolean
+    OrderPatch:
+      type: object
+      additionalProperties: false
+      properties:
+        customerName:
+          type: string
+          minLength: 1
+          maxLength: 100
+        shippingAddress:
+          type: object
+          additionalProperties: false
+          description: Only the parts given change.
+          properties:
+            street:
+              type: string
+            city:
+              type: string
+            postalCode:
+              type: string
+            country:
+              type: string
+            isResidential:
+              type: boolean
+    TaskCreate:
+      type: object
+      required: [title, dueDate]
+      additionalProperties: false
+      properties:
+        title:
+          type: string
+          minLength: 1
+          maxLength: 200
+        dueDate:
+          type: string
+          format: date-time
+        priority:
+          type: string
+          enum: [low, medium, high, urgent]
+          default: medium
+        isActive:
+          type: boolean
+          default: true
+        isArchived:
+          type: boolean
+          default: false
+    TaskPatch:
+      type: object
+      additionalProperties: false
+      properties:
+        title:
+          type: string
+          minLength: 1
+          maxLength: 200
+        dueDate:
+          type: string
+          format: date-time
+        priority:
+          type: string
+          enum: [low, medium, high, urgent]
+        isActive:
+          type: boolean
+        isArchived:
+          type: boolean
     ValidationProblem:
       allOf:
         - $ref: "#/components/schemas/Problem"

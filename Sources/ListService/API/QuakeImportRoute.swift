@@ -38,6 +38,9 @@ enum QuakeImportRoute {
         guard case .object(let collection) = document, case .array(let features)? = collection["features"] else {
             return .failure(JSONBody.invalid(field: "features", detail: "must be the array of a GeoJSON FeatureCollection."))
         }
+        if let type = collection["type"], type != .string("FeatureCollection") {
+            return .failure(JSONBody.invalid(field: "type", detail: "must be \"FeatureCollection\"."))
+        }
         var parsed = ParsedFeed()
         var seen = Set<String>()
         for (index, feature) in features.enumerated() {

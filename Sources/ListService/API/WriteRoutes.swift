@@ -74,13 +74,14 @@ enum WriteRoutes {
                 guard let item = batch.item(C.self, id: id) else {
                     return pending.complete(ListServiceError.notFound(C.itemName, id: id).httpError.response)
                 }
-                if let rejection = precondition(condition, item: item, engine: engine, display: display) {
-                    return pending.complete(rejection.httpError.response)
-                }
+                // The body is judged first (422, 409): a precondition only decides whether a valid change may go ahead.
                 switch transform(item) {
                 case .failure(let rejection):
                     pending.complete(rejection.httpError.response)
                 case .success(let changed):
+                    if let rejection = precondition(condition, item: item, engine: engine, display: display) {
+                        return pending.complete(rejection.httpError.response)
+                    }
                     let id = C.id(of: changed)
                     if let unchanged = unchangedRow(item, changed, engine: engine, display: display) {
                         return pending.complete(unchanged)
@@ -109,7 +110,7 @@ enum WriteRoutes {
     private static func precondition<C: ListCollection>(
         _ header: String?, item: C.Item, engine: CollectionEngine<C>, display: DisplayContext
     ) -> WriteRejection? {
-        guard let header else { return nil }
+        guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }  // empty: no condition
         let current = engine.formattedRow(item, display: display).etag
         let matches = header.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)

@@ -70,14 +70,17 @@ public struct FieldValidator {
     public mutating func text(_ field: String, in object: JSONObject? = nil, path: String? = nil, maxLength: Int, isRequired: Bool = true) -> String? {
         let name = path ?? field
         switch (object ?? body)[field] {
-        case nil, .null?:
+        case nil:
             if isRequired { report(name, "is required.") }
+            return nil
+        case .null?:
+            report(name, isRequired ? "is required." : "must be a string, not null.")
             return nil
         case .string(let raw)?:
             let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if text.isEmpty {
                 report(name, "must not be empty.")
-            } else if text.count > maxLength {
+            } else if text.unicodeScalars.count > maxLength {  // code points, as JSON Schema's maxLength counts
                 report(name, "must be at most \(maxLength) characters.")
             } else if text.unicodeScalars.contains(where: { $0.value < 0x20 }) {
                 report(name, "must not contain control characters.")
@@ -94,8 +97,11 @@ public struct FieldValidator {
     public mutating func bool(_ field: String, in object: JSONObject? = nil, path: String? = nil, isRequired: Bool = true) -> Bool? {
         switch (object ?? body)[field] {
         case .bool(let value)?: return value
-        case nil, .null?:
+        case nil:
             if isRequired { report(path ?? field, "is required.") }
+            return nil
+        case .null?:
+            report(path ?? field, "must be true or false, not null.")
             return nil
         case let other?:
             report(path ?? field, "must be true or false, not \(other.kindDescription).")

@@ -50,7 +50,10 @@ public struct ParameterReader {
     /// A search text: trimmed, at most 200 characters, no control characters.
     public func searchText(_ name: String) throws(ListServiceError) -> String {
         let text = (values[name] ?? "").trimmingCharacters(in: .whitespaces)
-        guard text.count <= 200 else { throw .invalidParameter(name, "The search text '\(name)' is longer than 200 characters.") }
+        // Code points, as JSON Schema's maxLength counts them.
+        guard text.unicodeScalars.count <= 200 else {
+            throw .invalidParameter(name, "The search text '\(name)' is longer than 200 characters.")
+        }
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .invalidParameter(name, "The search text '\(name)' must not contain control characters.")
         }
