@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "HTTPLite", dependencies: ["CSystem"]),
         .target(name: "ListService", dependencies: ["HTTPLite", "CSystem"]),
         .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService"]),
+        // Benchmarks: never a dependency of the library.
+        .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite"]),
         // Depends on the executable too: its options are unit-tested and its binary is run.
         .testTarget(name: "ListServiceTests", dependencies: ["ListService", "HTTPLite", "server"]),

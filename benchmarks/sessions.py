@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Opens N sessions (one keep-alive connection, a distinct X-Session-ID per request) on a URL,
-so each holds a cached view-model; prints the server's RSS before and after."""
+so each holds a cached view-model; prints the server's RSS before and after.
+
+    sessions.py PORT PID COUNT PATH [ID_PREFIX]
+"""
 import http.client
 import sys
 
@@ -12,10 +15,11 @@ def rss_mib(pid):
     return 0.0
 
 port, pid, count, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+prefix = sys.argv[5] if len(sys.argv) > 5 else "mem"
 before = rss_mib(pid)
 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 for index in range(count):
-    connection.request("GET", path, headers={"X-Session-ID": f"mem-{index}"})
+    connection.request("GET", path, headers={"X-Session-ID": f"{prefix}-{index}"})
     response = connection.getresponse()
     response.read()
     assert response.status == 200, response.status

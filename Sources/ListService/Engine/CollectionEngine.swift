@@ -195,7 +195,10 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
             if effect.old.map(key.includes) == true || effect.new.map(key.includes) == true { touched.insert(effect.slot) }
         }
         guard !touched.isEmpty else { return nil }
-        var patched = slots.filter { !touched.contains($0) }
+        var patched = slots
+        for slot in touched {
+            if let position = patched.firstIndex(of: slot) { patched.remove(at: position) }
+        }
         for slot in touched {
             guard let item = finalItems[slot] ?? nil, key.includes(item) else { continue }
             patched.insert(slot, at: state.insertionPoint(for: item, in: patched, sort: key.sort, direction: key.direction))
