@@ -36,11 +36,25 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         case row(id: String, DisplayContext, revision: UInt32)
     }
 
-    /// A computed list: item slots in order, and whether they are still the list's contents.
+    /// A computed list: item slots in order, the state version they reflect, and whether they
+    /// are still the list's contents.
     final class SortedResult: Sendable {
         let slots: [Int32]
-        let token = CurrencyToken()
-        init(_ slots: [Int32]) { self.slots = slots }
+        let version: UInt64
+        let token: CurrencyToken
+
+        init(_ slots: [Int32], version: UInt64) {
+            self.slots = slots
+            self.version = version
+            token = CurrencyToken()
+        }
+
+        /// The same list, unchanged by a change: its token (and so its pages) carries over.
+        init(sharing result: SortedResult, version: UInt64) {
+            slots = result.slots
+            self.version = version
+            token = result.token
+        }
     }
 
     public init(
@@ -78,7 +92,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         let (result, _) = sortedResult(for: criteria)
         let key = PageKey.list(criteria, revision: result.token.revision)
         if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
-        let items = state.items(at: result.slots[...])
+        let items = contents(of: result, criteria: criteria)?.items ?? []
         var json = JSONWriter(reservingCapacity: 128 * items.count + 256)
         json.beginObject()
         json.key("items")
@@ -124,7 +138,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
             view: criteria.view, scope: criteria.scope, foldedQuery: criteria.foldedSearch, sort: criteria.sort,
             direction: criteria.direction)
         metrics.increment(.recomputations)
-        let result = SortedResult(slots)
+        let result = SortedResult(slots, version: version)
         results.withLock { cache in
             // A change applied since the evaluation would not have patched this result: do not keep it.
             guard isSharing, state.version == version else {
@@ -170,14 +184,16 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
             return
         }
         let state = self.state
-        let (effects, _) = state.apply(changes)
+        let (effects, version) = state.apply(changes)
         guard !effects.isEmpty else { return }
         results.withLock { cache in
             cache.updateValues { key, result in
-                guard let patched = patch(result.slots, key: key, effects: effects, state: state) else { return nil }
+                guard let patched = patch(result.slots, key: key, effects: effects, state: state) else {
+                    return SortedResult(sharing: result, version: version)  // untouched: same slots, same token
+                }
                 result.token.revoke()
                 metrics.increment(.listsPatched)
-                return SortedResult(patched)
+                return SortedResult(patched, version: version)
             }
         }
     }
@@ -246,20 +262,10 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     private func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, now: Date) throws(ListServiceError) -> ListPage {
-        let slots = result.slots
-        let state = self.state
-        let start: Int
-        switch criteria.start {
-        case .first: start = 0
-        case .offset(let offset): start = min(offset, slots.count)
-        case .after(let cursor):
-            guard let position = state.position(after: cursor, in: slots, sort: criteria.sort, direction: criteria.direction) else {
-                throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
-            }
-            start = position
+        guard let contents = contents(of: result, criteria: criteria) else {
+            throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
         }
-        let end = min(slots.count, start + criteria.limit)
-        let items = state.items(at: slots[start..<end])
+        let items = contents.items
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             json.beginArray()
@@ -273,7 +279,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         metrics.increment(.rowsFormatted, by: items.count)
         metrics.increment(.pagesBuilt)
         var nextCursor: String?
-        if end < slots.count, let last = items.last {
+        if contents.hasMore, let last = items.last {
             nextCursor = PageCursor(
                 fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last)
             ).encoded
@@ -283,13 +289,21 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         json.key("items")
         json.raw(rows)
         json.key("total")
-        json.int(slots.count)
+        json.int(contents.total)
         json.key("nextCursor")
         json.optionalString(nextCursor)
         json.key("criteria")
         writeCriteria(criteria, to: &json)
         json.endObject()
         return ListPage(body: json.bytes, token: result.token, validUntil: min(criteria.validUntil, expiry ?? .distantFuture))
+    }
+
+    /// The page's rows and total, read together (see `CollectionState.page`); nil for a bad cursor.
+    private func contents(of result: SortedResult, criteria: ListCriteria<C>) -> CollectionState<C>.PageContents? {
+        state.page(
+            of: result.slots, version: result.version, view: criteria.view, scope: criteria.scope,
+            foldedQuery: criteria.foldedSearch, sort: criteria.sort, direction: criteria.direction, start: criteria.start,
+            limit: criteria.limit)
     }
 
     /// The criteria as applied, defaults filled in.

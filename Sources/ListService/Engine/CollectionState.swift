@@ -57,36 +57,57 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// Every live item, in slot order (for snapshots).
     public var allItems: [C.Item] { lock.withReadLock { items.compactMap { $0 } } }
 
-    /// The items at `slots`, copied out under the lock so formatting happens outside it.
-    func items(at slots: ArraySlice<Int32>) -> [C.Item] {
-        lock.withReadLock { slots.compactMap { items[Int($0)] } }
-    }
-
     /// The slots of the items in `view` and `scope` whose text contains `foldedQuery`, sorted
     /// by `field` in `direction`, ties by id; with the version it was computed at.
     func evaluate(
         view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField, direction: SortDirection
     ) -> (slots: [Int32], version: UInt64) {
         lock.withReadLock {
-            let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? []
-            var matches = [Bool](repeating: false, count: filterFields.count)
-            filterFields.withUnsafeBufferPointer { fields in
-                for index in fields.indices {
-                    if let itemFields = fields[index] { matches[index] = C.matches(itemFields, view: view, scope: scope) }
-                }
-            }
-            search.keepMatches(of: foldedQuery, in: &matches)
-            return (sorted.filter { matches[Int($0)] }, changeCount)
+            (evaluateLocked(view: view, scope: scope, foldedQuery: foldedQuery, sort: field, direction: direction), changeCount)
         }
     }
 
-    /// Where the page after `cursor` starts in `result`: the first row that sorts after the
-    /// cursor's (key, id), by binary search, so rows added or removed meanwhile cause neither
-    /// duplicates nor gaps. Nil when the cursor's key is not readable.
-    func position(after cursor: PageCursor, in result: [Int32], sort field: C.SortField, direction: SortDirection) -> Int? {
-        guard let key = SortKey(cursorText: cursor.sortValue) else { return nil }
-        return lock.withReadLock {
-            Self.insertionPoint(in: result, key: key, id: cursor.id, field: field, direction: direction) { items[Int($0)] }
+    /// `evaluate` for a caller that holds the lock.
+    private func evaluateLocked(
+        view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField, direction: SortDirection
+    ) -> [Int32] {
+        let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? []
+        var matches = [Bool](repeating: false, count: filterFields.count)
+        filterFields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                if let itemFields = fields[index] { matches[index] = C.matches(itemFields, view: view, scope: scope) }
+            }
+        }
+        search.keepMatches(of: foldedQuery, in: &matches)
+        return sorted.filter { matches[Int($0)] }
+    }
+
+    /// One page read under one lock, so its rows and its total describe the same moment: the
+    /// list is `slots` if they are of the current version, else evaluated again right here.
+    struct PageContents {
+        let total: Int
+        let items: [C.Item]
+        /// Whether more rows follow the page.
+        let hasMore: Bool
+    }
+
+    func page(
+        of slots: [Int32], version: UInt64, view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField,
+        direction: SortDirection, start: PageStart, limit: Int
+    ) -> PageContents? {
+        lock.withReadLock {
+            let list = version == changeCount
+                ? slots : evaluateLocked(view: view, scope: scope, foldedQuery: foldedQuery, sort: field, direction: direction)
+            let first: Int
+            switch start {
+            case .first: first = 0
+            case .offset(let offset): first = min(offset, list.count)
+            case .after(let cursor):
+                guard let key = SortKey(cursorText: cursor.sortValue) else { return nil }
+                first = Self.insertionPoint(in: list, key: key, id: cursor.id, field: field, direction: direction) { items[Int($0)] }
+            }
+            let end = first + min(limit, list.count - first)
+            return PageContents(total: list.count, items: list[first..<end].compactMap { items[Int($0)] }, hasMore: end < list.count)
         }
     }
 
