@@ -1,9 +1,9 @@
 import HTTPLite
-import Synchronization
+import Locking
 
 /// Lets routes built before the server exists read its counters once it runs.
 final class ServerStatisticsBox: Sendable {
-    private let statistics = Mutex<ServerStatistics?>(nil)
+    private let statistics = Locked<ServerStatistics?>(nil)
 
     func attach(_ statistics: ServerStatistics) { self.statistics.withLock { $0 = statistics } }
 

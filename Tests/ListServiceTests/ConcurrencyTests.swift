@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPLite
-import Synchronization
+import Locking
 import Testing
 
 @testable import ListService
@@ -11,7 +11,7 @@ import Testing
     @Test func concurrentReadsAndWrites_neverShowTornPages() throws {
         let service = makeService(orders: DefaultOrders.make(count: 200, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!))
         let router = ServiceRoutes.makeRouter(service: service)
-        let problems = Mutex<[String]>([])
+        let problems = Locked<[String]>([])
         let filters = ["all", "pending", "completed", "cancelled", "highValue"]
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             var random = SplitMix64(seed: UInt64(worker + 1))

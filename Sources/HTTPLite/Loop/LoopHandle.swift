@@ -1,6 +1,6 @@
 import CSystem
 import Glibc
-import Synchronization
+import Locking
 
 /// Work another thread hands to a loop: stream output and shutdown notices.
 enum LoopTask: Sendable {
@@ -21,7 +21,7 @@ struct ConnectionKey: Sendable, Hashable {
 final class LoopHandle: Sendable {
     let epollFD: Int32
     let wakeFD: Int32
-    private let tasks = Mutex<[LoopTask]>([])
+    private let tasks = Locked<[LoopTask]>([])
 
     init(listenerFD: Int32) throws {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The formatters for one display context, made once and reused. Foundation's formatters are
 /// not documented as thread-safe, so each set is used under its own lock.
 public final class DisplayFormatters: Sendable {
     public let context: DisplayContext
     let labels: Labels
-    private let state: Mutex<Formatting>
+    private let state: Locked<Formatting>
 
     public init(context: DisplayContext) {
         self.context = context
@@ -20,7 +20,7 @@ public final class DisplayFormatters: Sendable {
             formatter.timeStyle = time
             return formatter
         }
-        state = Mutex(
+        state = Locked(
             Formatting(
                 locale: locale, mediumDate: dateFormatter(time: .none), mediumDateTime: dateFormatter(time: .short),
                 decimalSeparator: locale.decimalSeparator ?? "."))
@@ -100,9 +100,9 @@ public final class DisplayFormatters: Sendable {
 
 /// Formatter sets by display context, bounded so odd locales cannot grow memory without end.
 public final class FormatterCache: Sendable {
-    private let cache: Mutex<LRUCache<DisplayContext, DisplayFormatters>>
+    private let cache: Locked<LRUCache<DisplayContext, DisplayFormatters>>
 
-    public init(capacity: Int = 64) { cache = Mutex(LRUCache(capacity: capacity)) }
+    public init(capacity: Int = 64) { cache = Locked(LRUCache(capacity: capacity)) }
 
     public func formatters(for context: DisplayContext) -> DisplayFormatters {
         cache.withLock { cache in

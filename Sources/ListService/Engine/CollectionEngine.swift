@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Computes a collection's lists and rows, shares them between sessions, and keeps them
 /// current as items change: a change patches each cached list that holds the item in place
@@ -7,11 +7,11 @@ import Synchronization
 /// Bounded LRU caches keep memory flat whatever clients ask.
 public final class CollectionEngine<C: ListCollection>: Sendable {
     public let metrics: ServiceMetrics
-    private let current: Mutex<CollectionState<C>>
+    private let current: Locked<CollectionState<C>>
     private let formatters: FormatterCache
     private let clock: @Sendable () -> Date
-    private let results: Mutex<LRUCache<ResultKey, SortedResult>>
-    private let pages: Mutex<LRUCache<PageKey, ListPage>>
+    private let results: Locked<LRUCache<ResultKey, SortedResult>>
+    private let pages: Locked<LRUCache<PageKey, ListPage>>
     /// False when the shared caches are switched off (cold benchmarks): every miss computes.
     private let isSharing: Bool
 
@@ -61,13 +61,13 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         state: CollectionState<C>, metrics: ServiceMetrics, formatters: FormatterCache, pageCapacity: Int = 2048,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
-        current = Mutex(state)
+        current = Locked(state)
         self.metrics = metrics
         self.formatters = formatters
         self.clock = clock
         // Sorted results are up to 4 bytes per item; a few dozen cover the lists in use.
-        results = Mutex(LRUCache(capacity: max(1, pageCapacity / 32)))
-        pages = Mutex(LRUCache(capacity: max(1, pageCapacity)))
+        results = Locked(LRUCache(capacity: max(1, pageCapacity / 32)))
+        pages = Locked(LRUCache(capacity: max(1, pageCapacity)))
         isSharing = pageCapacity > 0
     }
 

@@ -1,5 +1,5 @@
 /// A fixed-capacity map that evicts the least recently used entry; every operation is O(1).
-/// Not thread-safe by itself: owners keep it behind a `Mutex`.
+/// Not thread-safe by itself: owners keep it behind a lock (`Locked`).
 public struct LRUCache<Key: Hashable, Value> {
     private struct Node {
         var key: Key

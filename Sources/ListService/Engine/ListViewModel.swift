@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A session's list (or map) of one collection: its current criteria and the page they
 /// produced. A repeated request is answered from here with no parsing, filtering, sorting or
@@ -7,7 +7,7 @@ import Synchronization
 /// session's equal page).
 public final class ListViewModel<C: ListCollection>: Sendable {
     public let purpose: ListCriteria<C>.Purpose
-    private let current = Mutex<Current?>(nil)
+    private let current = Locked<Current?>(nil)
 
     /// What the session last asked for and got.
     private struct Current {

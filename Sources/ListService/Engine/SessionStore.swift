@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One client's state: a view-model per collection (made on first use) and what it selected.
 public final class Session: Sendable {
     public let id: String
-    private let viewModels = Mutex<[String: any Sendable]>([:])
-    private let selections = Mutex<[String: String]>([:])
+    private let viewModels = Locked<[String: any Sendable]>([:])
+    private let selections = Locked<[String: String]>([:])
 
     init(id: String) { self.id = id }
 
@@ -31,7 +31,7 @@ public final class Session: Sendable {
 /// Live sessions, capped in number (least recently used evicted) and expired after an idle
 /// time-to-live, so memory stays bounded whatever the number of clients.
 public final class SessionStore: Sendable {
-    private let entries: Mutex<LRUCache<String, Entry>>
+    private let entries: Locked<LRUCache<String, Entry>>
     private let timeToLive: TimeInterval
 
     private struct Entry {
@@ -40,7 +40,7 @@ public final class SessionStore: Sendable {
     }
 
     public init(capacity: Int = 10_000, timeToLive: Duration = .seconds(1800)) {
-        entries = Mutex(LRUCache(capacity: capacity))
+        entries = Locked(LRUCache(capacity: capacity))
         let (seconds, attoseconds) = timeToLive.components
         self.timeToLive = Double(seconds) + Double(attoseconds) / 1e18
     }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPLite
-import Synchronization
+import Locking
 
 @testable import ListService
 
@@ -26,7 +26,7 @@ extension Router {
         }
         guard case .deferred(let start) = response.body else { return response }
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Response?>(nil)
+        let result = Locked<Response?>(nil)
         start(DeferredResponse { response in
             result.withLock { $0 = response }
             done.signal()

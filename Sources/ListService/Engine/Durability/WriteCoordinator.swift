@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Every write passes through here, one at a time on one queue: it is checked against the
 /// latest state (including earlier writes of its batch), journaled, and answered only once its
@@ -8,7 +8,7 @@ import Synchronization
 /// the next batch, sharing one fsync per collection (group commit).
 public final class WriteCoordinator: Sendable {
     private let queue = DispatchQueue(label: "listservice.writes")
-    private let pending = Mutex<Pending>(Pending())
+    private let pending = Locked<Pending>(Pending())
     private let writer: WriterState
     let engines: Engines
 
