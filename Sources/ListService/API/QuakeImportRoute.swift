@@ -84,12 +84,9 @@ enum QuakeImportRoute {
                 json.beginArray()
                 for rejection in parsed.rejected {
                     json.beginObject()
-                    json.key("index")
-                    json.int(rejection.index)
-                    json.key("id")
-                    json.optionalString(rejection.id)
-                    json.key("reason")
-                    json.string(rejection.reason)
+                    json.field("index", rejection.index)
+                    json.field("id", rejection.id)
+                    json.field("reason", rejection.reason)
                     json.endObject()
                 }
                 json.endArray()

@@ -26,10 +26,8 @@ enum SelectionRoute {
             resolution.session.select(id, in: collection)
             var json = JSONWriter()
             json.beginObject()
-            json.key("collection")
-            json.string(collection)
-            json.key("selectedId")
-            json.optionalString(id)
+            json.field("collection", collection)
+            json.field("selectedId", id)
             json.endObject()
             return .json(json.bytes, headers: resolution.headers)
         }

@@ -19,6 +19,39 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// Writes one member: `"name":value`.
+    public mutating func field(_ name: StaticString, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    public mutating func field(_ name: StaticString, _ value: String?) {
+        key(name)
+        optionalString(value)
+    }
+
+    public mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    public mutating func field(_ name: StaticString, _ value: Int) {
+        key(name)
+        int(value)
+    }
+
+    /// A number member; nil (an unknown magnitude, say) is written as null.
+    public mutating func field(_ name: StaticString, _ value: Double?) {
+        key(name)
+        if let value { number(value) } else { null() }
+    }
+
+    /// A number member given as exact decimal text (money).
+    public mutating func field(_ name: StaticString, decimalText: String) {
+        key(name)
+        number(text: decimalText)
+    }
+
     /// Writes a member name known only at run time.
     public mutating func key(_ name: String) {
         separate()

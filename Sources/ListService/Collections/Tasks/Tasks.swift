@@ -69,20 +69,13 @@ public enum Tasks: ListCollection {
 
     public static func writeRow(_ task: TaskItem, in context: inout RowContext, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("id")
-        json.string(task.id)
-        json.key("title")
-        json.string(task.title)
-        json.key("priority")
-        json.string(task.priority.rawValue)
-        json.key("priorityLabel")
-        json.string(context.labels.priority(task.priority))
-        json.key("formattedDueDate")
-        json.string(context.formatting.mediumDateTime(task.dueDate))
-        json.key("isOverdue")
-        json.bool(task.isOverdue(at: context.now))
-        json.key("dueLabel")
-        json.string(context.labels.due(inDays: context.calendarDays(until: task.dueDate)))
+        json.field("id", task.id)
+        json.field("title", task.title)
+        json.field("priority", task.priority.rawValue)
+        json.field("priorityLabel", context.labels.priority(task.priority))
+        json.field("formattedDueDate", context.formatting.mediumDateTime(task.dueDate))
+        json.field("isOverdue", task.isOverdue(at: context.now))
+        json.field("dueLabel", context.labels.due(inDays: context.calendarDays(until: task.dueDate)))
         json.endObject()
     }
 
@@ -101,18 +94,12 @@ public enum Tasks: ListCollection {
     /// A task in the shared data format.
     public static func writeItem(_ task: TaskItem, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("id")
-        json.string(task.id)
-        json.key("title")
-        json.string(task.title)
-        json.key("isActive")
-        json.bool(task.isActive)
-        json.key("isArchived")
-        json.bool(task.isArchived)
-        json.key("dueDate")
-        json.string(ISO8601.format(task.dueDate))
-        json.key("priority")
-        json.string(task.priority.rawValue)
+        json.field("id", task.id)
+        json.field("title", task.title)
+        json.field("isActive", task.isActive)
+        json.field("isArchived", task.isArchived)
+        json.field("dueDate", ISO8601.format(task.dueDate))
+        json.field("priority", task.priority.rawValue)
         json.endObject()
     }
 }
