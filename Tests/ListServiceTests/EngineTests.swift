@@ -69,3 +69,31 @@ import Testing
         #expect(!ETag.ifNoneMatch(nil, matches: #""b""#))
     }
 }
+
+@Suite struct SlotOrderTests {
+    @Test(arguments: [1, 2, 3])
+    func randomInsertsAndRemoves_matchASortedArray(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var model = (0..<40).map { Int32($0 * 10) }
+        var order = SlotOrder(model, maxChunk: 4)
+        for _ in 0..<2000 {
+            if random.below(2) == 0 || model.isEmpty {
+                let value = Int32(random.below(1000))
+                let point = order.partitionPoint { $0 > value }
+                order.insert(value, at: point)
+                model.insert(value, at: model.firstIndex { $0 > value } ?? model.count)
+            } else {
+                let value = random.pick(model)
+                let point = order.partitionPoint { $0 > value }
+                let removed = order.remove(value, before: point)
+                #expect(removed)
+                model.remove(at: model.lastIndex(of: value) ?? 0)
+            }
+            #expect(order.count == model.count)
+        }
+        #expect(Array(order) == model)
+        let upper = min(17, model.count), window = min(5, upper)..<upper
+        #expect(order.slots(in: window) == Array(model[window]))
+        #expect(order.index(of: order.partitionPoint { $0 > 500 }) == (model.firstIndex { $0 > 500 } ?? model.count))
+    }
+}

@@ -16,14 +16,15 @@ import Testing
         let pairs = (query.isEmpty ? [] : query.split(separator: "&")).map { pair -> (name: String, value: String) in
             let parts = pair.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), String(parts[1]))
-        } + [("limit", "500")]
+        } + [("limit", "500")]  // pages compare the first 500 rows and the totals
         return try ListCriteria<Orders>(ListRequest(parameters: pairs), now: ISO8601.parse("2026-11-20T12:00:00Z")!)
     }
 
     @Test(arguments: [1, 2, 3, 4, 5])
     func randomChanges_patchedListsEqualFullRecompute(seed: UInt64) throws {
         let anchor = ISO8601.parse("2026-11-20T00:00:00Z")!
-        let service = makeService(orders: DefaultOrders.make(count: 400, anchor: anchor))
+        // 3,000 orders: several chunks per presorted order, so chunk splits are exercised too.
+        let service = makeService(orders: DefaultOrders.make(count: 3000, anchor: anchor))
         let engine = service.engine(Orders.self)
         for query in Self.criteria { _ = try engine.page(for: criteria(query)) }
         let computed = service.metrics.value(.recomputations)

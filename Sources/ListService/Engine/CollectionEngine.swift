@@ -39,11 +39,11 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     /// A computed list: item slots in order, the state version they reflect, and whether they
     /// are still the list's contents.
     final class SortedResult: Sendable {
-        let slots: [Int32]
+        let slots: SlotOrder
         let version: UInt64
         let token: CurrencyToken
 
-        init(_ slots: [Int32], version: UInt64) {
+        init(_ slots: SlotOrder, version: UInt64) {
             self.slots = slots
             self.version = version
             token = CurrencyToken()
@@ -198,25 +198,38 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// `slots` with the changed items removed or moved to their sorted positions; nil when no
-    /// change touches the list. All touched slots leave first, then each item's final state
-    /// goes back in: every comparison is then against items already in their final places.
+    /// change touches the list. All touched slots leave first (found by their keys before the
+    /// batch), then each item's final state goes back in (found by its key now): every search
+    /// compares items by the values that placed them.
     private func patch(
-        _ slots: [Int32], key: ResultKey, effects: [CollectionState<C>.Effect], state: CollectionState<C>
-    ) -> [Int32]? {
+        _ slots: SlotOrder, key: ResultKey, effects: [CollectionState<C>.Effect], state: CollectionState<C>
+    ) -> SlotOrder? {
+        var before: [Int32: C.Item?] = [:]
         var touched = Set<Int32>()
-        var finalItems: [Int32: C.Item?] = [:]
         for effect in effects {
-            finalItems[effect.slot] = effect.new
+            if before[effect.slot] == nil { before[effect.slot] = .some(effect.old) }
             if effect.old.map(key.includes) == true || effect.new.map(key.includes) == true { touched.insert(effect.slot) }
         }
         guard !touched.isEmpty else { return nil }
         var patched = slots
-        for slot in touched {
-            if let position = patched.firstIndex(of: slot) { patched.remove(at: position) }
-        }
-        for slot in touched {
-            guard let item = finalItems[slot] ?? nil, key.includes(item) else { continue }
-            patched.insert(slot, at: state.insertionPoint(for: item, in: patched, sort: key.sort, direction: key.direction))
+        state.withItemLookup { current in
+            // Where each item sits now: touched ones by their value before the batch.
+            func placed(_ slot: Int32) -> C.Item? { touched.contains(slot) ? (before[slot] ?? nil) : current(slot) }
+            for slot in touched {
+                guard let old = before[slot] ?? nil, key.includes(old) else { continue }
+                let sortKey = C.sortKey(of: old, by: key.sort), id = C.id(of: old)
+                let point = patched.partitionPoint {
+                    CollectionState<C>.sorts($0, after: sortKey, id: id, field: key.sort, direction: key.direction, item: placed)
+                }
+                if !patched.remove(slot, before: point) { patched.removeScanning(slot) }
+            }
+            for slot in touched {
+                guard let item = current(slot), key.includes(item) else { continue }
+                let sortKey = C.sortKey(of: item, by: key.sort), id = C.id(of: item)
+                patched.insert(slot, at: patched.partitionPoint {
+                    CollectionState<C>.sorts($0, after: sortKey, id: id, field: key.sort, direction: key.direction, item: current)
+                })
+            }
         }
         return patched
     }

@@ -15,7 +15,7 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private var positionByID: [String: Int32]
     private var filterFields: [C.FilterFields?]
     private var search: SearchIndex
-    private var sortOrders: [SortOrderKey: [Int32]]
+    private var sortOrders: [SortOrderKey: SlotOrder]
     private var revisions: [UInt32]
     private var liveCount: Int
     /// Bumped by every change.
@@ -61,17 +61,19 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// by `field` in `direction`, ties by id; with the version it was computed at.
     func evaluate(
         view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField, direction: SortDirection
-    ) -> (slots: [Int32], version: UInt64) {
+    ) -> (slots: SlotOrder, version: UInt64) {
         lock.withReadLock {
             (evaluateLocked(view: view, scope: scope, foldedQuery: foldedQuery, sort: field, direction: direction), changeCount)
         }
     }
 
-    /// `evaluate` for a caller that holds the lock.
+    /// `evaluate` for a caller that holds the lock. When every item matches, the presorted
+    /// order itself is the answer (shared, not copied).
     private func evaluateLocked(
         view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField, direction: SortDirection
-    ) -> [Int32] {
-        let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? []
+    ) -> SlotOrder {
+        let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? SlotOrder([])
+        if C.holdsEveryItem(view) && foldedQuery.isEmpty { return sorted }
         var matches = [Bool](repeating: false, count: filterFields.count)
         filterFields.withUnsafeBufferPointer { fields in
             for index in fields.indices {
@@ -79,7 +81,8 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
             }
         }
         search.keepMatches(of: foldedQuery, in: &matches)
-        return sorted.filter { matches[Int($0)] }
+        if sorted.count == liveCount && !matches.contains(false) { return sorted }
+        return SlotOrder(sorted.slots(where: { matches[Int($0)] }))
     }
 
     /// One page read under one lock, so its rows and its total describe the same moment: the
@@ -92,7 +95,7 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
     }
 
     func page(
-        of slots: [Int32], version: UInt64, view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField,
+        of slots: SlotOrder, version: UInt64, view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField,
         direction: SortDirection, start: PageStart, limit: Int
     ) -> PageContents? {
         lock.withReadLock {
@@ -104,39 +107,30 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
             case .offset(let offset): first = min(offset, list.count)
             case .after(let cursor):
                 guard let key = SortKey(cursorText: cursor.sortValue) else { return nil }
-                first = Self.insertionPoint(in: list, key: key, id: cursor.id, field: field, direction: direction) { items[Int($0)] }
+                first = list.index(
+                    of: list.partitionPoint {
+                        Self.sorts($0, after: key, id: cursor.id, field: field, direction: direction) { items[Int($0)] }
+                    })
             }
             let end = first + min(limit, list.count - first)
-            return PageContents(total: list.count, items: list[first..<end].compactMap { items[Int($0)] }, hasMore: end < list.count)
+            return PageContents(total: list.count, items: list.slots(in: first..<end).compactMap { items[Int($0)] }, hasMore: end < list.count)
         }
     }
 
-    /// The first position in `slots` (sorted by key in `direction`, then id ascending) whose
-    /// item sorts after (`key`, `id`).
-    static func insertionPoint(
-        in slots: [Int32], key: SortKey, id: String, field: C.SortField, direction: SortDirection, item: (Int32) -> C.Item?
-    ) -> Int {
-        func sortsAfter(_ slot: Int32) -> Bool {
-            guard let candidate = item(slot) else { return false }
-            let candidateKey = C.sortKey(of: candidate, by: field)
-            if candidateKey == key { return C.id(of: candidate) > id }
-            return direction == .asc ? key < candidateKey : candidateKey < key
-        }
-        var low = 0, high = slots.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortsAfter(slots[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
+    /// Whether `slot`'s item sorts after (`key`, `id`) in an order by `field` in `direction`,
+    /// ties by id ascending; `item` looks items up.
+    static func sorts(
+        _ slot: Int32, after key: SortKey, id: String, field: C.SortField, direction: SortDirection, item: (Int32) -> C.Item?
+    ) -> Bool {
+        guard let candidate = item(slot) else { return false }
+        let candidateKey = C.sortKey(of: candidate, by: field)
+        if candidateKey == key { return C.id(of: candidate) > id }
+        return direction == .asc ? key < candidateKey : candidateKey < key
     }
 
-    /// Where `item` belongs in `slots` (sorted by `field` in `direction`, ties by id).
-    func insertionPoint(for item: C.Item, in slots: [Int32], sort field: C.SortField, direction: SortDirection) -> Int {
-        lock.withReadLock {
-            Self.insertionPoint(in: slots, key: C.sortKey(of: item, by: field), id: C.id(of: item), field: field, direction: direction) {
-                items[Int($0)]
-            }
-        }
+    /// Runs `body` with item lookup by slot, under the read lock.
+    func withItemLookup<T>(_ body: ((Int32) -> C.Item?) -> T) -> T {
+        lock.withReadLock { body { items[Int($0)] } }
     }
 
     // MARK: changes
@@ -195,27 +189,24 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         revisions[Int(slot)] &+= 1
         search.set(item: Int(slot), to: C.searchableText(of: item).map(TextFolding.fold))
         for key in Array(sortOrders.keys) {
-            let point = Self.insertionPoint(
-                in: sortOrders[key] ?? [], key: C.sortKey(of: item, by: key.field), id: C.id(of: item), field: key.field,
-                direction: key.direction
-            ) { items[Int($0)] }
+            let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
+            guard let point = sortOrders[key]?.partitionPoint({
+                Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { items[Int($0)] }
+            }) else { continue }
             sortOrders[key]?.insert(slot, at: point)
         }
     }
 
+    /// Takes `slot` out of every sort order: it sits just before the first slot that sorts
+    /// after its own (key, id).
     private func removeFromSortOrders(slot: Int32, item: C.Item?) {
         guard let item else { return }
         for key in Array(sortOrders.keys) {
-            // The slot sits just before the first position that sorts after its own key.
-            let after = Self.insertionPoint(
-                in: sortOrders[key] ?? [], key: C.sortKey(of: item, by: key.field), id: C.id(of: item), field: key.field,
-                direction: key.direction
-            ) { items[Int($0)] }
-            if after > 0, sortOrders[key]?[after - 1] == slot {
-                sortOrders[key]?.remove(at: after - 1)
-            } else if let position = sortOrders[key]?.firstIndex(of: slot) {
-                sortOrders[key]?.remove(at: position)  // not expected; keeps the order right regardless
-            }
+            let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
+            guard let point = sortOrders[key]?.partitionPoint({
+                Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { items[Int($0)] }
+            }) else { continue }
+            if sortOrders[key]?.remove(slot, before: point) != true { sortOrders[key]?.removeScanning(slot) }
         }
     }
 
@@ -236,24 +227,30 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         return index
     }
 
-    private static func makeSortOrders(_ items: [C.Item]) -> [SortOrderKey: [Int32]] {
+    private static func makeSortOrders(_ items: [C.Item]) -> [SortOrderKey: SlotOrder] {
         let indices = (0..<Int32(items.count)).map { $0 }
         // Rank ids and keys once; every sort then compares integers.
         let ids = items.map(C.id)
         var idRank = [Int32](repeating: 0, count: items.count)
         for (rank, index) in indices.sorted(by: { ids[Int($0)] < ids[Int($1)] }).enumerated() { idRank[Int(index)] = Int32(rank) }
-        var result: [SortOrderKey: [Int32]] = [:]
+        var result: [SortOrderKey: SlotOrder] = [:]
         for field in C.SortField.allCases {
             let keys = items.map { C.sortKey(of: $0, by: field) }
-            let distinct = Set(keys).sorted()
-            let rankOfKey = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, Int32($0)) })
-            let keyRank = keys.map { rankOfKey[$0] ?? 0 }
+            let keyRank: [Int64]
+            if case let numbers = keys.compactMap({ if case .number(let value) = $0 { value } else { nil } }), numbers.count == keys.count {
+                keyRank = numbers  // numbers compare as they are
+            } else {
+                // Text compares slowly: rank the distinct keys once, then sort integers.
+                let rankOfKey = Dictionary(uniqueKeysWithValues: Set(keys).sorted().enumerated().map { ($1, Int64($0)) })
+                keyRank = keys.map { rankOfKey[$0] ?? 0 }
+            }
             for direction in SortDirection.allCases {
-                result[SortOrderKey(field: field, direction: direction)] = indices.sorted { a, b in
-                    let ka = keyRank[Int(a)], kb = keyRank[Int(b)]
-                    if ka != kb { return direction == .asc ? ka < kb : ka > kb }
-                    return idRank[Int(a)] < idRank[Int(b)]
-                }
+                result[SortOrderKey(field: field, direction: direction)] = SlotOrder(
+                    indices.sorted { a, b in
+                        let ka = keyRank[Int(a)], kb = keyRank[Int(b)]
+                        if ka != kb { return direction == .asc ? ka < kb : ka > kb }
+                        return idRank[Int(a)] < idRank[Int(b)]
+                    })
             }
         }
         return result

@@ -42,6 +42,8 @@ public protocol ListCollection: Sendable {
     static func filterFields(of item: Item) -> FilterFields
     /// The one definition of each view: whether an item with these fields belongs to it.
     static func matches(_ fields: FilterFields, view: View, scope: Scope) -> Bool
+    /// Whether `view` holds every item (`all`), so a query need not test each one.
+    static func holdsEveryItem(_ view: View) -> Bool
     /// The text `q` searches, one string per field (the engine folds it).
     static func searchableText(of item: Item) -> [String]
     static func sortKey(of item: Item, by field: SortField) -> SortKey
@@ -83,6 +85,7 @@ extension ListCollection {
     public static func rowExpiry(of item: Item, in context: RowContext) -> Date? { nil }
     public static var markerSort: (field: SortField, direction: SortDirection)? { nil }
     public static func sequence(of id: String) -> Int? { nil }
+    public static func holdsEveryItem(_ view: View) -> Bool { false }
 
     public static func encodeDataFile(_ items: [Item]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 256 * items.count)

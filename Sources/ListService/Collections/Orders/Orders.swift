@@ -48,6 +48,8 @@ public enum Orders: ListCollection {
         view.matches(status: fields.status, total: fields.total, date: fields.date, currentMonth: scope.currentMonth)
     }
 
+    public static func holdsEveryItem(_ view: OrderFilter) -> Bool { view == .all }
+
     public static func searchableText(of order: Order) -> [String] { [order.customerName, order.title] }
 
     public static func sortKey(of order: Order, by field: OrderSortField) -> SortKey {

@@ -52,6 +52,8 @@ public enum Tasks: ListCollection {
         }
     }
 
+    public static func holdsEveryItem(_ view: View) -> Bool { view == .all }
+
     public static func searchableText(of task: TaskItem) -> [String] { [task.title] }
 
     public static func sortKey(of task: TaskItem, by field: SortField) -> SortKey {

@@ -1,0 +1,119 @@
+/// Item slots in a sorted order, stored in chunks of at most `maxChunk` (1,024), so inserting or
+/// removing one costs two binary searches and a move within one chunk, not a move of the
+/// whole order: a change's cost stays flat as the collection grows.
+struct SlotOrder: Sendable, Sequence {
+    private var chunks: [[Int32]]
+    private(set) var count: Int
+    /// The most slots a chunk holds before it splits in two.
+    private let maxChunk: Int
+
+    init(_ slots: [Int32], maxChunk: Int = 1024) {
+        self.maxChunk = maxChunk
+        count = slots.count
+        chunks = stride(from: 0, to: slots.count, by: maxChunk / 2).map {
+            Array(slots[$0..<Swift.min(slots.count, $0 + maxChunk / 2)])
+        }
+    }
+
+    func makeIterator() -> FlattenSequence<[[Int32]]>.Iterator { chunks.joined().makeIterator() }
+
+    /// A place in the order: a chunk and an offset in it.
+    struct Position {
+        var chunk: Int
+        var offset: Int
+    }
+
+    /// The first position whose slot `isAfter` says sorts after the sought key (`isAfter` must
+    /// be false, then true, along the order); the end when there is none.
+    func partitionPoint(_ isAfter: (Int32) -> Bool) -> Position {
+        // The first chunk whose last slot is after the key holds the point.
+        var low = 0, high = chunks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if let last = chunks[middle].last, isAfter(last) { high = middle } else { low = middle + 1 }
+        }
+        guard low < chunks.count else { return Position(chunk: chunks.count, offset: 0) }
+        let chunk = chunks[low]
+        var first = 0, last = chunk.count
+        while first < last {
+            let middle = (first + last) / 2
+            if isAfter(chunk[middle]) { last = middle } else { first = middle + 1 }
+        }
+        return Position(chunk: low, offset: first)
+    }
+
+    /// The number of slots before `position`.
+    func index(of position: Position) -> Int {
+        chunks[..<position.chunk].reduce(0) { $0 + $1.count } + position.offset
+    }
+
+    /// Inserts `slot` at `position`, splitting a chunk that grows past `maxChunk`.
+    mutating func insert(_ slot: Int32, at position: Position) {
+        count += 1
+        guard position.chunk < chunks.count else {
+            if chunks.isEmpty || chunks[chunks.count - 1].count >= maxChunk {
+                chunks.append([slot])
+            } else {
+                chunks[chunks.count - 1].append(slot)
+            }
+            return
+        }
+        chunks[position.chunk].insert(slot, at: position.offset)
+        if chunks[position.chunk].count > maxChunk {
+            let upper = Array(chunks[position.chunk][(maxChunk / 2)...])
+            chunks[position.chunk].removeSubrange((maxChunk / 2)...)
+            chunks.insert(upper, at: position.chunk + 1)
+        }
+    }
+
+    /// Removes the slot just before `position` if it is `slot`; returns whether it did.
+    @discardableResult
+    mutating func remove(_ slot: Int32, before position: Position) -> Bool {
+        var chunk = position.chunk, offset = position.offset - 1
+        if offset < 0 {
+            chunk -= 1
+            guard chunk >= 0 else { return false }
+            offset = chunks[chunk].count - 1
+        }
+        guard chunk < chunks.count, offset >= 0, chunks[chunk][offset] == slot else { return false }
+        chunks[chunk].remove(at: offset)
+        if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
+        count -= 1
+        return true
+    }
+
+    /// Removes `slot` wherever it is (a linear scan: the fallback if an order was not as expected).
+    mutating func removeScanning(_ slot: Int32) {
+        for chunk in chunks.indices {
+            if let offset = chunks[chunk].firstIndex(of: slot) {
+                remove(slot, before: Position(chunk: chunk, offset: offset + 1))
+                return
+            }
+        }
+    }
+
+    /// The slots `isIncluded` keeps, in order (chunk by chunk: faster than a flattened walk).
+    func slots(where isIncluded: (Int32) -> Bool) -> [Int32] {
+        var result: [Int32] = []
+        for chunk in chunks {
+            for slot in chunk where isIncluded(slot) { result.append(slot) }
+        }
+        return result
+    }
+
+    /// The slots at `range` of the whole order.
+    func slots(in range: Range<Int>) -> [Int32] {
+        var result: [Int32] = []
+        result.reserveCapacity(range.count)
+        var start = 0
+        for chunk in chunks {
+            let end = start + chunk.count
+            if end > range.lowerBound && start < range.upperBound {
+                result += chunk[(Swift.max(range.lowerBound, start) - start)..<(Swift.min(range.upperBound, end) - start)]
+            }
+            if end >= range.upperBound { break }
+            start = end
+        }
+        return result
+    }
+}
