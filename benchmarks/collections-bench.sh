@@ -51,12 +51,12 @@ measure() { # url conns extra wrk args...
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 echo "== start-up with a 50,000-feature feed (10 orders, 10 tasks)"
 start_server "$FEED_DIR"
-grep -o 'event=loaded.*' /tmp/collections-bench-server.log
+grep -o 'event=ready.*' /tmp/collections-bench-server.log
 stop_server
 
 echo "== warm (one session), 20,000 tasks and 50,000 earthquakes"
 start_server "$DATA_DIR"
-grep -o 'event=loaded.*' /tmp/collections-bench-server.log
+grep -o 'event=ready.*' /tmp/collections-bench-server.log
 echo "| URL | conns | req/s | p50 | p99 | body bytes |"
 for url in "${URLS[@]}"; do
   wrk -t2 -c16 -d2s -H 'X-Session-ID: bench' "http://127.0.0.1:$PORT$url" >/dev/null

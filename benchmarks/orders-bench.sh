@@ -42,7 +42,7 @@ echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model
 
 echo "== start-up"
 start_server
-grep -o 'event=loaded.*' /tmp/orders-bench-server.log
+grep -o 'event=ready.*' /tmp/orders-bench-server.log
 echo "rss_after_load_mib=$(rss "$SERVER_PID")"
 
 echo "== memory: 10,000 sessions"

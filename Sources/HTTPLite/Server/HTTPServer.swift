@@ -9,9 +9,11 @@ import Synchronization
 /// loops watch the one listening socket (EPOLLEXCLUSIVE, so a new connection wakes one loop);
 /// the loop that accepts a connection owns it for its whole life, reading, parsing, calling
 /// the handler and writing on that thread alone, so connection state has no locks. The
-/// handler runs synchronously on the loop thread and must be `Sendable`; shared state it reads
-/// is immutable or behind a lock (`Locked`). Other threads reach a loop only through its `LoopHandle`:
-/// a locked task queue plus an eventfd that wakes it (stream chunks, shutdown).
+/// handler runs synchronously on the loop thread and must be `Sendable`; a handler that must
+/// wait returns `.deferred` and some other thread completes it. Shared state handlers read is
+/// immutable or behind a lock (`Locked`). Other threads reach a loop only through its
+/// `LoopHandle`: a locked task queue plus an eventfd that wakes it (deferred responses, stream
+/// chunks, shutdown).
 public final class HTTPServer: Sendable {
     /// The port actually bound (useful when the configuration asked for port 0).
     public let port: UInt16

@@ -66,8 +66,6 @@ public struct SearchIndex: Sendable {
     /// Marks an item that has no text (a deleted one): it matches no query.
     static let noValue: Int32 = -1
 
-    public var count: Int { fields.first?.valueOfItem.count ?? 0 }
-
     /// Adds the next item's folded values, one per field.
     public mutating func append(_ foldedValues: [String]) {
         precondition(foldedValues.count == fields.count)
