@@ -29,42 +29,31 @@ enum WriteRoutes {
         }
         router.patch("/\(C.name)/:id") { request in
             let body = try JSONBody.object(of: request)
-            return try change(request, engine: engine, service: service) { item in C.patch(item, with: body, now: engine.now) }
+            return try change(request, engine: engine, service: service) { item in
+                C.patch(item, with: body, now: engine.now).map(ItemWrite.replace)
+            }
         }
         router.delete("/\(C.name)/:id") { request in
-            let id = request.pathParameters["id"] ?? ""
-            let display = try displayContext(of: request)
-            let condition = request.headers["If-Match"]
-            return .deferred { pending in
-                service.writes.submit { batch in
-                    guard let item = batch.item(C.self, id: id) else {
-                        return pending.complete(ListServiceError.notFound(C.itemName, id: id).httpError.response)
-                    }
-                    if let rejection = precondition(condition, item: item, engine: engine, display: display) {
-                        return pending.complete(rejection.httpError.response)
-                    }
-                    batch.record(C.self, .delete(id: id))
-                    batch.onCommit { outcome in
-                        switch outcome {
-                        case .success: pending.complete(Response(status: .noContent))
-                        case .failure(let rejection): pending.complete(rejection.httpError.response)
-                        }
-                    }
-                }
-            }
+            try change(request, engine: engine, service: service) { _ in .success(.delete) }
         }
         for action in C.actions {
             router.post("/\(C.name)/:id/\(action)") { request in
-                try change(request, engine: engine, service: service) { item in C.perform(action, on: item) }
+                try change(request, engine: engine, service: service) { item in C.perform(action, on: item).map(ItemWrite.replace) }
             }
         }
     }
 
-    /// Reads the item, checks `If-Match`, applies `transform` and journals the result; an
-    /// unchanged result is answered at once without a write.
+    /// What a write does to an existing item.
+    private enum ItemWrite<Item> {
+        case replace(Item)
+        case delete
+    }
+
+    /// Reads the item (404), lets `transform` decide (422, 409), checks `If-Match` (412), and
+    /// journals the result; a replacement that changes nothing is answered at once, unwritten.
     private static func change<C: EditableCollection>(
         _ request: Request, engine: CollectionEngine<C>, service: ListService,
-        transform: @escaping @Sendable (C.Item) -> Result<C.Item, WriteRejection>
+        transform: @escaping @Sendable (C.Item) -> Result<ItemWrite<C.Item>, WriteRejection>
     ) throws -> Response {
         let id = request.pathParameters["id"] ?? ""
         let display = try displayContext(of: request)
@@ -75,14 +64,24 @@ enum WriteRoutes {
                     return pending.complete(ListServiceError.notFound(C.itemName, id: id).httpError.response)
                 }
                 // The body is judged first (422, 409): a precondition only decides whether a valid change may go ahead.
+                let write: ItemWrite<C.Item>
                 switch transform(item) {
-                case .failure(let rejection):
-                    pending.complete(rejection.httpError.response)
-                case .success(let changed):
-                    if let rejection = precondition(condition, item: item, engine: engine, display: display) {
-                        return pending.complete(rejection.httpError.response)
+                case .failure(let rejection): return pending.complete(rejection.httpError.response)
+                case .success(let decided): write = decided
+                }
+                if let rejection = precondition(condition, item: item, engine: engine, display: display) {
+                    return pending.complete(rejection.httpError.response)
+                }
+                switch write {
+                case .delete:
+                    batch.record(C.self, .delete(id: id))
+                    batch.onCommit { outcome in
+                        switch outcome {
+                        case .success: pending.complete(Response(status: .noContent))
+                        case .failure(let rejection): pending.complete(rejection.httpError.response)
+                        }
                     }
-                    let id = C.id(of: changed)
+                case .replace(let changed):
                     if let unchanged = unchangedRow(item, changed, engine: engine, display: display) {
                         return pending.complete(unchanged)
                     }
