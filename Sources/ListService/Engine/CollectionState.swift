@@ -11,7 +11,10 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
     // Invariant: every `var` below is read only inside `lock.withReadLock` and written only
     // inside `lock.withWriteLock`; that is what makes the unchecked Sendable sound.
     private let lock = ReadWriteLock()
-    private var items: [C.Item?]
+    /// Items by slot; a deleted slot keeps its last item until the next rebuild (`isLive` false),
+    /// so loading never copies the whole array into optionals.
+    private var storedItems: [C.Item]
+    private var isLive: [Bool]
     private var positionByID: [String: Int32]
     private var filterFields: [C.FilterFields?]
     private var search: SearchIndex
@@ -27,7 +30,8 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
     }
 
     public init(items: [C.Item]) {
-        self.items = items
+        storedItems = items
+        isLive = Array(repeating: true, count: items.count)
         var positions: [String: Int32] = [:]
         positions.reserveCapacity(items.count)
         for (index, item) in items.enumerated() { positions[C.id(of: item)] = Int32(index) }
@@ -39,23 +43,26 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         liveCount = items.count
     }
 
+    /// The live item in `slot`, or nil for a deleted one (callers hold the lock).
+    private func items(_ slot: Int) -> C.Item? { isLive[slot] ? storedItems[slot] : nil }
+
     public var count: Int { lock.withReadLock { liveCount } }
     public var version: UInt64 { lock.withReadLock { changeCount } }
 
     public func item(id: String) -> C.Item? {
-        lock.withReadLock { positionByID[id].flatMap { items[Int($0)] } }
+        lock.withReadLock { positionByID[id].flatMap { items(Int($0)) } }
     }
 
     /// The item and its revision (which changes with every change to it).
     func itemAndRevision(id: String) -> (item: C.Item, revision: UInt32)? {
         lock.withReadLock {
-            guard let slot = positionByID[id].map(Int.init), let item = items[slot] else { return nil }
+            guard let slot = positionByID[id].map(Int.init), let item = items(slot) else { return nil }
             return (item, revisions[slot])
         }
     }
 
     /// Every live item, in slot order (for snapshots).
-    public var allItems: [C.Item] { lock.withReadLock { items.compactMap { $0 } } }
+    public var allItems: [C.Item] { lock.withReadLock { storedItems.indices.compactMap { items($0) } } }
 
     /// The slots of the items in `view` and `scope` whose text contains `foldedQuery`, sorted
     /// by `field` in `direction`, ties by id; with the version it was computed at.
@@ -109,11 +116,11 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 guard let key = SortKey(cursorText: cursor.sortValue) else { return nil }
                 first = list.index(
                     of: list.partitionPoint {
-                        Self.sorts($0, after: key, id: cursor.id, field: field, direction: direction) { items[Int($0)] }
+                        Self.sorts($0, after: key, id: cursor.id, field: field, direction: direction) { self.items(Int($0)) }
                     })
             }
             let end = first + min(limit, list.count - first)
-            return PageContents(total: list.count, items: list.slots(in: first..<end).compactMap { items[Int($0)] }, hasMore: end < list.count)
+            return PageContents(total: list.count, items: list.slots(in: first..<end).compactMap { self.items(Int($0)) }, hasMore: end < list.count)
         }
     }
 
@@ -130,7 +137,7 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
 
     /// Runs `body` with item lookup by slot, under the read lock.
     func withItemLookup<T>(_ body: ((Int32) -> C.Item?) -> T) -> T {
-        lock.withReadLock { body { items[Int($0)] } }
+        lock.withReadLock { body { self.items(Int($0)) } }
     }
 
     // MARK: changes
@@ -151,14 +158,15 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 case .upsert(let item):
                     let id = C.id(of: item)
                     if let slot = positionByID[id] {
-                        let old = items[Int(slot)]
+                        let old = items(Int(slot))
                         removeFromSortOrders(slot: slot, item: old)
                         store(item, at: slot)
                         if old == nil { liveCount += 1 }
                         effects.append(Effect(slot: slot, old: old, new: item))
                     } else {
-                        let slot = Int32(items.count)
-                        items.append(nil)
+                        let slot = Int32(storedItems.count)
+                        storedItems.append(item)
+                        isLive.append(false)
                         filterFields.append(nil)
                         revisions.append(0)
                         positionByID[id] = slot
@@ -167,9 +175,9 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
                         effects.append(Effect(slot: slot, old: nil, new: item))
                     }
                 case .delete(let id):
-                    guard let slot = positionByID[id], let old = items[Int(slot)] else { continue }
+                    guard let slot = positionByID[id], let old = items(Int(slot)) else { continue }
                     removeFromSortOrders(slot: slot, item: old)
-                    items[Int(slot)] = nil
+                    isLive[Int(slot)] = false
                     filterFields[Int(slot)] = nil
                     revisions[Int(slot)] &+= 1
                     search.set(item: Int(slot), to: nil)
@@ -184,14 +192,15 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
 
     /// Writes `item` into `slot` and its sort positions (under the write lock).
     private func store(_ item: C.Item, at slot: Int32) {
-        items[Int(slot)] = item
+        storedItems[Int(slot)] = item
+        isLive[Int(slot)] = true
         filterFields[Int(slot)] = C.filterFields(of: item)
         revisions[Int(slot)] &+= 1
         search.set(item: Int(slot), to: C.searchableText(of: item).map(TextFolding.fold))
         for key in Array(sortOrders.keys) {
             let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
             guard let point = sortOrders[key]?.partitionPoint({
-                Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { items[Int($0)] }
+                Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
             }) else { continue }
             sortOrders[key]?.insert(slot, at: point)
         }
@@ -204,7 +213,7 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         for key in Array(sortOrders.keys) {
             let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
             guard let point = sortOrders[key]?.partitionPoint({
-                Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { items[Int($0)] }
+                Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
             }) else { continue }
             if sortOrders[key]?.remove(slot, before: point) != true { sortOrders[key]?.removeScanning(slot) }
         }
@@ -240,9 +249,11 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
             if case let numbers = keys.compactMap({ if case .number(let value) = $0 { value } else { nil } }), numbers.count == keys.count {
                 keyRank = numbers  // numbers compare as they are
             } else {
-                // Text compares slowly: rank the distinct keys once, then sort integers.
-                let rankOfKey = Dictionary(uniqueKeysWithValues: Set(keys).sorted().enumerated().map { ($1, Int64($0)) })
-                keyRank = keys.map { rankOfKey[$0] ?? 0 }
+                // Text compares slowly: rank the distinct keys once (few: names repeat), then sort integers.
+                var distinct: [SortKey: Int64] = [:]
+                for key in keys where distinct[key] == nil { distinct[key] = 0 }
+                for (rank, key) in distinct.keys.sorted().enumerated() { distinct[key] = Int64(rank) }
+                keyRank = keys.map { distinct[$0] ?? 0 }
             }
             for direction in SortDirection.allCases {
                 result[SortOrderKey(field: field, direction: direction)] = SlotOrder(
