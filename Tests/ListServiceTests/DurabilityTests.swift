@@ -96,6 +96,28 @@ import Testing
         #expect(service.engine(Orders.self).state.count == 10_000)
     }
 
+    @Test func backgroundCompaction_keepsUpWithAStreamOfWrites() throws {
+        let directory = temporaryDirectory()
+        var configuration = storage(directory)
+        configuration.compactAfterBytes = 4096
+        let service = try ListService.open(configuration, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
+        let router = ServiceRoutes.makeRouter(service: service)
+        for index in 1...200 {
+            #expect(router.send(.patch, "/orders/o-\(String(format: "%06d", index))", json: #"{"customerName":"Renamed \#(index)"}"#).status == .ok)
+        }
+        // Compactions ran in the background meanwhile; let the last one finish.
+        var journalSize = Int.max
+        for _ in 0..<50 where journalSize > 8192 {
+            usleep(100_000)
+            journalSize = (try? FileManager.default.attributesOfItem(atPath: directory + "/orders.journal")[.size] as? Int) ?? Int.max
+        }
+        #expect(journalSize <= 8192, "the journal was trimmed while writes kept coming")
+        let reopened = try open(directory)
+        for index in [1, 100, 200] {
+            #expect(reopened.engine(Orders.self).state.item(id: "o-\(String(format: "%06d", index))")?.customerName == "Renamed \(index)")
+        }
+    }
+
     @Test func corruptJournal_stopsStartupWithAClearLine() throws {
         let directory = temporaryDirectory()
         let service = try open(directory)

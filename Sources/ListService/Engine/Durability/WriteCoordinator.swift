@@ -33,22 +33,23 @@ public final class WriteCoordinator: Sendable {
         if shouldSchedule { queue.async { self.drain() } }
     }
 
-    /// Runs every queued write as one batch, commits it, answers, and repeats while more came.
+    /// Runs every queued write as one batch, commits it and answers; then queues itself again,
+    /// so work queued meanwhile (a journal trim after a compaction) runs between batches even
+    /// under a constant stream of writes.
     private func drain() {
-        while true {
-            let operations = pending.withLock { pending in
-                defer { pending.operations.removeAll() }
-                if pending.operations.isEmpty { pending.isDrainScheduled = false }
-                return pending.operations
-            }
-            guard !operations.isEmpty else { return }
-            var batch = WriteBatch(engines: engines, sequences: writer.sequences)
-            for operation in operations { operation(&batch) }
-            writer.sequences = batch.sequences
-            let outcome = writer.commit(Array(batch.collections.values))
-            for completion in batch.completions { completion(outcome) }
-            writer.compactIfDue(coordinator: self)
+        let operations = pending.withLock { pending in
+            defer { pending.operations.removeAll() }
+            if pending.operations.isEmpty { pending.isDrainScheduled = false }
+            return pending.operations
         }
+        guard !operations.isEmpty else { return }
+        var batch = WriteBatch(engines: engines, sequences: writer.sequences)
+        for operation in operations { operation(&batch) }
+        writer.sequences = batch.sequences
+        let outcome = writer.commit(Array(batch.collections.values))
+        for completion in batch.completions { completion(outcome) }
+        writer.compactIfDue(coordinator: self)
+        queue.async { self.drain() }
     }
 
     /// Runs `body` on the writer queue (journal maintenance after a compaction).
