@@ -82,9 +82,11 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? SlotOrder([])
         if C.holdsEveryItem(view) && foldedQuery.isEmpty { return sorted }
         var matches = [Bool](repeating: false, count: filterFields.count)
-        filterFields.withUnsafeBufferPointer { fields in
-            for index in fields.indices {
-                if let itemFields = fields[index] { matches[index] = C.matches(itemFields, view: view, scope: scope) }
+        matches.withUnsafeMutableBufferPointer { matches in
+            filterFields.withUnsafeBufferPointer { fields in
+                for index in fields.indices {
+                    if let itemFields = fields[index] { matches[index] = C.matches(itemFields, view: view, scope: scope) }
+                }
             }
         }
         search.keepMatches(of: foldedQuery, in: &matches)
