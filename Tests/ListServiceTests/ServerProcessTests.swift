@@ -34,6 +34,25 @@ import Testing
         return directory.appendingPathComponent("server")
     }
 
+    /// Starts the server on a free port (`--port 0`) and learns the port from its log, so no
+    /// test guesses a port another socket may hold. `log` is what it wrote before listening.
+    private func startServer(_ arguments: [String]) throws -> (process: Process, port: Int, errors: Pipe, log: String) {
+        let (process, errors) = try run(["--port", "0"] + arguments)
+        var log = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let chunk = errors.fileHandleForReading.availableData  // waits for output; empty at end of file
+            if chunk.isEmpty { break }
+            log += String(decoding: chunk, as: UTF8.self)
+            if let range = log.range(of: #"event=listening address=127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+                let port = Int(log[range].split(separator: ":").last ?? "")
+            {
+                return (process, port, errors, log)
+            }
+        }
+        throw CancellationError()
+    }
+
     private func run(_ arguments: [String]) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = serverBinary
@@ -118,8 +137,7 @@ import Testing
 
     @Test func sigkillMidStream_losesNoAcknowledgedWrite() throws {
         let state = NSTemporaryDirectory() + "listservice-crash-\(UUID().uuidString)"
-        let port = 20_000 + Int.random(in: 0..<20_000)
-        let (first, _) = try run(["--port", "\(port)", "--no-access-log", "--state", state])
+        let (first, port, _, _) = try startServer(["--no-access-log", "--state", state])
         defer { if first.isRunning { first.terminate() } }
         #expect(waitUntilUp(port: port))
         let socket = try #require(connectSocket(port: port))
@@ -138,16 +156,16 @@ import Testing
         first.waitUntilExit()
         #expect(first.terminationReason == .uncaughtSignal)
         #expect(acknowledged.count > 5, "some writes were acknowledged before the kill")
-        let (second, errors) = try run(["--port", "\(port + 1)", "--no-access-log", "--state", state])
+        let (second, secondPort, errors, startLog) = try startServer(["--no-access-log", "--state", state])
         defer { if second.isRunning { second.terminate() } }
-        #expect(waitUntilUp(port: port + 1))
-        let reader = try #require(connectSocket(port: port + 1))
+        #expect(waitUntilUp(port: secondPort))
+        let reader = try #require(connectSocket(port: secondPort))
         defer { close(reader) }
         let missing = acknowledged.filter { exchange(reader, "GET /orders/\($0) HTTP/1.1\r\nHost: t\r\n\r\n")?.status != 200 }
         #expect(missing.isEmpty, "acknowledged but lost: \(missing)")
         kill(second.processIdentifier, SIGTERM)
         second.waitUntilExit()
-        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("replayed="))
+        #expect((startLog + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)).contains("replayed="))
     }
 
     @Test func badOption_isOneLineAndExitStatus2() throws {
@@ -159,8 +177,7 @@ import Testing
     }
 
     @Test func sigterm_shutsDownGracefullyWithStatus0() throws {
-        let port = 20_000 + Int.random(in: 0..<20_000)
-        let (process, errors) = try run(["--port", "\(port)", "--no-access-log", "--in-memory"])
+        let (process, port, errors, startLog) = try startServer(["--no-access-log", "--in-memory"])
         defer { if process.isRunning { process.terminate() } }
         var isUp = false
         for _ in 0..<100 where !isUp {
@@ -172,7 +189,7 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = startLog + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("event=shutdown signal=15"))
         #expect(log.contains("event=stopped"))
     }
