@@ -50,11 +50,6 @@ final class Connection {
         let started: Int64
     }
 
-    var isStreaming: Bool {
-        if case .streaming = phase { return true }
-        return false
-    }
-
     var isClosingAfterFlush: Bool {
         if case .closingAfterFlush = phase { return true }
         return false

@@ -36,12 +36,22 @@ enum CollectionRoutes {
             }
         }
         router.get("/\(C.name)/:id") { request in
-            try mappingErrors { () throws(ListServiceError) in
-                let reader = try ParameterReader(ListRequest(request).parameters, allowed: ["locale", "tz"])
-                let display = try reader.displayContext(acceptLanguage: request.headers["Accept-Language"])
+            let display = try request.displayContext()
+            return try mappingErrors { () throws(ListServiceError) in
                 let (page, outcome) = try engine.row(id: request.pathParameters["id"] ?? "", display: display)
                 return PageResponse.make(page, outcome: outcome, request: request, headers: HTTPHeaders(), metrics: service.metrics)
             }
+        }
+    }
+}
+
+extension Request {
+    /// The display context of a request for one item: `locale`, `tz` (no other parameters)
+    /// and `Accept-Language`.
+    func displayContext() throws(HTTPError) -> DisplayContext {
+        try mappingErrors { () throws(ListServiceError) in
+            let reader = try ParameterReader(ListRequest(self).parameters, allowed: ["locale", "tz"])
+            return try reader.displayContext(acceptLanguage: headers["Accept-Language"])
         }
     }
 }

@@ -9,7 +9,7 @@ enum WriteRoutes {
         let engine = service.engine(C.self)
         router.post("/\(C.name)") { request in
             let body = try JSONBody.object(of: request)
-            let display = try displayContext(of: request)
+            let display = try request.displayContext()
             return .deferred { pending in
                 service.writes.submit { batch in
                     let sequence = batch.nextSequence(C.self)
@@ -56,7 +56,7 @@ enum WriteRoutes {
         transform: @escaping @Sendable (C.Item) -> Result<ItemWrite<C.Item>, WriteRejection>
     ) throws -> Response {
         let id = request.pathParameters["id"] ?? ""
-        let display = try displayContext(of: request)
+        let display = try request.displayContext()
         let condition = request.headers["If-Match"]
         return .deferred { pending in
             service.writes.submit { batch in
@@ -131,13 +131,6 @@ enum WriteRoutes {
             return .json(row.body, status: status, headers: headers)
         } catch {
             return error.httpError.response
-        }
-    }
-
-    static func displayContext(of request: Request) throws(HTTPError) -> DisplayContext {
-        try mappingErrors { () throws(ListServiceError) in
-            let reader = try ParameterReader(ListRequest(request).parameters, allowed: ["locale", "tz"])
-            return try reader.displayContext(acceptLanguage: request.headers["Accept-Language"])
         }
     }
 }

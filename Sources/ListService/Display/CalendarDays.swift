@@ -36,10 +36,7 @@ public enum CalendarDays {
     /// `YYYY-MM-DD` of the day containing `date` in the named time zone.
     public static func dayName(of date: Date, in zoneName: String) -> String {
         let parts = calendar(in: zoneName).dateComponents([.year, .month, .day], from: date)
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let text = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
+        return "\(String(zeroPadded: parts.year ?? 0, width: 4))-\(String(zeroPadded: parts.month ?? 0, width: 2))-"
+            + String(zeroPadded: parts.day ?? 0, width: 2)
     }
 }

@@ -63,10 +63,7 @@ public enum ISO8601 {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        func pad(_ value: Int, _ width: Int = 2) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
+        func pad(_ value: Int, _ width: Int = 2) -> String { String(zeroPadded: value, width: width) }
         return "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))Z"
     }
 

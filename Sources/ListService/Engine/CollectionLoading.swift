@@ -3,13 +3,6 @@ import Foundation
 
 /// Loading a collection's data file into a `CollectionState`.
 public enum CollectionLoading {
-    /// Loads the collection's file from `directory` into a state.
-    public static func load<C: ListCollection>(_ collection: C.Type, from directory: URL) throws(DataLoadError) -> CollectionState<C> {
-        let state = CollectionState<C>(items: try loadItems(C.self, from: directory))
-        malloc_trim(0)  // hand the parser's freed memory back to the OS rather than keep it as RSS
-        return state
-    }
-
     /// Reads the collection's file from `directory`; the error names the file and the field.
     static func loadItems<C: ListCollection>(_ collection: C.Type, from directory: URL) throws(DataLoadError) -> [C.Item] {
         let file = directory.appendingPathComponent(C.fileName)

@@ -12,8 +12,7 @@ public enum ETag {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return String(zeroPadded: hash, width: 16, radix: 16)
     }
 
     /// Whether an `If-None-Match` value names `etag` (RFC 9110 §13.1.2: weak comparison, `*` matches).

@@ -75,9 +75,6 @@ public final class SessionStore: Sendable {
     /// 128 random bits from the system's CSPRNG, as 32 hex digits.
     static func makeID() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+        return (0..<2).map { _ in String(zeroPadded: generator.next() as UInt64, width: 16, radix: 16) }.joined()
     }
 }

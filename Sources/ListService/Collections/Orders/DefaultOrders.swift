@@ -20,10 +20,9 @@ public enum DefaultOrders {
             let currency = random.pick(["USD", "USD", "USD", "USD", "USD", "USD", "USD", "USD", "EUR", "GBP"])
             let status = random.pick([OrderStatus.pending, .pending, .pending] + Array(repeating: .completed, count: 6) + [.cancelled])
             let total = items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) }
-            let idNumber = String(index + 1)
+            let (id, title) = Orders.idAndTitle(sequence: index + 1)
             return Order(
-                id: "o-" + String(repeating: "0", count: max(0, 6 - idNumber.count)) + idNumber,
-                title: "Order #\(100_000 + index + 1)",
+                id: id, title: title,
                 customerName: "\(random.pick(firstNames)) \(random.pick(lastNames))",
                 currency: currency, total: total,
                 date: Date(timeIntervalSince1970: Double(anchorSeconds - random.below(span))),

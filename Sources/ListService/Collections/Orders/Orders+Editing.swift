@@ -13,6 +13,11 @@ extension Orders: EditableCollection {
         id.hasPrefix("o-") ? Int(id.dropFirst(2)) : nil
     }
 
+    /// The id and title the service gives its `sequence`th order: `o-000123`, `Order #100123`.
+    static func idAndTitle(sequence: Int) -> (id: String, title: String) {
+        ("o-" + String(zeroPadded: sequence, width: 6), "Order #\(100_000 + sequence)")
+    }
+
     /// `POST /orders`: the server assigns id, title, date (now) and status (pending), and
     /// computes the total from the items.
     public static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<Order, WriteRejection> {
@@ -27,9 +32,9 @@ extension Orders: EditableCollection {
         let address = readAddress(body["shippingAddress"], into: &validator, isPatch: false, current: nil)
         if let rejection = validator.result { return .failure(rejection) }
         guard let name, let currency, let items, let address else { return .failure(.invalid([])) }
-        let number = String(sequence)
+        let (id, title) = idAndTitle(sequence: sequence)
         let order = Order(
-            id: "o-" + String(repeating: "0", count: max(0, 6 - number.count)) + number, title: "Order #\(100_000 + sequence)",
+            id: id, title: title,
             customerName: name, currency: currency, total: items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) },
             date: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), status: .pending, items: items,
             shippingAddress: address)

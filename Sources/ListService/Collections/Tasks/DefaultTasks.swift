@@ -11,9 +11,8 @@ enum DefaultTasks {
         ]
         let priorities: [TaskPriority] = [.low, .low, .low, .low, .medium, .medium, .medium, .medium, .high, .high, .urgent]
         return (0..<count).map { index in
-            let number = String(index + 1)
-            return TaskItem(
-                id: "t-" + String(repeating: "0", count: max(0, 6 - number.count)) + number,
+            TaskItem(
+                id: Tasks.id(sequence: index + 1),
                 title: "\(random.pick(verbs)) \(random.pick(nouns))",
                 isActive: random.below(10) < 8, isArchived: random.below(100) < 15,
                 dueDate: anchor.addingTimeInterval(Double(random.below(120 * 24 * 60) - 30 * 24 * 60) * 60),

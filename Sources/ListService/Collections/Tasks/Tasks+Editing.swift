@@ -6,6 +6,9 @@ extension Tasks: EditableCollection {
         id.hasPrefix("t-") ? Int(id.dropFirst(2)) : nil
     }
 
+    /// The id the service gives its `sequence`th task: `t-000123`.
+    static func id(sequence: Int) -> String { "t-" + String(zeroPadded: sequence, width: 6) }
+
     static let fields = ["title", "priority", "dueDate", "isActive", "isArchived"]
 
     /// `POST /tasks`: `title` and `dueDate` required; `priority` defaults to medium, the task
@@ -20,10 +23,9 @@ extension Tasks: EditableCollection {
         let isArchived = validator.bool("isArchived", isRequired: false) ?? false
         if let rejection = validator.result { return .failure(rejection) }
         guard let title, let due else { return .failure(.invalid([])) }
-        let number = String(sequence)
         return .success(
             TaskItem(
-                id: "t-" + String(repeating: "0", count: max(0, 6 - number.count)) + number, title: title, isActive: isActive,
+                id: id(sequence: sequence), title: title, isActive: isActive,
                 isArchived: isArchived, dueDate: due, priority: priority))
     }
 
