@@ -8,6 +8,8 @@ public final class ListService: Sendable {
     public let metrics: ServiceMetrics
     public let engines: Engines
     public let writes: WriteCoordinator
+    /// Where the core's log lines go.
+    public let log: ServiceLog
     private let clock: @Sendable () -> Date
 
     /// A service over `stores` whose changes live in memory only; a registered collection
@@ -15,33 +17,43 @@ public final class ListService: Sendable {
     /// collection; 0 turns sharing off.
     public convenience init(
         stores: [any AnyCollectionStore], sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
-        clock: @escaping @Sendable () -> Date = Date.init
+        log: ServiceLog = .standardError, clock: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.init(stores: stores, journals: [:], compactAfterBytes: .max, sessions: sessions, sharedPages: sharedPages, clock: clock)
+        let metrics = ServiceMetrics()
+        let engines = Self.makeEngines(stores: stores, metrics: metrics, sharedPages: sharedPages, clock: clock)
+        var sequences = SequenceFinder(engines: engines, recovered: [:])
+        CollectionRegistry.visitAll(&sequences)
+        self.init(
+            engines: engines, metrics: metrics, files: [], sequences: sequences.sequences, compactAfterBytes: .max, sessions: sessions, log: log,
+            clock: clock)
     }
 
     private init(
-        stores: [any AnyCollectionStore], journals: [String: (path: String, length: Int)], compactAfterBytes: Int,
-        sessions: SessionStore, sharedPages: Int, clock: @escaping @Sendable () -> Date
+        engines: Engines, metrics: ServiceMetrics, files: [CollectionFiles], sequences: [String: Int], compactAfterBytes: Int, sessions: SessionStore,
+        log: ServiceLog, clock: @escaping @Sendable () -> Date
     ) {
-        let metrics = ServiceMetrics()
+        self.engines = engines
         self.metrics = metrics
         self.sessions = sessions
+        self.log = log
         self.clock = clock
+        writes = WriteCoordinator(engines: engines, files: files, compactAfterBytes: compactAfterBytes, sequences: sequences, log: log)
+    }
+
+    private static func makeEngines(
+        stores: [any AnyCollectionStore], metrics: ServiceMetrics, sharedPages: Int, clock: @escaping @Sendable () -> Date
+    ) -> Engines {
         var maker = EngineMaker(stores: stores, metrics: metrics, formatters: FormatterCache(), sharedPages: sharedPages, clock: clock)
         CollectionRegistry.visitAll(&maker)
-        let engines = Engines(maker.engines)
-        self.engines = engines
-        var wiring = WriteWiring(engines: engines, journals: journals)
-        CollectionRegistry.visitAll(&wiring)
-        writes = WriteCoordinator(engines: engines, files: wiring.files, compactAfterBytes: compactAfterBytes, sequences: wiring.sequences)
+        return Engines(maker.engines)
     }
 
     /// Opens the service on its storage: each collection's snapshot plus its journal replayed
-    /// (see `StorageConfiguration`). Logs one line per collection.
+    /// (see `StorageConfiguration`). Logs one line per collection. A state directory that
+    /// cannot be written is a start-up error: no write may be acknowledged that is not saved.
     public static func open(
         _ storage: StorageConfiguration, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
-        clock: @escaping @Sendable () -> Date = Date.init
+        log: ServiceLog = .standardError, clock: @escaping @Sendable () -> Date = Date.init
     ) throws(StartupError) -> ListService {
         if let directory = storage.stateDirectory {
             do {
@@ -50,14 +62,21 @@ public final class ListService: Sendable {
                 throw StartupError(description: "cannot create the state directory \(directory): \(error.localizedDescription)")
             }
         }
-        var recovery = StorageRecovery(storage: storage)
+        var recovery = StorageRecovery(storage: storage, log: log)
         CollectionRegistry.visitAll(&recovery)
         if let error = recovery.error { throw error }
-        for line in recovery.reports { Log.line("level=info event=loaded \(line)") }
+        for line in recovery.reports { log.line("level=info event=loaded \(line)") }
         malloc_trim(0)  // hand the parsers' freed memory back to the OS rather than keep it as RSS
+        let metrics = ServiceMetrics()
+        let engines = makeEngines(stores: recovery.stores, metrics: metrics, sharedPages: sharedPages, clock: clock)
+        var sequences = SequenceFinder(engines: engines, recovered: recovery.sequences)
+        CollectionRegistry.visitAll(&sequences)
+        var wiring = JournalOpener(engines: engines, journals: recovery.journals)
+        CollectionRegistry.visitAll(&wiring)
+        if let error = wiring.error { throw error }
         return ListService(
-            stores: recovery.stores, journals: recovery.journals, compactAfterBytes: storage.compactAfterBytes,
-            sessions: sessions, sharedPages: sharedPages, clock: clock)
+            engines: engines, metrics: metrics, files: wiring.files, sequences: sequences.sequences, compactAfterBytes: storage.compactAfterBytes,
+            sessions: sessions, log: log, clock: clock)
     }
 
     public var now: Date { clock() }
@@ -111,17 +130,21 @@ private struct EngineMaker: CollectionVisitor {
 /// Recovers each collection from storage, stopping at the first error.
 private struct StorageRecovery: CollectionVisitor {
     let storage: StorageConfiguration
+    let log: ServiceLog
     var stores: [any AnyCollectionStore] = []
     var journals: [String: (path: String, length: Int)] = [:]
+    /// The highest sequence number each collection ever gave out, deleted items included.
+    var sequences: [String: Int] = [:]
     var reports: [String] = []
     var error: StartupError?
 
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
         guard error == nil else { return }
         do {
-            let recovered = try RecoveredCollection<C>.recover(storage)
+            let recovered = try RecoveredCollection<C>.recover(storage, log: log)
             stores.append(recovered.state)
             if let path = recovered.journalPath { journals[C.name] = (path, recovered.journalLength) }
+            sequences[C.name] = recovered.highestSequence
             reports.append(recovered.report)
         } catch {
             self.error = error
@@ -129,25 +152,43 @@ private struct StorageRecovery: CollectionVisitor {
     }
 }
 
-/// Opens each collection's journal and finds where its id sequence continues.
-private struct WriteWiring: CollectionVisitor {
+/// Finds where each collection's id sequence continues: after the highest of its items and
+/// of what storage recorded (ids of deleted items are never given again).
+private struct SequenceFinder: CollectionVisitor {
     let engines: Engines
-    let journals: [String: (path: String, length: Int)]
-    var files: [CollectionFiles] = []
+    let recovered: [String: Int]
     var sequences: [String: Int] = [:]
 
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
+        let highestHeld = engines.engine(C.self).state.allItems.compactMap { C.sequence(of: C.id(of: $0)) }.max() ?? 0
+        sequences[C.name] = max(highestHeld, recovered[C.name] ?? 0)
+    }
+}
+
+/// Opens each collection's journal for appending; a journal that cannot be opened stops
+/// start-up (a write to it could not be made durable).
+private struct JournalOpener: CollectionVisitor {
+    let engines: Engines
+    let journals: [String: (path: String, length: Int)]
+    var files: [CollectionFiles] = []
+    var error: StartupError?
+
+    mutating func visit<C: ListCollection>(_ collection: C.Type) {
+        guard error == nil, let journal = journals[C.name] else { return }
         let engine = engines.engine(C.self)
-        sequences[C.name] = engine.state.allItems.compactMap { C.sequence(of: C.id(of: $0)) }.max() ?? 0
-        guard let journal = journals[C.name] else { return }
+        let directory = (journal.path as NSString).deletingLastPathComponent as NSString
         do {
-            let dataPath = ((journal.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(C.fileName)
             files.append(
                 CollectionFiles(
-                    name: C.name, dataPath: dataPath, journal: try Journal(path: journal.path, length: journal.length),
-                    encodeSnapshot: { C.encodeDataFile(engine.state.allItems) }))
+                    name: C.name, dataPath: directory.appendingPathComponent(C.fileName),
+                    sequencePath: directory.appendingPathComponent(RecoveredCollection<C>.sequenceFileName),
+                    journal: try Journal(path: journal.path, length: journal.length),
+                    takeSnapshot: {
+                        let items = engine.state.allItems
+                        return { C.encodeDataFile(items) }
+                    }))
         } catch {
-            Log.line("level=error event=journal-open-failed file=\(journal.path) error=\"\(error)\"")
+            self.error = StartupError(description: "cannot open the journal: \(error)")
         }
     }
 }

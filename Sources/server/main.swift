@@ -14,6 +14,10 @@ if options.showsHelp {
     exit(0)
 }
 
+// A file-size limit (ulimit -f) then fails a write with EFBIG, answered 503 like a full disk,
+// instead of killing the process.
+signal(SIGXFSZ, SIG_IGN)
+
 let loadStarted = Date()
 let environment = ProcessInfo.processInfo.environment
 let storage = StorageConfiguration(

@@ -1,53 +1,54 @@
 import Foundation
 import Glibc
 import HTTPLite
+import Locking
 import Testing
 
 @testable import ListService
 
 @Suite struct DurabilityTests {
-    private func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "listservice-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     private func writeJournal(_ path: String, _ payloads: [String]) throws {
         let journal = try Journal(path: path, length: 0)
         try journal.append(payloads.map { Journal.frame(Array($0.utf8)) })
     }
 
     @Test func journal_roundTripsRecords() throws {
-        let path = temporaryDirectory() + "/a.journal"
-        try writeJournal(path, ["one", "two", "three"])
-        let contents = try JournalReader.read(path)
-        #expect(contents.payloads.map { String(decoding: $0, as: UTF8.self) } == ["one", "two", "three"])
-        #expect(contents.droppedTail == 0)
+        try withTemporaryDirectory { directory in
+            let path = directory + "/a.journal"
+            try writeJournal(path, ["one", "two", "three"])
+            let contents = try JournalReader.read(path)
+            #expect(contents.payloads.map { String(decoding: $0, as: UTF8.self) } == ["one", "two", "three"])
+            #expect(contents.droppedTail == 0)
+        }
     }
 
     @Test(arguments: [1, 5, 12, 14])
     func tornTail_isDroppedNotFatal(cut: Int) throws {
-        let path = temporaryDirectory() + "/a.journal"
-        try writeJournal(path, ["first record", "second record"])
-        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        #expect(truncate(path, off_t(size - cut)) == 0)
-        let contents = try JournalReader.read(path)
-        #expect(contents.payloads.map { String(decoding: $0, as: UTF8.self) } == ["first record"])
-        #expect(contents.droppedTail == 12 + 13 - cut)
+        try withTemporaryDirectory { directory in
+            let path = directory + "/a.journal"
+            try writeJournal(path, ["first record", "second record"])
+            let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            #expect(truncate(path, off_t(size - cut)) == 0)
+            let contents = try JournalReader.read(path)
+            #expect(contents.payloads.map { String(decoding: $0, as: UTF8.self) } == ["first record"])
+            #expect(contents.droppedTail == 12 + 13 - cut)
+        }
     }
 
     @Test func corruptionBeforeTheEnd_refusesToStart() throws {
-        let path = temporaryDirectory() + "/a.journal"
-        try writeJournal(path, ["first record", "second record", "third record"])
-        var bytes = try #require(FileManager.default.contents(atPath: path))
-        bytes[12 + 3] ^= 0xFF  // a payload byte of the first record: its checksum fails
-        try bytes.write(to: URL(fileURLWithPath: path))
-        #expect(throws: JournalCorruption.self) { try JournalReader.read(path) }
-        do {
-            _ = try JournalReader.read(path)
-        } catch {
-            #expect(error.description.contains("corrupt record at byte 0"))
-            #expect(error.description.contains("refusing to start"))
+        try withTemporaryDirectory { directory in
+            let path = directory + "/a.journal"
+            try writeJournal(path, ["first record", "second record", "third record"])
+            var bytes = try #require(FileManager.default.contents(atPath: path))
+            bytes[12 + 3] ^= 0xFF  // a payload byte of the first record: its checksum fails
+            try bytes.write(to: URL(fileURLWithPath: path))
+            #expect(throws: JournalCorruption.self) { try JournalReader.read(path) }
+            do {
+                _ = try JournalReader.read(path)
+            } catch {
+                #expect("\(error)".contains("corrupt record at byte 0"))
+                #expect("\(error)".contains("refusing to start"))
+            }
         }
     }
 
@@ -56,78 +57,183 @@ import Testing
     }
 
     private func open(_ directory: String) throws -> ListService {
-        try ListService.open(storage(directory), clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
+        try ListService.open(storage(directory), log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
     }
 
     @Test func acknowledgedWrites_surviveARestart_andCompaction() throws {
-        let directory = temporaryDirectory()
-        var service = try open(directory)
-        var router = ServiceRoutes.makeRouter(service: service)
-        let pending = try #require(service.engine(Orders.self).state.allItems.first { $0.status == .pending }).id
-        #expect(router.send(.post, "/orders/\(pending)/cancel").status == .ok)
-        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
-        #expect(router.send(.delete, "/tasks/t-000001").status == .noContent)
-        service = try open(directory)
-        router = ServiceRoutes.makeRouter(service: service)
-        #expect(service.engine(Orders.self).state.item(id: pending)?.status == .cancelled)
-        #expect(service.engine(Orders.self).state.item(id: "o-010001")?.customerName == "Zoë Kim")
-        #expect(service.engine(Tasks.self).state.item(id: "t-000001") == nil)
-        // New ids continue after the highest, across restarts.
-        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010002")
-        service.writes.compactNow()
-        let journalSize = try FileManager.default.attributesOfItem(atPath: directory + "/orders.journal")[.size] as? Int
-        #expect(journalSize == 0, "the snapshot holds every record")
-        service = try open(directory)
-        #expect(service.engine(Orders.self).state.item(id: "o-010002") != nil)
-        #expect(service.engine(Orders.self).state.item(id: pending)?.status == .cancelled)
+        try withTemporaryDirectory { directory in
+            var service = try open(directory)
+            var router = ServiceRoutes.makeRouter(service: service)
+            let pending = try #require(service.engine(Orders.self).state.allItems.first { $0.status == .pending }).id
+            #expect(router.send(.post, "/orders/\(pending)/cancel").status == .ok)
+            #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
+            #expect(router.send(.delete, "/tasks/t-000001").status == .noContent)
+            service = try open(directory)
+            router = ServiceRoutes.makeRouter(service: service)
+            #expect(service.engine(Orders.self).state.item(id: pending)?.status == .cancelled)
+            #expect(service.engine(Orders.self).state.item(id: "o-010001")?.customerName == "Zoë Kim")
+            #expect(service.engine(Tasks.self).state.item(id: "t-000001") == nil)
+            // New ids continue after the highest, across restarts.
+            #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010002")
+            service.writes.compactNow()
+            let journalSize = try FileManager.default.attributesOfItem(atPath: directory + "/orders.journal")[.size] as? Int
+            #expect(journalSize == 0, "the snapshot holds every record")
+            service = try open(directory)
+            #expect(service.engine(Orders.self).state.item(id: "o-010002") != nil)
+            #expect(service.engine(Orders.self).state.item(id: pending)?.status == .cancelled)
+        }
     }
 
     @Test func replayingRecordsASnapshotHolds_changesNothing() throws {
-        let directory = temporaryDirectory()
-        var service = try open(directory)
-        let router = ServiceRoutes.makeRouter(service: service)
-        _ = router.send(.patch, "/orders/o-000002", json: #"{"customerName":"Renamed Once"}"#)
-        let journal = try #require(FileManager.default.contents(atPath: directory + "/orders.journal"))
-        service.writes.compactNow()
-        // A crash after the snapshot but before the journal trim leaves the records behind.
-        try journal.write(to: URL(fileURLWithPath: directory + "/orders.journal"))
-        service = try open(directory)
-        #expect(service.engine(Orders.self).state.item(id: "o-000002")?.customerName == "Renamed Once")
-        #expect(service.engine(Orders.self).state.count == 10_000)
+        try withTemporaryDirectory { directory in
+            var service = try open(directory)
+            let router = ServiceRoutes.makeRouter(service: service)
+            _ = router.send(.patch, "/orders/o-000002", json: #"{"customerName":"Renamed Once"}"#)
+            let journal = try #require(FileManager.default.contents(atPath: directory + "/orders.journal"))
+            service.writes.compactNow()
+            // A crash after the snapshot but before the journal trim leaves the records behind.
+            try journal.write(to: URL(fileURLWithPath: directory + "/orders.journal"))
+            service = try open(directory)
+            #expect(service.engine(Orders.self).state.item(id: "o-000002")?.customerName == "Renamed Once")
+            #expect(service.engine(Orders.self).state.count == 10_000)
+        }
     }
 
     @Test func backgroundCompaction_keepsUpWithAStreamOfWrites() throws {
-        let directory = temporaryDirectory()
-        var configuration = storage(directory)
-        configuration.compactAfterBytes = 4096
-        let service = try ListService.open(configuration, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
-        let router = ServiceRoutes.makeRouter(service: service)
-        for index in 1...200 {
-            #expect(router.send(.patch, "/orders/o-\(String(format: "%06d", index))", json: #"{"customerName":"Renamed \#(index)"}"#).status == .ok)
-        }
-        // Compactions ran in the background meanwhile; let the last one finish.
-        var journalSize = Int.max
-        for _ in 0..<50 where journalSize > 8192 {
-            usleep(100_000)
-            journalSize = (try? FileManager.default.attributesOfItem(atPath: directory + "/orders.journal")[.size] as? Int) ?? Int.max
-        }
-        #expect(journalSize <= 8192, "the journal was trimmed while writes kept coming")
-        let reopened = try open(directory)
-        for index in [1, 100, 200] {
-            #expect(reopened.engine(Orders.self).state.item(id: "o-\(String(format: "%06d", index))")?.customerName == "Renamed \(index)")
+        try withTemporaryDirectory { directory in
+            var configuration = storage(directory)
+            configuration.compactAfterBytes = 4096
+            let service = try ListService.open(configuration, log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
+            let router = ServiceRoutes.makeRouter(service: service)
+            for index in 1...200 {
+                #expect(router.send(.patch, "/orders/o-\(String(format: "%06d", index))", json: #"{"customerName":"Renamed \#(index)"}"#).status == .ok)
+            }
+            // Compactions ran in the background meanwhile; let the last one finish.
+            var journalSize = Int.max
+            for _ in 0..<50 where journalSize > 8192 {
+                usleep(100_000)
+                journalSize = (try? FileManager.default.attributesOfItem(atPath: directory + "/orders.journal")[.size] as? Int) ?? Int.max
+            }
+            #expect(journalSize <= 8192, "the journal was trimmed while writes kept coming")
+            let reopened = try open(directory)
+            for index in [1, 100, 200] {
+                #expect(reopened.engine(Orders.self).state.item(id: "o-\(String(format: "%06d", index))")?.customerName == "Renamed \(index)")
+            }
         }
     }
 
     @Test func corruptJournal_stopsStartupWithAClearLine() throws {
-        let directory = temporaryDirectory()
-        let service = try open(directory)
-        let router = ServiceRoutes.makeRouter(service: service)
-        for _ in 0..<3 { _ = router.send(.post, "/orders/o-000003/complete") }
-        _ = router.send(.patch, "/orders/o-000003", json: #"{"customerName":"A B"}"#)
-        _ = router.send(.patch, "/orders/o-000004", json: #"{"customerName":"C D"}"#)
-        var bytes = try #require(FileManager.default.contents(atPath: directory + "/orders.journal"))
-        bytes[20] ^= 0x55
-        try bytes.write(to: URL(fileURLWithPath: directory + "/orders.journal"))
-        #expect(throws: StartupError.self) { try open(directory) }
+        try withTemporaryDirectory { directory in
+            let service = try open(directory)
+            let router = ServiceRoutes.makeRouter(service: service)
+            for _ in 0..<3 { _ = router.send(.post, "/orders/o-000003/complete") }
+            _ = router.send(.patch, "/orders/o-000003", json: #"{"customerName":"A B"}"#)
+            _ = router.send(.patch, "/orders/o-000004", json: #"{"customerName":"C D"}"#)
+            var bytes = try #require(FileManager.default.contents(atPath: directory + "/orders.journal"))
+            bytes[20] ^= 0x55
+            try bytes.write(to: URL(fileURLWithPath: directory + "/orders.journal"))
+            #expect(throws: StartupError.self) { try open(directory) }
+        }
     }
+
+    // MARK: ids are never given twice
+
+    @Test func deletedIDs_areNotGivenAgain_afterARestart() throws {
+        try withTemporaryDirectory { directory in
+            var router = ServiceRoutes.makeRouter(service: try open(directory))
+            let task = #"{"title":"Call back","dueDate":"2026-11-30T10:00:00Z"}"#
+            #expect(router.send(.post, "/tasks", json: task).headers["Location"] == "/tasks/t-002001")
+            #expect(router.send(.post, "/tasks", json: task).headers["Location"] == "/tasks/t-002002")
+            #expect(router.send(.delete, "/tasks/t-002002").status == .noContent)
+            #expect(router.send(.delete, "/tasks/t-002001").status == .noContent)
+            router = ServiceRoutes.makeRouter(service: try open(directory))
+            #expect(router.send(.post, "/tasks", json: task).headers["Location"] == "/tasks/t-002003")
+        }
+    }
+
+    @Test func deletedIDs_areNotGivenAgain_afterCompaction() throws {
+        try withTemporaryDirectory { directory in
+            let service = try open(directory)
+            let router = ServiceRoutes.makeRouter(service: service)
+            #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010001")
+            #expect(router.send(.delete, "/orders/o-010001").status == .noContent)
+            service.writes.compactNow()  // the journal no longer holds the deleted id
+            let reopened = ServiceRoutes.makeRouter(service: try open(directory))
+            #expect(reopened.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010002")
+        }
+    }
+
+    @Test func refusedCreate_usesUpNoID() throws {
+        let router = ServiceRoutes.makeRouter(service: makeService(orders: [.make(id: "o-000007")]))
+        #expect(router.send(.post, "/orders", json: #"{"customerName":""}"#).status == .unprocessableContent)
+        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-000008")
+    }
+
+    // MARK: storage that cannot be written
+
+    @Test func stateDirectoryThatIsAFile_stopsStartup() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory + "/not-a-directory"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+            #expect(throws: StartupError.self) { try open(file) }
+        }
+    }
+
+    @Test func journalThatCannotBeOpened_stopsStartup() throws {
+        try withTemporaryDirectory { directory in
+            _ = try open(directory)  // writes the first snapshots
+            try FileManager.default.removeItem(atPath: directory + "/tasks.journal")
+            try FileManager.default.createDirectory(atPath: directory + "/tasks.journal", withIntermediateDirectories: false)
+            do {
+                _ = try open(directory)
+                Issue.record("start-up went on with a journal it cannot write")
+            } catch {
+                #expect("\(error)".contains("tasks.journal"))
+            }
+        }
+    }
+
+    @Test func failedAppend_rollsBackTheBatch_andRecoversWhenStorageDoes() throws {
+        try withTemporaryDirectory { directory in
+            let health = StorageHealth()
+            let good = try Journal(path: directory + "/orders.journal", length: 0)
+            try good.append([Journal.frame(Array("before".utf8))])
+            let lengthBefore = good.length
+            let full = try Journal(path: "/dev/full", length: 0)  // every write fails with ENOSPC
+            let lines = Locked<[String]>([])
+            let writer = WriterState(
+                files: [
+                    CollectionFiles(name: "a", dataPath: directory + "/a.json", sequencePath: directory + "/a.sequence", journal: good, takeSnapshot: { { [] } }),
+                    CollectionFiles(name: "b", dataPath: directory + "/b.json", sequencePath: directory + "/b.sequence", journal: full, takeSnapshot: { { [] } }),
+                ],
+                compactAfterBytes: .max, sequences: [:], log: ServiceLog { line in lines.withLock { $0.append(line) } }, health: health)
+            let first = RecordedChanges(name: "a"), second = RecordedChanges(name: "b")
+            guard case .failure(let rejection) = writer.commit([first, second]) else {
+                Issue.record("a batch whose journal cannot be written was acknowledged")
+                return
+            }
+            #expect(rejection.kind == .storageUnavailable)
+            #expect(!first.isApplied && !second.isApplied)
+            #expect(good.length == lengthBefore)
+            #expect(try JournalReader.read(directory + "/orders.journal").payloads == [Array("before".utf8)])
+            #expect(health.failingCollections.map(\.name) == ["b"])
+            _ = writer.commit([second])  // still failing: logged once, not per write
+            #expect(lines.withLock { $0.filter { $0.contains("event=journal-write-failed") }.count } == 1)
+            // Storage recovers for collection a alone: its writes go through and a is healthy.
+            guard case .success = writer.commit([first]) else {
+                Issue.record("a write to a working journal failed")
+                return
+            }
+            #expect(first.isApplied)
+        }
+    }
+}
+
+/// A batch's changes to one collection that only records whether it was applied.
+private final class RecordedChanges: PendingCollectionChanges {
+    let name: String
+    private(set) var isApplied = false
+    init(name: String) { self.name = name }
+    var journalPayloads: [[UInt8]] { [Array(#"{"op":"delete","id":"x"}"#.utf8)] }
+    func apply() { isApplied = true }
 }

@@ -136,7 +136,10 @@ import Testing
     }
 
     @Test func sigkillMidStream_losesNoAcknowledgedWrite() throws {
-        let state = NSTemporaryDirectory() + "listservice-crash-\(UUID().uuidString)"
+        try withTemporaryDirectory { state in try sigkillMidStream(state: state) }
+    }
+
+    private func sigkillMidStream(state: String) throws {
         let (first, port, _, _) = try startServer(["--no-access-log", "--state", state])
         defer { if first.isRunning { first.terminate() } }
         #expect(waitUntilUp(port: port))
@@ -192,5 +195,72 @@ import Testing
         let log = startLog + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("event=shutdown signal=15"))
         #expect(log.contains("event=stopped"))
+    }
+
+    private static let orderBody =
+        #"{"customerName":"Disk Test","currency":"USD","items":[{"name":"Mug","quantity":1,"unitPrice":9.99}],"#
+        + #""shippingAddress":{"street":"1 Main St","city":"Austin","postalCode":"73301","country":"US","isResidential":false}}"#
+    private static let createOrder =
+        "POST /orders HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(orderBody.utf8.count)\r\n\r\n" + orderBody
+
+    /// Sets the file-size limit of a running process (`prlimit`, util-linux): past it a write
+    /// fails with EFBIG, as on a full disk.
+    private func setFileSizeLimit(_ limit: String, of process: Process) throws {
+        let prlimit = Process()
+        prlimit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        prlimit.arguments = ["--pid", "\(process.processIdentifier)", "--fsize=\(limit)"]
+        try prlimit.run()
+        prlimit.waitUntilExit()
+        #expect(prlimit.terminationStatus == 0)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    func fullDisk_answers503_acknowledgesNothingFalse_andRecovers() throws {
+        try withTemporaryDirectory { state in
+            let (server, port, _, _) = try startServer(["--no-access-log", "--state", state])
+            defer { if server.isRunning { server.terminate() } }
+            #expect(waitUntilUp(port: port))
+            let socket = try #require(connectSocket(port: port))
+            defer { close(socket) }
+            try setFileSizeLimit("4096:unlimited", of: server)  // the journal is empty: a few records fit
+            var acknowledged: [String] = []
+            var refusal: (status: Int, headers: String)?
+            for _ in 0..<40 where refusal == nil {
+                guard let (status, head) = exchange(socket, Self.createOrder) else { break }
+                if status == 201, let location = head.split(separator: "\r\n").first(where: { $0.hasPrefix("Location:") }) {
+                    acknowledged.append(String(location.dropFirst("Location: /orders/".count)))
+                } else {
+                    refusal = (status, head)
+                }
+            }
+            #expect(refusal?.status == 503)
+            #expect(refusal?.headers.contains("Content-Type: application/problem+json") == true)
+            #expect(!acknowledged.isEmpty, "writes before the limit were acknowledged")
+            #expect(exchange(socket, "GET /health/ready HTTP/1.1\r\nHost: t\r\n\r\n")?.status == 503)
+            #expect(exchange(socket, Self.createOrder)?.status == 503, "still full: still refused")
+            try setFileSizeLimit("unlimited:unlimited", of: server)
+            guard let (status, head) = exchange(socket, Self.createOrder), status == 201,
+                let location = head.split(separator: "\r\n").first(where: { $0.hasPrefix("Location:") })
+            else {
+                Issue.record("writes did not resume once space returned")
+                return
+            }
+            acknowledged.append(String(location.dropFirst("Location: /orders/".count)))
+            #expect(exchange(socket, "GET /health/ready HTTP/1.1\r\nHost: t\r\n\r\n")?.status == 200)
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+
+            let (second, secondPort, _, _) = try startServer(["--no-access-log", "--state", state])
+            defer { if second.isRunning { second.terminate() } }
+            #expect(waitUntilUp(port: secondPort))
+            let reader = try #require(connectSocket(port: secondPort))
+            defer { close(reader) }
+            let missing = acknowledged.filter { exchange(reader, "GET /orders/\($0) HTTP/1.1\r\nHost: t\r\n\r\n")?.status != 200 }
+            #expect(missing.isEmpty, "acknowledged but lost: \(missing)")
+            // Ids run on without a gap: no refused write left a record or used up a number.
+            #expect(acknowledged == (1...acknowledged.count).map { String(format: "o-%06d", 10_000 + $0) })
+            kill(second.processIdentifier, SIGTERM)
+            second.waitUntilExit()
+        }
     }
 }

@@ -104,7 +104,7 @@ extension EventLoop {
     /// Encodes a fixed-body response to `request`; a body of another kind is a handler bug, answered 500.
     private func write(_ response: Response, for request: Connection.PendingRequest, on connection: Connection) {
         guard case .bytes(let body) = response.body else {
-            System.printError("level=error event=nested-deferred-response path=\(request.path)")
+            context.configuration.errorLog("level=error event=nested-deferred-response path=\(request.path)")
             write(HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.").response,
                   for: request, on: connection)
             return

@@ -48,7 +48,7 @@ final class EventLoop {
             let count = epoll_wait(epollFD, &events, capacity, Int32(sweepInterval))
             now = MonotonicClock.milliseconds()
             if count < 0 && errno != EINTR {
-                System.printError("level=error event=epoll_wait \(SocketError("epoll_wait"))")
+                context.configuration.errorLog("level=error event=epoll_wait \(SocketError("epoll_wait"))")
                 break
             }
             for index in 0..<max(0, Int(count)) {
@@ -89,7 +89,7 @@ final class EventLoop {
                 fd = accepted
             } catch {
                 // Out of descriptors, say: stop accepting until the next sweep instead of spinning.
-                System.printError("level=warning event=accept \(error)")
+                context.configuration.errorLog("level=warning event=accept \(error)")
                 setListening(false)
                 return
             }

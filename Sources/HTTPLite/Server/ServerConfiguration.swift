@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGracePeriod: Duration = .seconds(10)
     /// One line per request on stderr.
     public var isAccessLogEnabled = true
+    /// Where error and warning lines go (a handler's unexpected error, accept failures):
+    /// stderr by default; tests keep them to themselves.
+    public var errorLog: @Sendable (String) -> Void = System.printError
     public var listenBacklog: Int32 = 1024
 
     public init() {}

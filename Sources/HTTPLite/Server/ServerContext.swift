@@ -24,7 +24,7 @@ final class ServerContext: Sendable {
             return error.response
         } catch {
             let reference = requestSerial.add(1, ordering: .relaxed).newValue
-            System.printError("level=error request=\(reference) path=\(request.path) error=\"\(error)\"")
+            configuration.errorLog("level=error request=\(reference) path=\(request.path) error=\"\(error)\"")
             return HTTPError(
                 .internalServerError, code: "internal-error",
                 detail: "The server could not answer this request (reference \(reference)).",

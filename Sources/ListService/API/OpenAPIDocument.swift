@@ -42,6 +42,50 @@ paths:
                     type: string
                     const: ok
                 additionalProperties: false
+  /health/ready:
+    get:
+      operationId: getReadiness
+      summary: Readiness check; 503 while changes cannot be saved.
+      responses:
+        "200":
+          description: Every collection can be written.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [status]
+                properties:
+                  status:
+                    type: string
+                    const: ready
+                additionalProperties: false
+        "503":
+          description: >-
+            A collection's storage fails (disk full, I/O error); `failing` names each with its
+            error. Reads go on; writes to those collections answer 503 until storage recovers.
+          headers:
+            Retry-After:
+              description: Seconds to wait before asking again.
+              schema:
+                type: integer
+          content:
+            application/problem+json:
+              schema:
+                allOf:
+                  - $ref: "#/components/schemas/Problem"
+                  - type: object
+                    required: [failing]
+                    properties:
+                      failing:
+                        type: array
+                        items:
+                          type: object
+                          required: [collection, error]
+                          properties:
+                            collection:
+                              type: string
+                            error:
+                              type: string
   /plaintext:
     get:
       operationId: getPlaintext
@@ -118,7 +162,7 @@ paths:
           $ref: "#/components/responses/UnsupportedMediaType"
         "422":
           $ref: "#/components/responses/Invalid"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
     get:
       operationId: listOrders
@@ -243,7 +287,7 @@ paths:
           $ref: "#/components/responses/UnsupportedMediaType"
         "422":
           $ref: "#/components/responses/Invalid"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
     delete:
       operationId: deleteOrder
@@ -263,7 +307,7 @@ paths:
           $ref: "#/components/responses/NotFound"
         "412":
           $ref: "#/components/responses/Stale"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
   /orders/{id}/complete:
     post:
@@ -286,7 +330,7 @@ paths:
           $ref: "#/components/responses/Conflict"
         "412":
           $ref: "#/components/responses/Stale"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
   /orders/{id}/cancel:
     post:
@@ -309,7 +353,7 @@ paths:
           $ref: "#/components/responses/Conflict"
         "412":
           $ref: "#/components/responses/Stale"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
   /tasks:
     post:
@@ -345,7 +389,7 @@ paths:
           $ref: "#/components/responses/UnsupportedMediaType"
         "422":
           $ref: "#/components/responses/Invalid"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
     get:
       operationId: listTasks
@@ -465,7 +509,7 @@ paths:
           $ref: "#/components/responses/UnsupportedMediaType"
         "422":
           $ref: "#/components/responses/Invalid"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
     delete:
       operationId: deleteTask
@@ -485,7 +529,7 @@ paths:
           $ref: "#/components/responses/NotFound"
         "412":
           $ref: "#/components/responses/Stale"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
   /quakes/import:
     post:
@@ -542,7 +586,7 @@ paths:
           $ref: "#/components/responses/UnsupportedMediaType"
         "422":
           $ref: "#/components/responses/Invalid"
-        "500":
+        "503":
           $ref: "#/components/responses/NotSaved"
   /quakes:
     get:
@@ -848,7 +892,14 @@ components:
           schema:
             $ref: "#/components/schemas/Problem"
     NotSaved:
-      description: The change could not be written to disk; it was not applied.
+      description: >-
+        Storage cannot take the change now (disk full, I/O error): code `storage-unavailable`.
+        Nothing was changed, not even an id used up; `/health/ready` answers 503 meanwhile.
+      headers:
+        Retry-After:
+          description: Seconds to wait before trying again.
+          schema:
+            type: integer
       content:
         application/problem+json:
           schema:

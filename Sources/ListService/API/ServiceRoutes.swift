@@ -9,6 +9,7 @@ public enum ServiceRoutes {
         var router = Router()
         let health = Array(#"{"status":"ok"}"#.utf8)
         router.get("/health") { _ in .json(health) }
+        router.get("/health/ready") { _ in try readiness(service.writes.health) }
         let plaintext = Array("Hello, World!".utf8)
         router.get("/plaintext") { _ in Response(contentType: "text/plain; charset=utf-8", bytes: plaintext) }
         let specification = Array(OpenAPIDocument.yaml.utf8)
@@ -20,5 +21,18 @@ public enum ServiceRoutes {
         QuakeImportRoute.add(to: &router, service: service)
         MetricsRoute.add(to: &router, service: service, server: server)
         return router
+    }
+
+    /// `/health/ready`: 200 while every collection can be written; 503 naming the ones whose
+    /// storage fails (disk full, I/O error), so a load balancer stops sending writes here.
+    private static func readiness(_ health: StorageHealth) throws(HTTPError) -> Response {
+        let failing = health.failingCollections
+        guard !failing.isEmpty else { return .json(Array(#"{"status":"ready"}"#.utf8)) }
+        let list = "[" + failing.map { "{\"collection\":\(JSONWriter.encodedString($0.name)),\"error\":\(JSONWriter.encodedString($0.error))}" }
+            .joined(separator: ",") + "]"
+        throw HTTPError(
+            .serviceUnavailable, code: "storage-unavailable",
+            detail: "Changes cannot be saved: \(failing.map(\.name).joined(separator: ", ")).",
+            extensions: [("failing", list)], headers: ["Retry-After": "5"])
     }
 }

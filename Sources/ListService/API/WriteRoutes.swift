@@ -12,8 +12,7 @@ enum WriteRoutes {
             let display = try request.displayContext()
             return .deferred { pending in
                 service.writes.submit { batch in
-                    let sequence = batch.nextSequence(C.self)
-                    switch C.makeItem(from: body, sequence: sequence, now: engine.now) {
+                    switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, now: engine.now) }) {
                     case .failure(let rejection):
                         pending.complete(rejection.httpError.response)
                     case .success(let item):
@@ -145,7 +144,8 @@ extension WriteRejection {
         case .notFound: return HTTPError(.notFound, code: "not-found", detail: detail)
         case .conflict: return HTTPError(.conflict, code: "conflict", detail: detail)
         case .stale: return HTTPError(.preconditionFailed, code: "precondition-failed", detail: detail)
-        case .storageFailed: return HTTPError(.internalServerError, code: "storage-failed", detail: detail)
+        case .storageUnavailable:
+            return HTTPError(.serviceUnavailable, code: "storage-unavailable", detail: detail, headers: ["Retry-After": "5"])
         }
     }
 }

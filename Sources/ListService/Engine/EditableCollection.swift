@@ -43,8 +43,8 @@ public struct WriteRejection: Error, Sendable, Equatable {
         case conflict
         /// `If-Match` names another version (412).
         case stale
-        /// Saving failed; nothing was acknowledged (500).
-        case storageFailed
+        /// Storage cannot take the change now (disk full, I/O error); nothing changed (503).
+        case storageUnavailable
     }
 
     public let kind: Kind

@@ -7,6 +7,7 @@ extension ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.isAccessLogEnabled = false
+        configuration.errorLog = { _ in }  // tests assert on statuses; a passing run prints nothing
         configuration.loopCount = 2
         configuration.shutdownGracePeriod = .seconds(2)
         adjust(&configuration)

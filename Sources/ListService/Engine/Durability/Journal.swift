@@ -33,12 +33,26 @@ final class Journal {
         return record
     }
 
-    /// Appends framed records and makes them durable (one fsync for all).
+    /// Appends framed records and makes them durable (one fsync for all). On failure (disk
+    /// full, I/O error) whatever part reached the file is cut off again, so a later append
+    /// never follows a torn record; the journal stays as it was before the call.
     func append(_ records: [[UInt8]]) throws(DurableFile.Failure) {
         let bytes = records.flatMap { $0 }
-        try DurableFile.writeAll(fd, bytes, path: path)
-        guard fdatasync(fd) == 0 else { throw DurableFile.Failure(call: "fdatasync", path: path, code: errno) }
+        do throws(DurableFile.Failure) {
+            try DurableFile.writeAll(fd, bytes, path: path)
+            guard fdatasync(fd) == 0 else { throw DurableFile.Failure(call: "fdatasync", path: path, code: errno) }
+        } catch {
+            try? truncate(to: length)
+            throw error
+        }
         length += bytes.count
+    }
+
+    /// Cuts the file back to `newLength` bytes, durably (a rolled-back batch, a failed append).
+    func truncate(to newLength: Int) throws(DurableFile.Failure) {
+        guard ftruncate(fd, off_t(newLength)) == 0 else { throw DurableFile.Failure(call: "ftruncate", path: path, code: errno) }
+        guard fdatasync(fd) == 0 else { throw DurableFile.Failure(call: "fdatasync", path: path, code: errno) }
+        length = newLength
     }
 
     /// Drops the first `count` bytes (records now in a snapshot), keeping later ones: the rest

@@ -30,12 +30,18 @@ struct RecoveredCollection<C: ListCollection> {
     let state: CollectionState<C>
     let journalPath: String?
     let journalLength: Int
+    /// The highest sequence number the collection ever gave out, as far as storage recorded
+    /// it: the sequence file, and every id in the journal (deleted items included).
+    let highestSequence: Int
     let report: String
+
+    /// The file beside the snapshot that keeps the sequence's high-water mark across compactions.
+    static var sequenceFileName: String { "\(C.name).sequence" }
 
     /// Loads the snapshot (state directory, else data directory, else embedded data), replays
     /// the journal, drops a torn tail, refuses corruption before the end, and writes the
     /// first snapshot when the state directory has none.
-    static func recover(_ storage: StorageConfiguration) throws(StartupError) -> RecoveredCollection {
+    static func recover(_ storage: StorageConfiguration, log: ServiceLog) throws(StartupError) -> RecoveredCollection {
         let fileManager = FileManager.default
         let statePath = storage.stateDirectory.map { ($0 as NSString).appendingPathComponent(C.fileName) }
         var items: [C.Item]
@@ -55,7 +61,9 @@ struct RecoveredCollection<C: ListCollection> {
             throw StartupError(description: error.description)
         }
         guard let stateDirectory = storage.stateDirectory, let statePath else {
-            return RecoveredCollection(state: CollectionState(items: items), journalPath: nil, journalLength: 0, report: "\(C.name)=\(items.count) from \(source)")
+            return RecoveredCollection(
+                state: CollectionState(items: items), journalPath: nil, journalLength: 0, highestSequence: 0,
+                report: "\(C.name)=\(items.count) from \(source)")
         }
         let journalPath = (stateDirectory as NSString).appendingPathComponent("\(C.name).journal")
         let contents: JournalContents
@@ -65,12 +73,13 @@ struct RecoveredCollection<C: ListCollection> {
             throw StartupError(description: error.description)
         }
         if contents.droppedTail > 0 {
-            Log.line("level=warning event=journal-tail-dropped file=\(journalPath) bytes=\(contents.droppedTail) reason=\"torn or corrupt last record\"")
+            log.line("level=warning event=journal-tail-dropped file=\(journalPath) bytes=\(contents.droppedTail) reason=\"torn or corrupt last record\"")
             guard truncate(journalPath, off_t(contents.validLength)) == 0 else {
                 throw StartupError(description: "\(journalPath): cannot drop the torn tail: \(String(cString: strerror(errno)))")
             }
         }
-        items = try replay(contents.payloads, onto: items, path: journalPath)
+        var highestSequence = try recordedSequence(in: stateDirectory)
+        items = try replay(contents.payloads, onto: items, path: journalPath, highestSequence: &highestSequence)
         if !fileManager.fileExists(atPath: statePath) {
             do {
                 try DurableFile.replace(statePath, with: C.encodeDataFile(items))
@@ -80,12 +89,14 @@ struct RecoveredCollection<C: ListCollection> {
         }
         return RecoveredCollection(
             state: CollectionState(items: items), journalPath: journalPath, journalLength: contents.validLength,
-            report: "\(C.name)=\(items.count) from \(source) replayed=\(contents.payloads.count)")
+            highestSequence: highestSequence, report: "\(C.name)=\(items.count) from \(source) replayed=\(contents.payloads.count)")
     }
 
     /// Applies journal records (full-item upserts and deletes) in order. Replaying a record a
     /// snapshot already holds changes nothing.
-    private static func replay(_ payloads: [[UInt8]], onto base: [C.Item], path: String) throws(StartupError) -> [C.Item] {
+    private static func replay(
+        _ payloads: [[UInt8]], onto base: [C.Item], path: String, highestSequence: inout Int
+    ) throws(StartupError) -> [C.Item] {
         guard !payloads.isEmpty else { return base }
         var items: [C.Item?] = base
         var slots = Dictionary(uniqueKeysWithValues: base.enumerated().map { (C.id(of: $1), $0) })
@@ -95,6 +106,7 @@ struct RecoveredCollection<C: ListCollection> {
                 switch try record.string("op") {
                 case "upsert":
                     let item = try C.decodeItem(try record.value("item"), path: record.fieldPath("item"))
+                    highestSequence = max(highestSequence, C.sequence(of: C.id(of: item)) ?? 0)
                     if let slot = slots[C.id(of: item)] {
                         items[slot] = item
                     } else {
@@ -102,7 +114,9 @@ struct RecoveredCollection<C: ListCollection> {
                         items.append(item)
                     }
                 case "delete":
-                    if let slot = slots.removeValue(forKey: try record.string("id")) { items[slot] = nil }
+                    let id = try record.string("id")
+                    highestSequence = max(highestSequence, C.sequence(of: id) ?? 0)
+                    if let slot = slots.removeValue(forKey: id) { items[slot] = nil }
                 case let other:
                     throw JSONFieldError(path: record.fieldPath("op"), reason: "unknown operation '\(other)'")
                 }
@@ -111,5 +125,15 @@ struct RecoveredCollection<C: ListCollection> {
             }
         }
         return items.compactMap { $0 }
+    }
+
+    /// The high-water mark in the sequence file (0 when there is none yet).
+    private static func recordedSequence(in directory: String) throws(StartupError) -> Int {
+        let path = (directory as NSString).appendingPathComponent(sequenceFileName)
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        guard let value = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), value >= 0 else {
+            throw StartupError(description: "\(path): not a sequence number; refusing to start rather than give out used ids again")
+        }
+        return value
     }
 }

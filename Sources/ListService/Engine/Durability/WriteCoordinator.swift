@@ -11,15 +11,19 @@ public final class WriteCoordinator: Sendable {
     private let pending = Locked<Pending>(Pending())
     private let writer: WriterState
     let engines: Engines
+    /// Which collections cannot be written right now (for `/health/ready`).
+    public let health: StorageHealth
 
     private struct Pending {
         var operations: [@Sendable (inout WriteBatch) -> Void] = []
         var isDrainScheduled = false
     }
 
-    init(engines: Engines, files: [CollectionFiles], compactAfterBytes: Int, sequences: [String: Int]) {
+    init(engines: Engines, files: [CollectionFiles], compactAfterBytes: Int, sequences: [String: Int], log: ServiceLog) {
         self.engines = engines
-        self.writer = WriterState(files: files, compactAfterBytes: compactAfterBytes, sequences: sequences)
+        let health = StorageHealth()
+        self.health = health
+        self.writer = WriterState(files: files, compactAfterBytes: compactAfterBytes, sequences: sequences, log: log, health: health)
     }
 
     /// Queues a write. `operation` runs on the writer queue with the batch it belongs to;
@@ -45,8 +49,8 @@ public final class WriteCoordinator: Sendable {
         guard !operations.isEmpty else { return }
         var batch = WriteBatch(engines: engines, sequences: writer.sequences)
         for operation in operations { operation(&batch) }
-        writer.sequences = batch.sequences
         let outcome = writer.commit(Array(batch.collections.values))
+        if case .success = outcome { writer.sequences = batch.sequences }  // a refused batch uses up no id
         for completion in batch.completions { completion(outcome) }
         writer.compactIfDue(coordinator: self)
         queue.async { self.drain() }
@@ -83,11 +87,15 @@ public struct WriteBatch {
         collections[C.name] = changes
     }
 
-    /// The next sequence number for a new item of `C`.
-    public mutating func nextSequence<C: EditableCollection>(_ collection: C.Type) -> Int {
+    /// Makes a new item of `C` with the next sequence number, which is used up only when
+    /// `make` succeeds: a refused create leaves the sequence as it was.
+    public mutating func withNextSequence<C: EditableCollection, Made>(
+        _ collection: C.Type, _ make: (Int) -> Result<Made, WriteRejection>
+    ) -> Result<Made, WriteRejection> {
         let next = (sequences[C.name] ?? 0) + 1
-        sequences[C.name] = next
-        return next
+        let result = make(next)
+        if case .success = result { sequences[C.name] = next }
+        return result
     }
 
     /// Runs after the batch is durable and applied (success) or refused by storage (failure).
