@@ -1,4 +1,5 @@
 import HTTPLite
+import ListService
 
 /// Command-line options of `server`, parsed from arguments and the environment.
 struct ServerOptions {
@@ -13,6 +14,8 @@ struct ServerOptions {
     var maxSessions = 10_000
     var sessionTimeToLive: Duration = .seconds(1800)
     var sharedPages = 2048
+    /// The largest body of `/quakes/import`; other requests are held to `limits.maxBodyBytes`.
+    var maxImportBytes = ServiceRoutes.defaultMaxImportBytes
 
     static let usage = """
         Usage: server [options]
@@ -32,7 +35,8 @@ struct ServerOptions {
           --port N                port to listen on, 0 for any free port (default 8080, or env PORT)
           --threads N             event-loop threads (default: one per core)
           --max-connections N     open connections before new ones get 503 (default 10000)
-          --max-body-bytes N      largest request body accepted (default 67108864: feeds for /quakes/import)
+          --max-body-bytes N      largest request body accepted, /quakes/import aside (default 262144)
+          --max-import-bytes N    largest body of /quakes/import, a USGS feed (default 67108864)
           --idle-timeout SECONDS  close keep-alive connections idle this long (default 60)
           --header-timeout SECONDS  close clients that take longer to send a request head (default 10)
           --grace-period SECONDS  how long shutdown waits for in-flight requests (default 10)
@@ -40,8 +44,6 @@ struct ServerOptions {
           -h, --help              show this help
         """
 
-    /// The selection/JSON writes are small, but `/quakes/import` takes whole USGS feeds.
-    static let defaultMaxBodyBytes = 64 * 1024 * 1024
 
     /// A bad option: the message is printed on one line and the process exits with status 2.
     struct Failure: Error {
@@ -68,6 +70,7 @@ struct ServerOptions {
                 options.configuration.maxConnections = try parseInt(try value(), argument, in: 1...1_000_000)
             case "--max-body-bytes":
                 options.configuration.limits.maxBodyBytes = try parseInt(try value(), argument, in: 0...1 << 30)
+            case "--max-import-bytes": options.maxImportBytes = try parseInt(try value(), argument, in: 0...1 << 30)
             case "--idle-timeout": options.configuration.idleTimeout = try parseSeconds(try value(), argument)
             case "--header-timeout": options.configuration.headerReadTimeout = try parseSeconds(try value(), argument)
             case "--grace-period": options.configuration.shutdownGracePeriod = try parseSeconds(try value(), argument)
@@ -117,10 +120,10 @@ struct ServerOptions {
 }
 
 extension ServerConfiguration {
-    /// HTTPLite's defaults with a body limit large enough for earthquake feeds.
+    /// HTTPLite's defaults with ListService's body limit for ordinary requests.
     static var listServiceDefaults: ServerConfiguration {
         var configuration = ServerConfiguration()
-        configuration.limits.maxBodyBytes = ServerOptions.defaultMaxBodyBytes
+        configuration.limits.maxBodyBytes = ServiceRoutes.defaultMaxBodyBytes
         return configuration
     }
 }

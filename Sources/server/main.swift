@@ -39,8 +39,13 @@ System.printError(
 
 System.raiseOpenFileLimit()
 let statistics = ServerStatisticsBox()
-let router = ServiceRoutes.makeRouter(service: service, server: { statistics.snapshot })
-let configuration = options.configuration
+let router = ServiceRoutes.makeRouter(
+    service: service, server: { statistics.snapshot }, maxBodyBytes: options.configuration.limits.maxBodyBytes,
+    maxImportBytes: options.maxImportBytes)
+var configuration = options.configuration
+// The parser refuses a body past its route's limit from the head alone (413), unread.
+configuration.limits.maxBodyBytes = max(configuration.limits.maxBodyBytes, options.maxImportBytes)
+configuration.bodyLimit = router.maxBodyBytes
 let server: HTTPServer
 do {
     server = try HTTPServer(configuration: configuration, handler: router.handle)

@@ -55,6 +55,13 @@ import Testing
         #expect(outcomes == [.request(method: .get, path: "/health", body: "")])
     }
 
+    @Test func encodedSlash_staysWithinItsSegment() throws {
+        let (_, requests) = RequestParser.feed(Array("GET /orders%2Fo-000001%2f?q=a%2Fb HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        let request = try #require(requests.first)
+        #expect(request.path == "/orders%2Fo-000001%2F")
+        #expect(request.query.pairs == [.init(name: "q", value: "a/b")])
+    }
+
     @Test func percentDecoding_decodesPathButKeepsPlus() throws {
         let (_, requests) = RequestParser.feed(Array("GET /a%20b+c?x=%2B+y&flag&=v HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
         let request = try #require(requests.first)
@@ -90,6 +97,10 @@ import Testing
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n\r\nhello", 400),  // empty TE beside CL
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: ,\r\n\r\nhello", 400),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: ,\r\n\r\n", 400),  // names no coding
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2 zz\r\nab\r\n0\r\n\r\n", 400),  // junk after size
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
         ("BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", 501),
         ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),

@@ -31,6 +31,24 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(deep.utf8)) }
     }
 
+    @Test func duplicateMemberNames_areRejected_inSmallAndLargeObjects() {
+        #expect(parse(#"{"a":1,"b":2,"a":3}"#) == nil)
+        let many = (0..<100).map { "\"k\($0)\":0" }.joined(separator: ",")
+        #expect(parse("{\(many)}") != nil)
+        #expect(parse("{\(many),\"k57\":1}") == nil)
+        #expect(parse(#"{"a":{"a":1},"b":{"a":2}}"#) != nil, "the same name in different objects is fine")
+    }
+
+    @Test func requestBodyLimits_boundDepthAndValueCount() {
+        let wide = "[" + Array(repeating: "{}", count: 20_001).joined(separator: ",") + "]"
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(wide.utf8), limits: .requestBody) }
+        #expect((try? JSONParser.parse(Array(wide.utf8), limits: .files)) != nil)
+        let keys = "{" + (0..<20_001).map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(keys.utf8), limits: .requestBody) }
+        let deep = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(deep.utf8), limits: .requestBody) }
+    }
+
     @Test func invalidUTF8_isRejected() {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
     }

@@ -263,4 +263,23 @@ import Testing
             second.waitUntilExit()
         }
     }
+
+    @Test func oversizedWriteBody_isRefusedFromItsHead_whileImportsTakeMegabytes() throws {
+        let (server, port, _, _) = try startServer(["--no-access-log", "--in-memory"])
+        defer { if server.isRunning { server.terminate() } }
+        #expect(waitUntilUp(port: port))
+        let socket = try #require(connectSocket(port: port))
+        defer { close(socket) }
+        // Only the head is sent: the refusal must not wait for 50 MB that never come.
+        let refused = exchange(socket, "POST /tasks HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n")
+        #expect(refused?.status == 413)
+        let importer = try #require(connectSocket(port: port))
+        defer { close(importer) }
+        let feed = #"{"type":"FeatureCollection","features":[]}"# + String(repeating: " ", count: 1_000_000)
+        let imported = exchange(
+            importer, "POST /quakes/import HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(feed.utf8.count)\r\n\r\n" + feed)
+        #expect(imported?.status == 200)
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+    }
 }

@@ -32,10 +32,10 @@ final class Connection {
     /// When the first byte of the request being read arrived; nil between requests.
     var requestStartedAt: Int64?
 
-    init(key: ConnectionKey, limits: HTTPLimits, registeredEvents: UInt32, now: Int64) {
+    init(key: ConnectionKey, limits: HTTPLimits, bodyLimit: BodyLimit?, registeredEvents: UInt32, now: Int64) {
         self.key = key
         self.lastProgress = now
-        self.parser = RequestParser(limits: limits)
+        self.parser = RequestParser(limits: limits, bodyLimit: bodyLimit)
         self.registeredEvents = registeredEvents
     }
 

@@ -99,7 +99,7 @@ final class EventLoop {
             }
             nextSerial += 1
             let connection = Connection(
-                key: ConnectionKey(fd: fd, serial: nextSerial), limits: context.configuration.limits,
+                key: ConnectionKey(fd: fd, serial: nextSerial), limits: context.configuration.limits, bodyLimit: context.configuration.bodyLimit,
                 registeredEvents: Self.readEvents, now: now)
             guard register(fd, events: Self.readEvents, operation: EPOLL_CTL_ADD) else {
                 Glibc.close(fd)

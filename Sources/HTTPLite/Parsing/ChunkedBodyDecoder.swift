@@ -17,10 +17,15 @@ struct ChunkedBodyDecoder {
     private var state = State.readingSizeLine
     private var body: [UInt8] = []
     private let limits: HTTPLimits
+    /// The largest decoded body accepted (413 past it).
+    private let maxBodyBytes: Int
     /// Longest chunk-size line we accept, extensions included.
     private static let maxSizeLineLength = 1024
 
-    init(limits: HTTPLimits) { self.limits = limits }
+    init(maxBodyBytes: Int, limits: HTTPLimits) {
+        self.maxBodyBytes = maxBodyBytes
+        self.limits = limits
+    }
 
     mutating func decode(_ buffer: inout InboundBuffer) -> Progress {
         while true {
@@ -33,7 +38,7 @@ struct ChunkedBodyDecoder {
                     guard let size = Self.chunkSize(bytes) else {
                         return .failed(.malformed("A chunk size is not a hexadecimal number."))
                     }
-                    guard body.count + size <= limits.maxBodyBytes else { return .failed(.bodyTooLarge) }
+                    guard body.count + size <= maxBodyBytes else { return .failed(.bodyTooLarge) }
                     state = size == 0 ? .readingTrailers(bytesSeen: 0) : .readingData(remaining: size)
                 }
             case .readingData(let remaining):
@@ -85,20 +90,19 @@ struct ChunkedBodyDecoder {
         }
     }
 
-    /// Parses `1*HEXDIG [ chunk-ext ]`, ignoring extensions.
+    /// Parses `1*HEXDIG [ chunk-ext ]` (RFC 9112 §7.1.1), ignoring extensions: after the
+    /// digits only whitespace and then `;` may follow, so `2 zz` is refused, not read as 2.
     private static func chunkSize(_ line: [UInt8]) -> Int? {
-        var size = 0, digits = 0
-        for byte in line {
-            if let value = PercentDecoding.hexValue(byte) {
-                guard digits < 15 else { return nil }
-                size = size << 4 | Int(value)
-                digits += 1
-            } else if byte == UInt8(ascii: ";") || HTTPSyntax.isOWS(byte) {
-                break
-            } else {
-                return nil
-            }
+        var size = 0, digits = 0, index = 0
+        while index < line.count, let value = PercentDecoding.hexValue(line[index]) {
+            guard digits < 15 else { return nil }
+            size = size << 4 | Int(value)
+            digits += 1
+            index += 1
         }
-        return digits > 0 ? size : nil
+        guard digits > 0 else { return nil }
+        while index < line.count, HTTPSyntax.isOWS(line[index]) { index += 1 }
+        guard index == line.count || line[index] == UInt8(ascii: ";") else { return nil }
+        return line[index...].allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) } ? size : nil
     }
 }

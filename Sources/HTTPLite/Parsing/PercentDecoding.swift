@@ -1,8 +1,10 @@
 /// Percent-decoding of request-target components (RFC 3986 §2.1) into UTF-8 strings.
 enum PercentDecoding {
     /// Decodes `bytes`; `nil` when an escape is malformed, the result is not UTF-8 or holds NUL.
-    /// In a query, `+` stands for a space (HTML form encoding).
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
+    /// In a query, `+` stands for a space (HTML form encoding). In a path an encoded slash
+    /// (`%2F`) stays encoded (`keepsEncodedSlash`): it is data within a segment, and decoding
+    /// it would let `/orders%2Fo-1` route as `/orders/o-1`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool, keepsEncodedSlash: Bool = false) -> String? {
         let plus = UInt8(ascii: "+"), percent = UInt8(ascii: "%")
         if !bytes.contains(where: { $0 == percent || ($0 == plus && plusIsSpace) }) {
             return String(decoding: bytes, as: UTF8.self)  // the target holds ASCII only
@@ -18,7 +20,11 @@ enum PercentDecoding {
                 else { return nil }
                 let value = high << 4 | low
                 guard value != 0 else { return nil }
-                decoded.append(value)
+                if keepsEncodedSlash && value == UInt8(ascii: "/") {
+                    decoded.append(contentsOf: [percent, UInt8(ascii: "2"), UInt8(ascii: "F")])
+                } else {
+                    decoded.append(value)
+                }
                 index += 3
             } else {
                 decoded.append(byte == plus && plusIsSpace ? UInt8(ascii: " ") : byte)

@@ -87,6 +87,8 @@ private struct HeadLines {
 /// The header fields that decide framing and connection handling, checked as they arrive.
 private struct FramingFields {
     var contentLength: Int?
+    /// Whether a Transfer-Encoding field was present at all, even an empty one.
+    var hasTransferEncoding = false
     var transferCodings: [Substring] = []
     var hostCount = 0
     var expectsContinue = false
@@ -106,6 +108,7 @@ private struct FramingFields {
                 contentLength = length
             }
         } else if asciiCaseInsensitiveEquals(name, "transfer-encoding") {
+            hasTransferEncoding = true
             transferCodings += field.value.split(separator: ",").map(trimmingOWS).filter { !$0.isEmpty }
         } else if asciiCaseInsensitiveEquals(name, "host") {
             hostCount += 1
@@ -122,10 +125,13 @@ private struct FramingFields {
         if version == .http1_1 && hostCount != 1 {
             return .failure(.malformed("An HTTP/1.1 request must carry exactly one Host header (RFC 9112 §3.2)."))
         }
-        if !transferCodings.isEmpty {
+        if hasTransferEncoding {
+            // Any Transfer-Encoding field, even an empty one, conflicts with Content-Length:
+            // a front proxy may read the message differently (request smuggling).
             guard contentLength == nil else {
                 return .failure(.malformed("Content-Length and Transfer-Encoding together are rejected (RFC 9112 §6.1)."))
             }
+            guard !transferCodings.isEmpty else { return .failure(.malformed("Transfer-Encoding names no coding.")) }
             guard version == .http1_1 else {
                 return .failure(.malformed("Transfer-Encoding is not allowed in an HTTP/1.0 request."))
             }

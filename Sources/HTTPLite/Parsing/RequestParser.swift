@@ -28,10 +28,16 @@ struct RequestParser {
     }
 
     let limits: HTTPLimits
+    /// The largest body for a request's method and path, when routes differ (an import takes
+    /// megabytes, a form a few kilobytes); never above `limits.maxBodyBytes`.
+    let bodyLimit: BodyLimit?
     private var state = State.readingHead(HeadScan())
     private var hasPromptedContinue = false
 
-    init(limits: HTTPLimits) { self.limits = limits }
+    init(limits: HTTPLimits, bodyLimit: BodyLimit? = nil) {
+        self.limits = limits
+        self.bodyLimit = bodyLimit
+    }
 
     /// Whether part of a request has arrived (the connection is not idle).
     var isMidRequest: Bool {
@@ -81,10 +87,15 @@ struct RequestParser {
     }
 
     private mutating func begin(_ head: RequestHead, _ buffer: inout InboundBuffer) -> Event {
+        if head.framing == .none { return finish(head, body: []) }
+        let maxBodyBytes = min(limits.maxBodyBytes, bodyLimit?(head.method, head.path) ?? .max)
         switch head.framing {
         case .none: return finish(head, body: [])
-        case .contentLength(let length): state = .readingBody(head, length: length)
-        case .chunked: state = .readingChunkedBody(head, ChunkedBodyDecoder(limits: limits))
+        case .contentLength(let length):
+            // Refused from the head alone: the body is never read (RFC 9110 §15.5.14).
+            guard length <= maxBodyBytes else { return .failed(.bodyTooLarge) }
+            state = .readingBody(head, length: length)
+        case .chunked: state = .readingChunkedBody(head, ChunkedBodyDecoder(maxBodyBytes: maxBodyBytes, limits: limits))
         }
         return next(&buffer)
     }

@@ -7,40 +7,67 @@ public struct Router: Sendable {
     private struct Route: Sendable {
         let method: HTTPMethod
         let pattern: PathPattern
+        /// The largest body this route takes; nil: `defaultMaxBodyBytes`.
+        let maxBodyBytes: Int?
         let handler: Handler
     }
 
     private var routes: [Route] = []
+    /// The largest body a route takes unless it says otherwise.
+    public var defaultMaxBodyBytes: Int
 
-    public init() {}
+    public init(defaultMaxBodyBytes: Int = .max) { self.defaultMaxBodyBytes = defaultMaxBodyBytes }
 
     /// Adds a route; `path` may hold `:name` segments, captured into `Request.pathParameters`.
-    public mutating func add(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: PathPattern(path), handler: handler))
+    /// `maxBodyBytes` overrides `defaultMaxBodyBytes` for it (an import takes a large body).
+    public mutating func add(_ method: HTTPMethod, _ path: String, maxBodyBytes: Int? = nil, handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: PathPattern(path), maxBodyBytes: maxBodyBytes, handler: handler))
     }
 
     public mutating func get(_ path: String, handler: @escaping Handler) { add(.get, path, handler: handler) }
-    public mutating func post(_ path: String, handler: @escaping Handler) { add(.post, path, handler: handler) }
+    public mutating func post(_ path: String, maxBodyBytes: Int? = nil, handler: @escaping Handler) {
+        add(.post, path, maxBodyBytes: maxBodyBytes, handler: handler)
+    }
     public mutating func put(_ path: String, handler: @escaping Handler) { add(.put, path, handler: handler) }
     public mutating func patch(_ path: String, handler: @escaping Handler) { add(.patch, path, handler: handler) }
     public mutating func delete(_ path: String, handler: @escaping Handler) { add(.delete, path, handler: handler) }
 
-    /// Routes one request.
-    public func handle(_ request: Request) throws -> Response {
-        if request.path == "*" && request.method == .options {
-            return optionsResponse(allowed: Set(routes.map(\.method)))
-        }
-        let segments = PathPattern.split(request.path)
-        // The most specific patterns win: `/quakes/import` over `/quakes/:id`, for every method.
+    /// The largest body the route for `method` and `path` takes (for `ServerConfiguration.bodyLimit`).
+    public func maxBodyBytes(for method: HTTPMethod, path: String) -> Int {
+        route(for: method, path: path)?.route.maxBodyBytes ?? defaultMaxBodyBytes
+    }
+
+    /// The routes whose pattern matches `path`: the most specific ones (`/quakes/import` over
+    /// `/quakes/:id`, for every method).
+    private func matches(_ path: String) -> [(route: Route, parameters: [String: String])] {
+        let segments = PathPattern.split(path)
         var matching: [(route: Route, parameters: [String: String])] = []
         for route in routes {
             if let parameters = route.pattern.match(segments) { matching.append((route, parameters)) }
         }
         let fewestParameters = matching.map(\.route.pattern.parameterCount).min() ?? 0
         matching.removeAll { $0.route.pattern.parameterCount > fewestParameters }
-        let handling = matching.first { $0.route.method == request.method }
-            ?? (request.method == .head ? matching.first { $0.route.method == .get } : nil)
-        if let (route, parameters) = handling {
+        return matching
+    }
+
+    /// The route that handles `method` on `path` (HEAD falls back to GET).
+    private func route(for method: HTTPMethod, path: String) -> (route: Route, parameters: [String: String])? {
+        route(for: method, in: matches(path))
+    }
+
+    private func route(
+        for method: HTTPMethod, in matching: [(route: Route, parameters: [String: String])]
+    ) -> (route: Route, parameters: [String: String])? {
+        matching.first { $0.route.method == method } ?? (method == .head ? matching.first { $0.route.method == .get } : nil)
+    }
+
+    /// Routes one request.
+    public func handle(_ request: Request) throws -> Response {
+        if request.path == "*" && request.method == .options {
+            return optionsResponse(allowed: Set(routes.map(\.method)))
+        }
+        let matching = matches(request.path)
+        if let (route, parameters) = route(for: request.method, in: matching) {
             var routed = request
             routed.pathParameters = parameters
             return try route.handler(routed)

@@ -1,20 +1,60 @@
+import Dispatch
 import HTTPLite
 
-/// Reading JSON request bodies: 415 unless JSON, 400 when malformed, 422 naming the field.
+/// Reading JSON request bodies: 415 unless JSON, 400 when malformed (or past the parser's
+/// limits), 422 naming the field. Bodies past a few kilobytes are parsed off the event loop,
+/// so one large request never stalls the other clients of its loop.
 enum JSONBody {
-    /// 415 unless the body is declared `application/json`.
-    static func requireJSON(_ request: Request) throws(HTTPError) {
+    /// `application/json`, the type every JSON body may have.
+    static let json = ["application/json"]
+    /// What a JSON merge patch (RFC 7396) may be sent as.
+    static let mergePatch = ["application/merge-patch+json", "application/json"]
+
+    /// Bodies up to this size parse on the loop thread (microseconds); larger ones on a worker.
+    static let inlineParseBytes = 16 * 1024
+
+    /// 415 unless the body's media type is one of `mediaTypes`.
+    static func require(_ mediaTypes: [String], of request: Request) throws(HTTPError) {
         let type = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard type == "application/json" else {
-            throw HTTPError(.unsupportedMediaType, code: "unsupported-media-type", detail: "Send the body as application/json.")
+        guard let type, mediaTypes.contains(type) else {
+            throw HTTPError(
+                .unsupportedMediaType, code: "unsupported-media-type",
+                detail: "Send the body as \(mediaTypes.joined(separator: " or ")).",
+                headers: mediaTypes == mergePatch ? ["Accept-Patch": mergePatch[0]] : [:])
         }
     }
 
-    static func object(of request: Request) throws(HTTPError) -> JSONObject {
-        try requireJSON(request)
+    /// The body as a JSON object, parsed with the request-body limits.
+    static func object(of request: Request, mediaTypes: [String] = json) throws(HTTPError) -> JSONObject {
+        try require(mediaTypes, of: request)
+        return try parseObject(request.body)
+    }
+
+    /// A deferred response whose `body` runs with the parsed object: at once for a small body,
+    /// on a worker thread for a large one. A malformed body is answered 400 either way.
+    static func deferred(
+        _ request: Request, mediaTypes: [String] = json, _ body: @escaping @Sendable (JSONObject, DeferredResponse) -> Void
+    ) throws(HTTPError) -> Response {
+        try require(mediaTypes, of: request)
+        if request.body.count <= inlineParseBytes {
+            let object = try parseObject(request.body)
+            return .deferred { pending in body(object, pending) }
+        }
+        let bytes = request.body
+        return .deferred { pending in
+            DispatchQueue.global(qos: .userInitiated).async {
+                switch Result(catching: { () throws(HTTPError) in try parseObject(bytes) }) {
+                case .success(let object): body(object, pending)
+                case .failure(let error): pending.complete(error.response)
+                }
+            }
+        }
+    }
+
+    private static func parseObject(_ bytes: [UInt8]) throws(HTTPError) -> JSONObject {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(request.body)
+            value = try JSONParser.parse(bytes, limits: .requestBody)
         } catch {
             throw HTTPError(.badRequest, code: "malformed-json", detail: "The body is not valid JSON: \(error.description).")
         }
@@ -25,8 +65,6 @@ enum JSONBody {
     }
 
     static func invalid(field: String, detail: String) -> HTTPError {
-        let errors = "[{\"field\":\(JSONWriter.encodedString(field)),\"detail\":\(JSONWriter.encodedString(detail))}]"
-        return HTTPError(
-            .unprocessableContent, code: "validation-failed", detail: "'\(field)' \(detail)", extensions: [("errors", errors)])
+        WriteRejection(kind: .invalid([FieldProblem(field, detail)]), detail: "'\(field)' \(detail)").httpError
     }
 }

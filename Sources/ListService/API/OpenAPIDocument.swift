@@ -19,6 +19,8 @@ info:
     Every error is RFC 9457 `application/problem+json` with a stable `code`. The HTTP server
     itself answers malformed requests with 400, 408, 413, 414, 431, 501 or 505, and 503 when
     its connection limit is reached; a known path with another method gets 405 with `Allow`.
+    A request body past 256 KiB (`--max-body-bytes`) is refused with 413 from its head alone;
+    only `/quakes/import` takes up to 64 MiB (`--max-import-bytes`).
   license:
     name: Proprietary
     identifier: LicenseRef-Proprietary
@@ -271,6 +273,9 @@ paths:
       requestBody:
         required: true
         content:
+          application/merge-patch+json:
+            schema:
+              $ref: "#/components/schemas/OrderPatch"
           application/json:
             schema:
               $ref: "#/components/schemas/OrderPatch"
@@ -486,6 +491,9 @@ paths:
       requestBody:
         required: true
         content:
+          application/merge-patch+json:
+            schema:
+              $ref: "#/components/schemas/TaskPatch"
           application/json:
             schema:
               $ref: "#/components/schemas/TaskPatch"
@@ -771,7 +779,10 @@ components:
       in: header
       schema:
         type: string
-      description: The row's ETag (as GET returned it for the same locale and time zone), or `*`; another version is a 412.
+      description: >-
+        A row's ETag (as GET or a write returned it, in any locale and time zone), or `*`. Only
+        the item's version (the part before `-`) is compared, strongly: a weak tag never
+        matches; another version is a 412.
     ItemID:
       name: id
       in: path
@@ -848,7 +859,9 @@ components:
         type: string
   headers:
     ETag:
-      description: Strong entity tag of the body.
+      description: >-
+        Strong entity tag of the body. An item's row has `"<item version>-<representation>"`:
+        the version part is the same in every locale and time zone and changes with the item.
       schema:
         type: string
     XCache:
@@ -862,13 +875,17 @@ components:
         type: string
   responses:
     BadBody:
-      description: The body is not valid JSON, or not an object.
+      description: >-
+        The body is not valid JSON, not an object, names a member twice, nests deeper than 32
+        levels or holds more than 20,000 values.
       content:
         application/problem+json:
           schema:
             $ref: "#/components/schemas/Problem"
     UnsupportedMediaType:
-      description: The body is not `application/json`.
+      description: >-
+        The body is not `application/json` (for a PATCH, not `application/merge-patch+json` or
+        `application/json`; the answer then carries `Accept-Patch`).
       content:
         application/problem+json:
           schema:
@@ -1085,10 +1102,15 @@ components:
       allOf:
         - $ref: "#/components/schemas/Problem"
         - type: object
-          required: [errors]
+          required: [errors, errorCount]
           properties:
+            errorCount:
+              type: integer
+              minimum: 1
+              description: How many problems there were; `errors` lists the first 50.
             errors:
               type: array
+              maxItems: 50
               items:
                 type: object
                 required: [field, detail]

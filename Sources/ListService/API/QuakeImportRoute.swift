@@ -7,9 +7,9 @@ import HTTPLite
 /// still go in. Parsing and checking run off the event loop, so a feed of tens of megabytes
 /// does not stall reads; the changes then take one trip through the journal.
 enum QuakeImportRoute {
-    static func add(to router: inout Router, service: ListService) {
-        router.post("/quakes/import") { request in
-            try JSONBody.requireJSON(request)
+    static func add(to router: inout Router, service: ListService, maxBodyBytes: Int) {
+        router.post("/quakes/import", maxBodyBytes: maxBodyBytes) { request in
+            try JSONBody.require(JSONBody.json, of: request)
             let bytes = request.body
             return .deferred { pending in
                 DispatchQueue.global(qos: .userInitiated).async {

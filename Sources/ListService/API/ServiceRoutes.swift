@@ -2,11 +2,18 @@ import HTTPLite
 
 /// The service's HTTP surface: every route, built once at start-up.
 public enum ServiceRoutes {
-    /// `server` supplies the HTTP server's counters for `/metrics` once it runs.
+    /// The largest body of an ordinary write (a form's worth, with room to spare).
+    public static let defaultMaxBodyBytes = 256 * 1024
+    /// The largest body of `/quakes/import` (a month of the USGS feed is about 14 MB).
+    public static let defaultMaxImportBytes = 64 * 1024 * 1024
+
+    /// `server` supplies the HTTP server's counters for `/metrics` once it runs. Ordinary
+    /// bodies are refused past `maxBodyBytes` (413), only an import may reach `maxImportBytes`.
     public static func makeRouter(
-        service: ListService, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil }
+        service: ListService, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
+        maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes
     ) -> Router {
-        var router = Router()
+        var router = Router(defaultMaxBodyBytes: maxBodyBytes)
         let health = Array(#"{"status":"ok"}"#.utf8)
         router.get("/health") { _ in .json(health) }
         router.get("/health/ready") { _ in try readiness(service.writes.health) }
@@ -18,7 +25,7 @@ public enum ServiceRoutes {
         CollectionRegistry.visitAll(&installer)
         router = installer.router
         SelectionRoute.add(to: &router, service: service)
-        QuakeImportRoute.add(to: &router, service: service)
+        QuakeImportRoute.add(to: &router, service: service, maxBodyBytes: maxImportBytes)
         MetricsRoute.add(to: &router, service: service, server: server)
         return router
     }

@@ -121,7 +121,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         }
         metrics.increment(.rowsFormatted)
         // A row's key holds its revision, so its token never needs revoking.
-        let page = ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture)
+        let page = ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
         if isSharing { pages.withLock { $0[key] = page } }
         return (page, .miss)
     }
@@ -241,7 +241,15 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
             C.writeRow(item, in: &context, to: &json)
             return C.rowExpiry(of: item, in: context)
         }
-        return ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture)
+        return ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
+    }
+
+    /// The item's version: a digest of its stored form, the same in every locale and zone and
+    /// across restarts; it changes with every change to the item.
+    public func version(of item: C.Item) -> String {
+        var json = JSONWriter()
+        C.writeItem(item, to: &json)
+        return ETag.hexDigest(json.bytes)
     }
 
     /// Replaces every item (bulk changes, tests): every list recomputes on next use.

@@ -116,6 +116,12 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
             case .offset(let offset): first = min(offset, list.count)
             case .after(let cursor):
                 guard let key = SortKey(cursorText: cursor.sortValue) else { return nil }
+                // A sort value of another kind (a name in a list by total) was not issued for this list.
+                if let sample = list.slots(in: 0..<min(1, list.count)).first.flatMap({ self.items(Int($0)) }),
+                    !key.isSameKind(as: C.sortKey(of: sample, by: field))
+                {
+                    return nil
+                }
                 first = list.index(
                     of: list.partitionPoint {
                         Self.sorts($0, after: key, id: cursor.id, field: field, direction: direction) { self.items(Int($0)) }

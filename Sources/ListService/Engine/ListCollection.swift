@@ -150,6 +150,14 @@ public enum SortKey: Comparable, Sendable, Hashable {
         }
     }
 
+    /// Whether both keys are numbers or both are text.
+    func isSameKind(as other: SortKey) -> Bool {
+        switch (self, other) {
+        case (.number, .number), (.text, .text): true
+        default: false
+        }
+    }
+
     /// The key as cursor text; `init(cursorText:)` reads it back.
     var cursorText: String {
         switch self {

@@ -10,9 +10,11 @@ public final class ListPage: Sendable {
     /// Time-relative criteria (this month, today) go stale at this instant.
     public let validUntil: Date
 
-    init(body: [UInt8], token: CurrencyToken, validUntil: Date = .distantFuture) {
+    /// A page of one item's row carries the item's version in its ETag (`"<version>-<bytes>"`),
+    /// so `If-Match` on a write can compare versions whatever representation it was read in.
+    init(body: [UInt8], token: CurrencyToken, validUntil: Date = .distantFuture, itemVersion: String? = nil) {
         self.body = body
-        self.etag = ETag.make(for: body)
+        self.etag = itemVersion.map { "\"\($0)-\(ETag.hexDigest(body))\"" } ?? ETag.make(for: body)
         self.token = token
         self.validUntil = validUntil
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// An opaque keyset cursor: the sort value and id of the last row of a page, plus a
-/// fingerprint of the criteria it belongs to. Encoded as base64url text.
+/// fingerprint of the criteria it belongs to and a checksum of all three, so a cursor edited
+/// by hand is refused rather than read. Encoded as base64url text.
 public struct PageCursor: Sendable, Hashable {
     public let fingerprint: String
     /// The last row's sort value, as text (cents, milliseconds, or a name).
@@ -17,8 +18,8 @@ public struct PageCursor: Sendable, Hashable {
     private static let separator: Character = "\u{1F}"
 
     public var encoded: String {
-        let text = ["1", fingerprint, sortValue, id].joined(separator: String(Self.separator))
-        return Data(text.utf8).base64EncodedString()
+        let text = Self.payload(fingerprint, sortValue, id)
+        return Data((text + String(Self.separator) + Self.checksum(text)).utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
@@ -30,7 +31,18 @@ public struct PageCursor: Sendable, Hashable {
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
         let parts = text.split(separator: Self.separator, omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "1", !parts[3].isEmpty else { return nil }
-        self.init(fingerprint: String(parts[1]), sortValue: String(parts[2]), id: String(parts[3]))
+        guard parts.count == 5, parts[0] == "2", !parts[3].isEmpty else { return nil }
+        let (fingerprint, sortValue, id) = (String(parts[1]), String(parts[2]), String(parts[3]))
+        guard parts[4] == Self.checksum(Self.payload(fingerprint, sortValue, id)) else { return nil }
+        self.init(fingerprint: fingerprint, sortValue: sortValue, id: id)
+    }
+
+    private static func payload(_ fingerprint: String, _ sortValue: String, _ id: String) -> String {
+        ["2", fingerprint, sortValue, id].joined(separator: String(separator))
+    }
+
+    /// Detects edits, not forgery: a cursor only positions a page the client may read anyway.
+    private static func checksum(_ payload: String) -> String {
+        String(zeroPadded: CRC32.checksum(Array(payload.utf8)), width: 8, radix: 16)
     }
 }

@@ -1,5 +1,6 @@
-/// A strict RFC 8259 parser over UTF-8 bytes: no trailing commas, comments or NaN; a depth
-/// limit so hostile input cannot exhaust the stack.
+/// A strict RFC 8259 parser over UTF-8 bytes: no trailing commas, comments, NaN or duplicate
+/// member names (RFC 8259 §4 leaves their meaning open, so two readers could disagree). Limits
+/// on depth and on the number of values bound the stack and the tree a hostile body can cost.
 public struct JSONParser {
     /// Where and why parsing stopped.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -8,11 +9,27 @@ public struct JSONParser {
         public var description: String { "invalid JSON at byte \(offset): \(reason)" }
     }
 
-    public static let maxDepth = 256
+    /// How much a document may hold.
+    public struct Limits: Sendable {
+        /// Deepest nesting of arrays and objects.
+        public var maxDepth: Int
+        /// Most values in the whole document (members, elements and the values within them).
+        public var maxValues: Int
 
-    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        public init(maxDepth: Int, maxValues: Int) {
+            self.maxDepth = maxDepth
+            self.maxValues = maxValues
+        }
+
+        /// The service's own files and journal records: trusted sizes, any number of values.
+        public static let files = Limits(maxDepth: 256, maxValues: .max)
+        /// A request body: shallow and small, so its tree costs a small multiple of its bytes.
+        public static let requestBody = Limits(maxDepth: 32, maxValues: 20_000)
+    }
+
+    public static func parse(_ bytes: [UInt8], limits: Limits = .files) throws(Failure) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> JSONValue in
-            var parser = JSONParser(bytes: buffer)
+            var parser = JSONParser(bytes: buffer, limits: limits)
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0)
             parser.skipWhitespace()
@@ -26,7 +43,7 @@ public struct JSONParser {
     public static func forEachElement(
         ofArrayIn bytes: UnsafeRawBufferPointer, _ body: (JSONValue) throws -> Void
     ) throws {
-        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self))
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: .files)
         parser.skipWhitespace()
         guard parser.current == UInt8(ascii: "[") else { throw parser.failure("expected a JSON array") }
         parser.position += 1
@@ -49,9 +66,14 @@ public struct JSONParser {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let limits: Limits
     private var position = 0
+    private var valueCount = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
 
     private func failure(_ reason: String) -> Failure { Failure(offset: position, reason: reason) }
 
@@ -62,7 +84,9 @@ public struct JSONParser {
     }
 
     private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
-        guard depth < Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth)") }
+        guard depth < limits.maxDepth else { throw failure("nesting deeper than \(limits.maxDepth)") }
+        valueCount += 1
+        guard valueCount <= limits.maxValues else { throw failure("more than \(limits.maxValues) values") }
         guard let byte = current else { throw failure("unexpected end of input") }
         switch byte {
         case UInt8(ascii: "{"): return .object(try parseObject(depth: depth))
@@ -87,6 +111,7 @@ public struct JSONParser {
     private mutating func parseObject(depth: Int) throws(Failure) -> JSONObject {
         position += 1
         var members: [(key: String, value: JSONValue)] = []
+        var seen: Set<String>?
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             position += 1
@@ -95,7 +120,19 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
+            let keyOffset = position
             let key = try parseString()
+            // A scan for the usual few members; a set once an object grows large.
+            let isDuplicate: Bool
+            if members.count < 16 {
+                isDuplicate = members.contains { $0.key == key }
+            } else {
+                if seen == nil { seen = Set(members.map(\.key)) }
+                isDuplicate = seen?.insert(key).inserted == false
+            }
+            if isDuplicate {
+                throw Failure(offset: keyOffset, reason: "the member name '\(key.prefix(64))' appears twice")
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
             position += 1
