@@ -145,3 +145,25 @@ import Testing
         #expect(error.description == "quakes.geojson: features[0].geometry.coordinates[0]: expected a number in -180.0...180.0")
     }
 }
+
+@Suite struct DecimalNumbersTests {
+    /// Every number a data file holds, as written.
+    private func numbers(in bytes: [UInt8]) -> [String] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.matches(of: /[-0-9][0-9.eE+-]*/).map { String(text[$0.range]) }
+    }
+
+    @Test func embeddedQuakes_keepTheFeedsPrecision_inSnapshotsAndRows() throws {
+        let quakes = DefaultQuakes.make(anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
+        let noisy = numbers(in: Quakes.encodeDataFile(quakes)).filter { $0.contains(".") && $0.split(separator: ".")[1].count > 4 }
+        #expect(noisy.count == 0, "float noise such as \(noisy.prefix(3))")
+        let service = makeService(quakes: quakes)
+        let (page, _) = try list(Quakes.self, "date=2026-11-19&limit=500", service: service)
+        for row in page["items"] as? [[String: Any]] ?? [] {
+            if let magnitude = row["magnitude"] as? Double {
+                #expect((magnitude * 100).rounded() / 100 == magnitude)
+                #expect("\(magnitude)".count <= 5)
+            }
+        }
+    }
+}

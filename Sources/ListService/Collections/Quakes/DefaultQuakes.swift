@@ -12,7 +12,8 @@ enum DefaultQuakes {
         let end = anchor.timeIntervalSince1970
         return (0..<count).map { index in
             let time = end - Double(random.below(30 * 24 * 3600))
-            let magnitude = random.below(100) == 0 ? nil : Double(random.below(700)) / 100 - 0.5
+            // Hundredths as a feed has them: one division, so 3.65 is written "3.65", not 3.6500000000000004.
+            let magnitude = random.below(100) == 0 ? nil : Double(random.below(700) - 50) / 100
             let place = random.below(200) == 0 ? nil : "\(1 + random.below(199)) km \(random.pick(directions)) of \(random.pick(places))"
             return Earthquake(
                 id: "us\(7_000_000 + index)", magnitude: magnitude, place: place, time: Date(timeIntervalSince1970: time),
