@@ -39,6 +39,9 @@ struct ServerOptions {
           --max-import-bytes N    largest body of /quakes/import, a USGS feed (default 67108864)
           --idle-timeout SECONDS  close keep-alive connections idle this long (default 60)
           --header-timeout SECONDS  close clients that take longer to send a request head (default 10)
+          --body-timeout SECONDS  close clients that take longer to send a request body (default 60)
+          --min-body-rate BYTES   close clients whose body arrives slower than this per second,
+                                  judged after 5 seconds (default 4096; 0 turns it off)
           --grace-period SECONDS  how long shutdown waits for in-flight requests (default 10)
           --no-access-log         do not log one line per request on stderr
           -h, --help              show this help
@@ -73,6 +76,9 @@ struct ServerOptions {
             case "--max-import-bytes": options.maxImportBytes = try parseInt(try value(), argument, in: 0...1 << 30)
             case "--idle-timeout": options.configuration.idleTimeout = try parseSeconds(try value(), argument)
             case "--header-timeout": options.configuration.headerReadTimeout = try parseSeconds(try value(), argument)
+            case "--body-timeout": options.configuration.bodyReadTimeout = try parseSeconds(try value(), argument)
+            case "--min-body-rate":
+                options.configuration.minBodyBytesPerSecond = try parseInt(try value(), argument, in: 0...1 << 30)
             case "--grace-period": options.configuration.shutdownGracePeriod = try parseSeconds(try value(), argument)
             case "--no-access-log": options.configuration.isAccessLogEnabled = false
             case "--data": options.dataDirectory = try value()

@@ -8,7 +8,8 @@ import Testing
 @Suite struct ServerProcessTests {
     @Test func options_parseAndRejectClearly() throws {
         let options = try ServerOptions.parse(
-            ["--host", "::1", "--port", "0", "--threads", "3", "--no-access-log", "--data", "/d", "--session-ttl", "1.5"],
+            ["--host", "::1", "--port", "0", "--threads", "3", "--no-access-log", "--data", "/d", "--session-ttl", "1.5",
+             "--body-timeout", "20", "--min-body-rate", "500", "--max-body-bytes", "1000", "--max-import-bytes", "5000"],
             environment: ["PORT": "9999"])
         #expect(options.configuration.host == "::1")
         #expect(options.configuration.port == 0)
@@ -16,6 +17,10 @@ import Testing
         #expect(!options.configuration.isAccessLogEnabled)
         #expect(options.dataDirectory == "/d")
         #expect(options.sessionTimeToLive == .milliseconds(1500))
+        #expect(options.configuration.bodyReadTimeout == .seconds(20))
+        #expect(options.configuration.minBodyBytesPerSecond == 500)
+        #expect(options.configuration.limits.maxBodyBytes == 1000)
+        #expect(options.maxImportBytes == 5000)
         #expect(try ServerOptions.parse([], environment: ["PORT": "9999"]).configuration.port == 9999)
         for bad in [["--bogus"], ["--port"], ["--port", "70000"], ["--threads", "0"], ["--idle-timeout", "-1"]] {
             #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse(bad, environment: [:]) }

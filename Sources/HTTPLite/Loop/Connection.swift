@@ -31,6 +31,11 @@ final class Connection {
     var lastProgress: Int64
     /// When the first byte of the request being read arrived; nil between requests.
     var requestStartedAt: Int64?
+    /// Bytes read on this connection so far.
+    var bytesReceived = 0
+    /// When the timeout sweep first saw the current request's body being read, and how many
+    /// bytes had arrived then; nil while no body is being read.
+    var bodyWatch: (since: Int64, bytesReceived: Int)?
 
     init(key: ConnectionKey, limits: HTTPLimits, bodyLimit: BodyLimit?, registeredEvents: UInt32, now: Int64) {
         self.key = key

@@ -29,6 +29,7 @@ extension EventLoop {
         case .transferred(let count):
             connection.inbound.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
             connection.lastProgress = now
+            connection.bytesReceived += count
             if connection.requestStartedAt == nil { connection.requestStartedAt = now }
         case .wouldBlock:
             return
@@ -51,6 +52,7 @@ extension EventLoop {
                 ResponseEncoder.appendContinue(to: &connection.outbound)
             case .request(let request):
                 connection.requestStartedAt = connection.inbound.isEmpty ? nil : now
+                connection.bodyWatch = nil
                 respond(to: request, on: connection)
             case .failed(let error):
                 context.statistics.malformedRequests.add(1, ordering: .relaxed)

@@ -34,7 +34,9 @@ final class EventLoop {
         self.epollFD = handle.epollFD
         self.accessLog = AccessLog(isEnabled: context.configuration.isAccessLogEnabled)
         let configuration = context.configuration
-        let shortest = min(configuration.idleTimeout.milliseconds, configuration.headerReadTimeout.milliseconds)
+        let shortest = [
+            configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
+        ].map(\.milliseconds).min() ?? 1000
         self.sweepInterval = max(5, min(1000, shortest / 4))
     }
 
@@ -198,8 +200,9 @@ final class EventLoop {
                 if connection.pendingOutputCount > 0 {
                     if now - connection.lastProgress >= idle { close(connection) }
                 } else if let started = connection.requestStartedAt {
-                    let readingHead = connection.parser.isReadingHead
-                    if readingHead ? now - started >= header : now - connection.lastProgress >= idle {
+                    if connection.parser.isReadingHead {
+                        if now - started >= header { timeOutRequest(connection) }
+                    } else if isTooSlow(readingBodyOf: connection) {
                         timeOutRequest(connection)
                     }
                 } else if now - connection.lastProgress >= idle {
@@ -207,6 +210,21 @@ final class EventLoop {
                 }
             }
         }
+    }
+
+    /// Whether a body is taking too long: past `bodyReadTimeout`, or (after the grace period)
+    /// arriving slower than `minBodyBytesPerSecond` on average. A request is bounded as a
+    /// whole, so a client trickling a byte at a time cannot hold a connection for ever.
+    private func isTooSlow(readingBodyOf connection: Connection) -> Bool {
+        guard let watch = connection.bodyWatch else {
+            connection.bodyWatch = (now, connection.bytesReceived)
+            return false
+        }
+        let configuration = context.configuration
+        let elapsed = now - watch.since
+        if elapsed >= configuration.bodyReadTimeout.milliseconds { return true }
+        guard elapsed >= configuration.minBodyRateGrace.milliseconds, elapsed > 0 else { return false }
+        return (connection.bytesReceived - watch.bytesReceived) * 1000 / Int(elapsed) < configuration.minBodyBytesPerSecond
     }
 
     /// A client too slow to send its request gets 408, then the connection closes.

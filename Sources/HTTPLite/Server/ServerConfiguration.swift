@@ -14,6 +14,12 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// How long a client may take to send a whole request head (slowloris guard).
     public var headerReadTimeout: Duration = .seconds(10)
+    /// How long a client may take to send a request body once its head is in.
+    public var bodyReadTimeout: Duration = .seconds(60)
+    /// The slowest average a body may arrive at (bytes per second), judged once
+    /// `minBodyRateGrace` has passed, so a trickle cannot hold a connection for the whole timeout.
+    public var minBodyBytesPerSecond = 4096
+    public var minBodyRateGrace: Duration = .seconds(5)
     /// How long shutdown waits for in-flight requests before closing what is left.
     public var shutdownGracePeriod: Duration = .seconds(10)
     /// One line per request on stderr.
