@@ -58,5 +58,6 @@ System.printError("level=info event=listening address=\(configuration.host):\(se
 
 let signalSources = handleShutdownSignals(for: server)
 server.waitUntilStopped()
+service.writes.finishBackgroundWork()
 System.printError("level=info event=stopped")
 withExtendedLifetime(signalSources) { exit(0) }

@@ -59,6 +59,15 @@ public final class WriteCoordinator: Sendable {
     /// Runs `body` on the writer queue (journal maintenance after a compaction).
     func onWriterQueue(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
 
+    /// Waits until no compaction runs in the background and its journal trims are done (at
+    /// shutdown, so the process does not exit mid-snapshot).
+    public func finishBackgroundWork() {
+        repeat {
+            writer.backgroundWork.wait()
+            queue.sync {}  // the trims queued by finished compactions, which may start another
+        } while writer.backgroundWork.wait(timeout: .now()) == .timedOut
+    }
+
     /// Writes every collection's snapshot now and trims its journal; returns when done.
     public func compactNow() {
         queue.sync { writer.compact(coordinator: self, force: true) }

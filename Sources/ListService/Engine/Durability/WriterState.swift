@@ -40,6 +40,8 @@ final class WriterState: @unchecked Sendable {
     private let log: ServiceLog
     /// Reports which collections cannot be written, for readiness checks on other threads.
     private let health: StorageHealth
+    /// Compactions running in the background (see `WriteCoordinator.finishBackgroundWork`).
+    let backgroundWork = DispatchGroup()
     var sequences: [String: Int]
 
     init(files: [CollectionFiles], compactAfterBytes: Int, sequences: [String: Int], log: ServiceLog, health: StorageHealth) {
@@ -123,7 +125,7 @@ final class WriterState: @unchecked Sendable {
                 }
             }
             // A forced compaction writes synchronously; a routine one does not hold up writes.
-            if force { work() } else { DispatchQueue.global(qos: .utility).async(execute: work) }
+            if force { work() } else { DispatchQueue.global(qos: .utility).async(group: backgroundWork, execute: work) }
         }
     }
 }
