@@ -157,6 +157,25 @@ import Testing
         #expect(router.send(.post, "/quakes/import", json: "nope").status == .badRequest)
     }
 
+    @Test func quakeImport_summarisesRejections_andRefusesAMostlyInvalidFeedEarly() throws {
+        let good = #"{"type":"Feature","id":"ok1","properties":{"mag":1,"place":"x","time":1794400000000,"updated":1},"geometry":{"type":"Point","coordinates":[1,2,3]}}"#
+        let mixed = router.send(
+            .post, "/quakes/import", json: #"{"type":"FeatureCollection","features":["# + ([good] + Array(repeating: "{}", count: 300)).joined(separator: ",") + "]}")
+        #expect(mixed.status == .ok)
+        #expect(mixed.bodyJSON["inserted"] as? Int == 1)
+        #expect(mixed.bodyJSON["rejectedCount"] as? Int == 300)
+        #expect((mixed.bodyJSON["rejected"] as? [[String: Any]])?.count == 20, "only the first few are listed")
+        let reasons = mixed.bodyJSON["rejectedByReason"] as? [[String: Any]] ?? []
+        #expect(reasons.count == 1)
+        #expect(reasons.first?["count"] as? Int == 300)
+        // Mostly garbage: refused once enough was read, and nothing goes in.
+        let garbage = "[" + Array(repeating: "{}", count: 200_000).joined(separator: ",") + "]"
+        let refused = router.send(.post, "/quakes/import", json: #"{"type":"FeatureCollection","features":"# + garbage + "}")
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.bodyJSON["errorCount"] as? Int == 21)
+        #expect(service.engine(Quakes.self).state.count == 1)
+    }
+
     @Test func changes_patchOnlyTheListsThatHoldTheItem() throws {
         let sessionHeaders: HTTPHeaders = ["X-Session-ID": "watcher"]
         _ = router.send(.get, "/orders", query: [("filter", "cancelled")], headers: sessionHeaders)

@@ -557,7 +557,11 @@ paths:
                   const: FeatureCollection
                 features:
                   type: array
-                  description: GeoJSON features; one that is not a valid earthquake feature is reported in `rejected`, and the others still go in.
+                  description: >-
+                    GeoJSON features, read one at a time; one that is not a valid earthquake
+                    feature is counted in the rejections, and the others still go in. A feed
+                    whose features are mostly invalid after the first 1,000 is refused (422)
+                    and nothing goes in.
                   items: {}
       responses:
         "200":
@@ -566,7 +570,7 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [inserted, updated, unchanged, rejected]
+                required: [inserted, updated, unchanged, rejected, rejectedCount, rejectedByReason]
                 additionalProperties: false
                 properties:
                   inserted:
@@ -575,8 +579,26 @@ paths:
                     type: integer
                   unchanged:
                     type: integer
+                  rejectedCount:
+                    type: integer
+                    description: How many features were rejected.
+                  rejectedByReason:
+                    type: array
+                    maxItems: 50
+                    description: Rejections counted by reason (at most 50 reasons; the rest as "other reasons").
+                    items:
+                      type: object
+                      required: [reason, count]
+                      additionalProperties: false
+                      properties:
+                        reason:
+                          type: string
+                        count:
+                          type: integer
                   rejected:
                     type: array
+                    maxItems: 20
+                    description: The first 20 rejected features.
                     items:
                       type: object
                       required: [index, id, reason]

@@ -1,3 +1,4 @@
+import CSystem
 import Dispatch
 import Foundation
 import HTTPLite
@@ -22,39 +23,115 @@ enum QuakeImportRoute {
         }
     }
 
-    /// Features that decoded, and the reasons others did not.
+    /// Features that decoded, and a summary of the others.
     private struct ParsedFeed: Sendable {
         var quakes: [Earthquake] = []
-        var rejected: [(index: Int, id: String?, reason: String)] = []
+        var rejections = RejectionSummary()
     }
 
+    /// Why features were rejected: how many, how many for each reason, and the first few.
+    /// Its size is bounded whatever the feed holds.
+    struct RejectionSummary: Sendable {
+        static let listed = 20
+        static let distinctReasons = 50
+        private(set) var count = 0
+        private(set) var first: [(index: Int, id: String?, reason: String)] = []
+        private(set) var countsByReason: [(reason: String, count: Int)] = []
+
+        mutating func add(index: Int, id: String?, reason: String) {
+            count += 1
+            if first.count < Self.listed { first.append((index, id, reason)) }
+            if let known = countsByReason.firstIndex(where: { $0.reason == reason }) {
+                countsByReason[known].count += 1
+            } else if countsByReason.count < Self.distinctReasons {
+                countsByReason.append((reason, 1))
+            } else if let other = countsByReason.firstIndex(where: { $0.reason == "other reasons" }) {
+                countsByReason[other].count += 1
+            } else {
+                countsByReason[countsByReason.count - 1] = ("other reasons", countsByReason[countsByReason.count - 1].count + 1)
+            }
+        }
+
+        func write(to json: inout JSONWriter) {
+            json.key("rejected")
+            json.beginArray()
+            for rejection in first {
+                json.beginObject()
+                json.field("index", rejection.index)
+                json.field("id", rejection.id)
+                json.field("reason", rejection.reason)
+                json.endObject()
+            }
+            json.endArray()
+            json.field("rejectedCount", count)
+            json.key("rejectedByReason")
+            json.beginArray()
+            for entry in countsByReason {
+                json.beginObject()
+                json.field("reason", entry.reason)
+                json.field("count", entry.count)
+                json.endObject()
+            }
+            json.endArray()
+        }
+    }
+
+    /// One feature's limits: a USGS feature has about 40 values.
+    private static let featureLimits = JSONParser.Limits(maxDepth: 16, maxValues: 2_000)
+    /// A feed is refused once this many features were read and most were rejected.
+    static let garbageCheckAfter = 1_000
+
+    /// Reads the feed feature by feature (never as one tree), decoding each and summarising
+    /// the rejected ones; a feed that is mostly garbage is refused early (422).
     private static func parseFeatures(_ bytes: [UInt8]) -> Result<ParsedFeed, HTTPError> {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            return .failure(HTTPError(.badRequest, code: "malformed-json", detail: "The body is not valid JSON: \(error.description)."))
-        }
-        guard case .object(let collection) = document, case .array(let features)? = collection["features"] else {
-            return .failure(JSONBody.invalid(field: "features", detail: "must be the array of a GeoJSON FeatureCollection."))
-        }
-        if let type = collection["type"], type != .string("FeatureCollection") {
-            return .failure(JSONBody.invalid(field: "type", detail: "must be \"FeatureCollection\"."))
-        }
         var parsed = ParsedFeed()
         var seen = Set<String>()
-        for (index, feature) in features.enumerated() {
-            do throws(JSONFieldError) {
-                let quake = try Earthquake(feature: feature, path: "features[\(index)]")
-                guard seen.insert(quake.id).inserted else {
-                    throw JSONFieldError(path: "features[\(index)].id", reason: "'\(quake.id)' appears earlier in this feed")
-                }
-                parsed.quakes.append(quake)
-            } catch {
-                var id: String?
-                if case .object(let object) = feature, case .string(let text)? = object["id"] { id = text }
-                parsed.rejected.append((index, id, error.description))
+        var hasFeatures = false, index = 0
+        var typeProblem: String?
+        do {
+            hasFeatures = try bytes.withUnsafeBytes { raw in
+                try JSONParser.forEachElement(
+                    ofArrayMember: "features", inObject: raw, elementLimits: featureLimits,
+                    member: { name, value in
+                        if name == "features" { typeProblem = "must be the array of a GeoJSON FeatureCollection." }
+                        if name == "type" && value != .string("FeatureCollection") { typeProblem = typeProblem ?? "" }
+                    },
+                    element: { feature in
+                        defer { index += 1 }
+                        do throws(JSONFieldError) {
+                            let quake = try Earthquake(feature: feature, path: "feature")
+                            guard seen.insert(quake.id).inserted else {
+                                throw JSONFieldError(path: "feature.id", reason: "appears earlier in this feed")
+                            }
+                            parsed.quakes.append(quake)
+                        } catch {
+                            var id: String?
+                            if case .object(let object) = feature, case .string(let text)? = object["id"] { id = String(text.prefix(200)) }
+                            parsed.rejections.add(index: index, id: id, reason: error.description)
+                        }
+                        let read = index + 1
+                        return read < garbageCheckAfter || parsed.rejections.count * 2 <= read
+                    })
             }
+        } catch let error as JSONParser.Failure {
+            return .failure(HTTPError(.badRequest, code: "malformed-json", detail: "The body is not valid JSON: \(error.description)."))
+        } catch {
+            return .failure(HTTPError(.badRequest, code: "malformed-json", detail: "The body is not valid JSON."))
+        }
+        if let typeProblem {
+            return .failure(
+                typeProblem.isEmpty
+                    ? JSONBody.invalid(field: "type", detail: "must be \"FeatureCollection\".")
+                    : JSONBody.invalid(field: "features", detail: typeProblem))
+        }
+        guard hasFeatures else {
+            return .failure(JSONBody.invalid(field: "features", detail: "must be the array of a GeoJSON FeatureCollection."))
+        }
+        let read = index
+        if read >= garbageCheckAfter && parsed.rejections.count * 2 > read {
+            var problems = parsed.rejections.first.map { FieldProblem("features[\($0.index)]", $0.reason) }
+            problems.append(FieldProblem("features", "\(parsed.rejections.count) of the first \(read) features are invalid; the feed was refused unread past them."))
+            return .failure(WriteRejection(kind: .invalid(problems), detail: "The feed is mostly invalid; nothing was imported.").httpError)
         }
         return .success(parsed)
     }
@@ -80,18 +157,10 @@ enum QuakeImportRoute {
                     json.key(name)
                     json.int(count)
                 }
-                json.key("rejected")
-                json.beginArray()
-                for rejection in parsed.rejected {
-                    json.beginObject()
-                    json.field("index", rejection.index)
-                    json.field("id", rejection.id)
-                    json.field("reason", rejection.reason)
-                    json.endObject()
-                }
-                json.endArray()
+                parsed.rejections.write(to: &json)
                 json.endObject()
                 pending.complete(.json(json.bytes))
+                malloc_trim(0)  // a feed's parse may have grown the heap by its size: hand that back
             }
         }
     }

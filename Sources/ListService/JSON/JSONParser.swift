@@ -65,6 +65,75 @@ public struct JSONParser {
         guard parser.position == bytes.count else { throw parser.failure("unexpected data after the document") }
     }
 
+    /// Walks a top-level object member by member: the elements of the array member named
+    /// `arrayMember` go to `element` one at a time (each parsed with `elementLimits`, then
+    /// dropped), every other member's value to `member`. A feed of many megabytes never exists
+    /// as one tree. `element` returns false to stop early. Returns whether the object held
+    /// `arrayMember` as an array.
+    @discardableResult
+    public static func forEachElement(
+        ofArrayMember arrayMember: String, inObject bytes: UnsafeRawBufferPointer, elementLimits: Limits,
+        member: (String, JSONValue) throws -> Void, element: (JSONValue) throws -> Bool
+    ) throws -> Bool {
+        var foundArray = false
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: elementLimits)
+        parser.skipWhitespace()
+        guard parser.current == UInt8(ascii: "{") else { throw parser.failure("expected a JSON object") }
+        parser.position += 1
+        var seen = Set<String>()
+        parser.skipWhitespace()
+        if parser.current == UInt8(ascii: "}") {
+            parser.position += 1
+        } else {
+            members: while true {
+                parser.skipWhitespace()
+                guard parser.current == UInt8(ascii: "\"") else { throw parser.failure("expected a member name in quotes") }
+                let key = try parser.parseString()
+                guard seen.insert(key).inserted else { throw parser.failure("the member name '\(key.prefix(64))' appears twice") }
+                parser.skipWhitespace()
+                guard parser.current == UInt8(ascii: ":") else { throw parser.failure("expected ':' after a member name") }
+                parser.position += 1
+                parser.skipWhitespace()
+                if key == arrayMember && parser.current == UInt8(ascii: "[") {
+                    foundArray = true
+                    guard try parser.streamElements(element) else { return true }
+                } else {
+                    parser.valueCount = 0
+                    try member(key, try parser.parseValue(depth: 1))
+                }
+                parser.skipWhitespace()
+                guard let separator = parser.current else { throw parser.failure("unterminated object") }
+                parser.position += 1
+                if separator == UInt8(ascii: "}") { break members }
+                guard separator == UInt8(ascii: ",") else { throw parser.failure("expected ',' or '}' in an object") }
+            }
+        }
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else { throw parser.failure("unexpected data after the document") }
+        return foundArray
+    }
+
+    /// Hands each element of the array at the current position to `body`, each with a fresh
+    /// value count; false when `body` asked to stop.
+    private mutating func streamElements(_ body: (JSONValue) throws -> Bool) throws -> Bool {
+        position += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            position += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            valueCount = 0
+            guard try body(try parseValue(depth: 2)) else { return false }
+            skipWhitespace()
+            guard let separator = current else { throw failure("unterminated array") }
+            position += 1
+            if separator == UInt8(ascii: "]") { return true }
+            guard separator == UInt8(ascii: ",") else { throw failure("expected ',' or ']' in an array") }
+        }
+    }
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private let limits: Limits
     private var position = 0
