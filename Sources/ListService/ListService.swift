@@ -12,15 +12,20 @@ public final class ListService: Sendable {
     public let log: ServiceLog
     private let clock: @Sendable () -> Date
 
+    /// The bytes the shared caches (pages and sorted results) of all collections may hold.
+    public static let defaultSharedCacheBytes = 128 * 1024 * 1024
+
     /// A service over `stores` whose changes live in memory only; a registered collection
     /// without a store starts empty. `sharedPages` bounds the pages shared between sessions per
-    /// collection; 0 turns sharing off.
+    /// collection (0 turns sharing off), `sharedCacheBytes` what all shared caches hold.
     public convenience init(
         stores: [any AnyCollectionStore], sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
-        log: ServiceLog = .standardError, clock: @escaping @Sendable () -> Date = Date.init
+        sharedCacheBytes: Int = defaultSharedCacheBytes, log: ServiceLog = .standardError,
+        clock: @escaping @Sendable () -> Date = Date.init
     ) {
         let metrics = ServiceMetrics()
-        let engines = Self.makeEngines(stores: stores, metrics: metrics, sharedPages: sharedPages, clock: clock)
+        let engines = Self.makeEngines(
+            stores: stores, metrics: metrics, sharedPages: sharedPages, sharedCacheBytes: sharedCacheBytes, clock: clock)
         var sequences = SequenceFinder(engines: engines, recovered: [:])
         CollectionRegistry.visitAll(&sequences)
         self.init(
@@ -41,9 +46,12 @@ public final class ListService: Sendable {
     }
 
     private static func makeEngines(
-        stores: [any AnyCollectionStore], metrics: ServiceMetrics, sharedPages: Int, clock: @escaping @Sendable () -> Date
+        stores: [any AnyCollectionStore], metrics: ServiceMetrics, sharedPages: Int, sharedCacheBytes: Int,
+        clock: @escaping @Sendable () -> Date
     ) -> Engines {
-        var maker = EngineMaker(stores: stores, metrics: metrics, formatters: FormatterCache(), sharedPages: sharedPages, clock: clock)
+        var maker = EngineMaker(
+            stores: stores, metrics: metrics, formatters: FormatterCache(), sharedPages: sharedPages,
+            cacheBytesPerCollection: sharedCacheBytes / max(1, CollectionRegistry.names.count), clock: clock)
         CollectionRegistry.visitAll(&maker)
         return Engines(maker.engines)
     }
@@ -53,7 +61,8 @@ public final class ListService: Sendable {
     /// cannot be written is a start-up error: no write may be acknowledged that is not saved.
     public static func open(
         _ storage: StorageConfiguration, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
-        log: ServiceLog = .standardError, clock: @escaping @Sendable () -> Date = Date.init
+        sharedCacheBytes: Int = defaultSharedCacheBytes, log: ServiceLog = .standardError,
+        clock: @escaping @Sendable () -> Date = Date.init
     ) throws(StartupError) -> ListService {
         if let directory = storage.stateDirectory {
             do {
@@ -68,7 +77,8 @@ public final class ListService: Sendable {
         for line in recovery.reports { log.line("level=info event=loaded \(line)") }
         malloc_trim(0)  // hand the parsers' freed memory back to the OS rather than keep it as RSS
         let metrics = ServiceMetrics()
-        let engines = makeEngines(stores: recovery.stores, metrics: metrics, sharedPages: sharedPages, clock: clock)
+        let engines = makeEngines(
+            stores: recovery.stores, metrics: metrics, sharedPages: sharedPages, sharedCacheBytes: sharedCacheBytes, clock: clock)
         var sequences = SequenceFinder(engines: engines, recovered: recovery.sequences)
         CollectionRegistry.visitAll(&sequences)
         var wiring = JournalOpener(engines: engines, journals: recovery.journals)
@@ -118,12 +128,15 @@ private struct EngineMaker: CollectionVisitor {
     let metrics: ServiceMetrics
     let formatters: FormatterCache
     let sharedPages: Int
+    let cacheBytesPerCollection: Int
     let clock: @Sendable () -> Date
     var engines: [String: any Sendable] = [:]
 
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
         let state = stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: [])
-        engines[C.name] = CollectionEngine(state: state, metrics: metrics, formatters: formatters, pageCapacity: sharedPages, clock: clock)
+        engines[C.name] = CollectionEngine(
+            state: state, metrics: metrics, formatters: formatters, pageCapacity: sharedPages, cacheBytes: cacheBytesPerCollection,
+            clock: clock)
     }
 }
 

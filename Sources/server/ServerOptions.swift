@@ -14,6 +14,9 @@ struct ServerOptions {
     var maxSessions = 10_000
     var sessionTimeToLive: Duration = .seconds(1800)
     var sharedPages = 2048
+    /// What cached pages and results may hold in all, in bytes: half for the pages sessions
+    /// keep, half for the caches shared between sessions.
+    var cacheBytes = 256 * 1024 * 1024
     /// The largest body of `/quakes/import`; other requests are held to `limits.maxBodyBytes`.
     var maxImportBytes = ServiceRoutes.defaultMaxImportBytes
 
@@ -31,6 +34,9 @@ struct ServerOptions {
           --max-sessions N        live sessions kept; the least recently used is evicted (default 10000)
           --session-ttl SECONDS   a session idle this long expires (default 1800)
           --shared-pages N        computed pages shared between sessions; 0 turns sharing off (default 2048)
+          --cache-bytes N         bytes all cached pages and results may hold, half for sessions' own
+                                  pages, half for the shared caches; least recently used go first
+                                  (default 268435456)
           --host ADDRESS          address to listen on (default 127.0.0.1; IPv4, IPv6 or localhost)
           --port N                port to listen on, 0 for any free port (default 8080, or env PORT)
           --threads N             event-loop threads (default: one per core)
@@ -87,6 +93,7 @@ struct ServerOptions {
             case "--max-sessions": options.maxSessions = try parseInt(try value(), argument, in: 1...10_000_000)
             case "--session-ttl": options.sessionTimeToLive = try parseSeconds(try value(), argument)
             case "--shared-pages": options.sharedPages = try parseInt(try value(), argument, in: 0...1_000_000)
+            case "--cache-bytes": options.cacheBytes = try parseInt(try value(), argument, in: 1 << 20...1 << 40)
             default: throw Failure(message: "unknown option '\(argument)' (see --help)")
             }
         }

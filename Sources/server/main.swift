@@ -26,8 +26,10 @@ let storage = StorageConfiguration(
 let service: ListService
 do {
     service = try ListService.open(
-        storage, sessions: SessionStore(capacity: options.maxSessions, timeToLive: options.sessionTimeToLive),
-        sharedPages: options.sharedPages)
+        storage,
+        sessions: SessionStore(
+            capacity: options.maxSessions, timeToLive: options.sessionTimeToLive, maxPageBytes: options.cacheBytes / 2),
+        sharedPages: options.sharedPages, sharedCacheBytes: options.cacheBytes / 2)
 } catch {
     System.printError("server: cannot start: \(error)")
     exit(1)

@@ -57,21 +57,26 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         }
     }
 
+    /// `pageCapacity` bounds the shared pages in number, `cacheBytes` the shared pages and
+    /// sorted results together in bytes (three quarters for pages, a quarter for results).
     public init(
         state: CollectionState<C>, metrics: ServiceMetrics, formatters: FormatterCache, pageCapacity: Int = 2048,
-        clock: @escaping @Sendable () -> Date = Date.init
+        cacheBytes: Int = 64 * 1024 * 1024, clock: @escaping @Sendable () -> Date = Date.init
     ) {
         current = Locked(state)
         self.metrics = metrics
         self.formatters = formatters
         self.clock = clock
         // Sorted results are up to 4 bytes per item; a few dozen cover the lists in use.
-        results = Locked(LRUCache(capacity: max(1, pageCapacity / 32)))
-        pages = Locked(LRUCache(capacity: max(1, pageCapacity)))
+        results = Locked(LRUCache(capacity: max(1, pageCapacity / 32), maxCost: cacheBytes / 4))
+        pages = Locked(LRUCache(capacity: max(1, pageCapacity), maxCost: cacheBytes / 4 * 3))
         isSharing = pageCapacity > 0
     }
 
     public var now: Date { clock() }
+
+    /// The bytes the shared caches hold now (pages, and sorted results at 4 bytes a slot).
+    public var sharedBytes: Int { pages.withLock { $0.totalCost } + results.withLock { $0.totalCost } }
     public var state: CollectionState<C> { current.withLock { $0 } }
 
     // MARK: reading
@@ -83,7 +88,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         let now = self.now
         if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
         let page = try buildPage(criteria, result: result, now: now)
-        if isSharing { pages.withLock { $0[key] = page } }
+        if isSharing { pages.withLock { $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
 
@@ -105,7 +110,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         json.endObject()
         metrics.increment(.pagesBuilt)
         let page = ListPage(body: json.bytes, token: result.token, validUntil: criteria.validUntil)
-        if isSharing { pages.withLock { $0[key] = page } }
+        if isSharing { pages.withLock { $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
 
@@ -122,7 +127,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         metrics.increment(.rowsFormatted)
         // A row's key holds its revision, so its token never needs revoking.
         let page = ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
-        if isSharing { pages.withLock { $0[key] = page } }
+        if isSharing { pages.withLock { $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
 
@@ -144,9 +149,9 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
                 result.token.revoke()
                 return
             }
-            if cache.isFull, let oldest = cache.oldestEntry, oldest.key != key { oldest.value.token.revoke() }  // no longer patched
             cache[key]?.token.revoke()
-            cache[key] = result
+            // An evicted result is no longer patched: its pages must not be served again.
+            for evicted in cache.insert(key, result, cost: 4 * result.slots.count) { evicted.value.token.revoke() }
         }
         return (result, .miss)
     }
@@ -261,7 +266,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
                 result.token.revoke()
                 return nil
             }
-            cache = LRUCache(capacity: cache.capacity)
+            cache = LRUCache(capacity: cache.capacity, maxCost: cache.maxCost)
         }
     }
 

@@ -1,21 +1,31 @@
-/// A fixed-capacity map that evicts the least recently used entry; every operation is O(1).
+/// A map bounded in entries and, when entries carry a cost (their bytes), in total cost; it
+/// evicts the least recently used entries first; every operation is O(1) per entry evicted.
 /// Not thread-safe by itself: owners keep it behind a lock (`Locked`).
 public struct LRUCache<Key: Hashable, Value> {
     private struct Node {
         var key: Key
-        var value: Value
+        /// Nil in a free slot, so an evicted value is released at once.
+        var value: Value?
+        var cost: Int
         var newer: Int?
         var older: Int?
     }
 
     public let capacity: Int
+    /// The most the entries' costs may add up to; the newest entry stays even if it alone is more.
+    public let maxCost: Int
+    /// What the entries' costs add up to now.
+    public private(set) var totalCost = 0
     private var nodes: [Node] = []
     private var slots: [Key: Int] = [:]
     private var freeSlots: [Int] = []
     private var newest: Int?
     private var oldest: Int?
 
-    public init(capacity: Int) { self.capacity = max(1, capacity) }
+    public init(capacity: Int, maxCost: Int = .max) {
+        self.capacity = max(1, capacity)
+        self.maxCost = maxCost
+    }
 
     public var count: Int { slots.count }
 
@@ -27,20 +37,21 @@ public struct LRUCache<Key: Hashable, Value> {
             return nodes[slot].value
         }
         set {
-            if let newValue { insert(key, newValue) } else { remove(key) }
+            if let newValue { insert(key, newValue, cost: 0) } else { remove(key) }
         }
     }
 
     /// The least recently used entry, without touching it.
     public var oldestEntry: (key: Key, value: Value)? {
-        oldest.map { (nodes[$0].key, nodes[$0].value) }
+        guard let oldest, let value = nodes[oldest].value else { return nil }
+        return (nodes[oldest].key, value)
     }
 
     /// Replaces values in place (without touching recency): `transform` returns a new value,
     /// or nil to keep the old one.
     public mutating func updateValues(_ transform: (Key, Value) -> Value?) {
         for slot in slots.values {
-            if let updated = transform(nodes[slot].key, nodes[slot].value) { nodes[slot].value = updated }
+            if let current = nodes[slot].value, let updated = transform(nodes[slot].key, current) { nodes[slot].value = updated }
         }
     }
 
@@ -52,17 +63,42 @@ public struct LRUCache<Key: Hashable, Value> {
         guard let slot = slots.removeValue(forKey: key) else { return nil }
         unlink(slot)
         freeSlots.append(slot)
+        totalCost -= nodes[slot].cost
+        defer { nodes[slot].value = nil }
         return nodes[slot].value
     }
 
-    private mutating func insert(_ key: Key, _ value: Value) {
+    /// Inserts or replaces an entry costing `cost` (its bytes, say) and marks it most recently
+    /// used; returns the entries evicted to stay within `capacity` and `maxCost`.
+    @discardableResult
+    public mutating func insert(_ key: Key, _ value: Value, cost: Int) -> [(key: Key, value: Value)] {
         if let slot = slots[key] {
+            totalCost += cost - nodes[slot].cost
             nodes[slot].value = value
+            nodes[slot].cost = cost
             moveToNewest(slot)
-            return
+        } else {
+            var evicted: [(key: Key, value: Value)] = []
+            if slots.count >= capacity, let victim = oldest, let value = remove(nodes[victim].key) {
+                evicted.append((nodes[victim].key, value))
+            }
+            append(key, value, cost: cost)
+            return evicted + evictOverCost()
         }
-        if slots.count >= capacity, let victim = oldest { remove(nodes[victim].key) }
-        let node = Node(key: key, value: value, newer: nil, older: newest)
+        return evictOverCost()
+    }
+
+    private mutating func evictOverCost() -> [(key: Key, value: Value)] {
+        var evicted: [(key: Key, value: Value)] = []
+        while totalCost > maxCost, let victim = oldest, victim != newest, let value = remove(nodes[victim].key) {
+            evicted.append((nodes[victim].key, value))
+        }
+        return evicted
+    }
+
+    private mutating func append(_ key: Key, _ value: Value, cost: Int) {
+        totalCost += cost
+        let node = Node(key: key, value: value, cost: cost, newer: nil, older: newest)
         let slot: Int
         if let free = freeSlots.popLast() {
             nodes[free] = node

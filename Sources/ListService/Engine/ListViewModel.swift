@@ -5,9 +5,11 @@ import Locking
 /// produced. A repeated request is answered from here with no parsing, filtering, sorting or
 /// formatting; a change of criteria, selection or data recomputes (or borrows another
 /// session's equal page).
-public final class ListViewModel<C: ListCollection>: Sendable {
+public final class ListViewModel<C: ListCollection>: PageHolder {
     public let purpose: ListCriteria<C>.Purpose
     private let current = Locked<Current?>(nil)
+    /// Where the bytes of the held page are counted (and bounded).
+    private let memory: PageMemory
 
     /// What the session last asked for and got.
     private struct Current {
@@ -16,7 +18,10 @@ public final class ListViewModel<C: ListCollection>: Sendable {
         let page: ListPage
     }
 
-    public init(purpose: ListCriteria<C>.Purpose) { self.purpose = purpose }
+    init(purpose: ListCriteria<C>.Purpose, memory: PageMemory) {
+        self.purpose = purpose
+        self.memory = memory
+    }
 
     /// The page for `request` in `session`, and whether serving it cost any work.
     public func page(
@@ -37,6 +42,9 @@ public final class ListViewModel<C: ListCollection>: Sendable {
         var (page, outcome) = purpose == .map ? engine.map(for: criteria) : try engine.page(for: criteria)
         if C.sharesSelection { page = page.echoing(selectedID: selection) }
         current.withLock { $0 = Current(requestKey: requestKey, selection: selection, page: page) }
+        memory.hold(page.body.count, by: self)
         return (page, outcome)
     }
+
+    func dropPage() { current.withLock { $0 = nil } }
 }

@@ -6,8 +6,12 @@ public final class Session: Sendable {
     public let id: String
     private let viewModels = Locked<[String: any Sendable]>([:])
     private let selections = Locked<[String: String]>([:])
+    private let pageMemory: PageMemory
 
-    init(id: String) { self.id = id }
+    init(id: String, pageMemory: PageMemory) {
+        self.id = id
+        self.pageMemory = pageMemory
+    }
 
     /// The session's view-model for collection `C`'s list (or map).
     public func viewModel<C: ListCollection>(
@@ -16,7 +20,7 @@ public final class Session: Sendable {
         let key = purpose == .list ? C.name : C.name + "/map"
         return viewModels.withLock { models in
             if let existing = models[key] as? ListViewModel<C> { return existing }
-            let made = ListViewModel<C>(purpose: purpose)
+            let made = ListViewModel<C>(purpose: purpose, memory: pageMemory)
             models[key] = made
             return made
         }
@@ -29,18 +33,24 @@ public final class Session: Sendable {
 }
 
 /// Live sessions, capped in number (least recently used evicted) and expired after an idle
-/// time-to-live, so memory stays bounded whatever the number of clients.
+/// time-to-live; the pages they hold are capped in bytes (`PageMemory`), so memory stays
+/// bounded whatever the number of clients and whatever they ask for.
 public final class SessionStore: Sendable {
     private let entries: Locked<LRUCache<String, Entry>>
     private let timeToLive: TimeInterval
+    /// The bytes of the pages sessions hold.
+    public let pageMemory: PageMemory
 
     private struct Entry {
         let session: Session
         var lastUsed: Date
     }
 
-    public init(capacity: Int = 10_000, timeToLive: Duration = .seconds(1800)) {
+    /// `maxPageBytes` bounds the pages all sessions hold together; past it the least recently
+    /// used sessions drop theirs (their next request is served from the shared cache or recomputed).
+    public init(capacity: Int = 10_000, timeToLive: Duration = .seconds(1800), maxPageBytes: Int = 128 * 1024 * 1024) {
         entries = Locked(LRUCache(capacity: capacity))
+        pageMemory = PageMemory(maxBytes: maxPageBytes)
         let (seconds, attoseconds) = timeToLive.components
         self.timeToLive = Double(seconds) + Double(attoseconds) / 1e18
     }
@@ -60,7 +70,7 @@ public final class SessionStore: Sendable {
             while let oldest = entries.oldestEntry, now.timeIntervalSince(oldest.value.lastUsed) >= timeToLive {
                 entries.remove(oldest.key)
             }
-            let session = Session(id: adoptsUnknownID ? id ?? Self.makeID() : Self.makeID())
+            let session = Session(id: adoptsUnknownID ? id ?? Self.makeID() : Self.makeID(), pageMemory: pageMemory)
             entries[session.id] = Entry(session: session, lastUsed: now)
             return (session, true)
         }

@@ -1,0 +1,39 @@
+import Locking
+
+/// Something that holds a page it can let go of: a session's view-model.
+protocol PageHolder: AnyObject, Sendable {
+    /// Forgets the held page; the next request computes or borrows it again.
+    func dropPage()
+}
+
+/// The bytes of the pages sessions hold, bounded: each view-model reports the page it keeps,
+/// and past `maxBytes` the least recently served ones drop theirs. A page shared by several
+/// sessions counts once per session, so the bound is conservative.
+public final class PageMemory: Sendable {
+    private let holders: Locked<LRUCache<ObjectIdentifier, Holder>>
+
+    /// A held page's holder, kept (strongly: a holder of an expired session stays until its
+    /// page is evicted, which the bound in bytes allows for) while its page counts.
+    private struct Holder: Sendable {
+        let holder: any PageHolder
+    }
+
+    public init(maxBytes: Int) { holders = Locked(LRUCache(capacity: .max, maxCost: maxBytes)) }
+
+    /// The bytes held now.
+    public var heldBytes: Int { holders.withLock { $0.totalCost } }
+
+    /// Records that `holder` now keeps `bytes` (0: nothing) and makes it the most recently
+    /// used; the holders evicted to stay within the bound drop their pages.
+    func hold(_ bytes: Int, by holder: some PageHolder) {
+        let key = ObjectIdentifier(holder)
+        let evicted: [(key: ObjectIdentifier, value: Holder)] = holders.withLock { holders in
+            if bytes == 0 {
+                holders.remove(key)
+                return []
+            }
+            return holders.insert(key, Holder(holder: holder), cost: bytes)
+        }
+        for entry in evicted { entry.value.holder.dropPage() }
+    }
+}
