@@ -34,6 +34,10 @@ public struct Earthquake: Sendable, Equatable {
 }
 
 extension Earthquake {
+    /// Longest id and place accepted from a feed (USGS ids are about 12 bytes, places under 100 characters).
+    static let maxIDBytes = 100
+    static let maxPlaceLength = 500
+
     /// Decodes one GeoJSON feature of a USGS feed; unknown properties are ignored.
     public init(feature: JSONValue, path: String) throws(JSONFieldError) {
         let fields = try JSONFields(feature, path: path)
@@ -58,10 +62,16 @@ extension Earthquake {
             return Date(timeIntervalSince1970: value / 1000)
         }
         let id = try fields.string("id")
-        guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }
+        guard !id.isEmpty, id.utf8.count <= Self.maxIDBytes else {
+            throw JSONFieldError(path: fields.fieldPath("id"), reason: "must be 1 to \(Self.maxIDBytes) bytes")
+        }
+        let place = try properties.optionalString("place")
+        if let place, place.unicodeScalars.count > Self.maxPlaceLength {
+            throw JSONFieldError(path: properties.fieldPath("place"), reason: "is longer than \(Self.maxPlaceLength) characters")
+        }
         self.init(
             id: id, magnitude: try properties.optionalNumber("mag").flatMap(\.double),
-            place: try properties.optionalString("place"), time: try milliseconds("time"), updated: try milliseconds("updated"),
+            place: place, time: try milliseconds("time"), updated: try milliseconds("updated"),
             longitude: try coordinate(0, -180...180), latitude: try coordinate(1, -90...90), depthKm: try coordinate(2, -100...1000))
     }
 }
