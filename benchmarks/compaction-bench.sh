@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Write latency across journal compactions: 100,000 orders, 64 connections of PATCHes
+# (each journaled and fsync'ed before its answer) for DURATION, so the 64 MiB journal is
+# compacted a few times. Prints throughput, p50, p99 and the slowest write per binary, and
+# how many compactions ran. Give several server binaries to compare them in one run:
+#   benchmarks/compaction-bench.sh .build/release/server /tmp/before/.build/release/server
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SHARED="${SHARED:-$PWD/../shared}"
+DATA_DIR="${DATA_DIR:-/tmp/listdata}"
+PORT="${PORT:-18586}"
+DURATION="${DURATION:-40s}"
+binaries=("$@")
+[[ ${#binaries[@]} -gt 0 ]] || { swift build -c release --product server >/dev/null; binaries=(.build/release/server); }
+
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+[[ -s "$DATA_DIR/orders.json" ]] || python3 "$SHARED/data/generate.py" --orders 100000 --tasks 20000 --quakes 50000 --out "$DATA_DIR"
+echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
+for binary in "${binaries[@]}"; do
+  STATE=$(mktemp -d)
+  LOG=$(mktemp)
+  "$binary" --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log 2>"$LOG" &
+  SERVER_PID=$!
+  for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
+  out=$(wrk -t2 -c64 -d"$DURATION" --latency --timeout 10s -s benchmarks/patch.lua "http://127.0.0.1:$PORT")
+  kill -TERM $SERVER_PID; wait $SERVER_PID 2>/dev/null || true
+  printf '%s: req/s=%s p50=%s p99=%s max=%s non2xx=%s compactions=%s\n' "$binary" \
+    "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
+    "$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")" \
+    "$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")" \
+    "$(awk '$1=="Latency" && NF>=4 {print $4; exit}' <<<"$out")" \
+    "$(awk -F': ' '/Non-2xx/ {print $2}' <<<"$out")" "$(grep -c 'event=compacted' "$LOG" || true)"
+  rm -rf "$STATE" "$LOG"
+done
