@@ -18,6 +18,8 @@ let package = Package(
         .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "Locking"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
+        // libFuzzer targets (scripts/fuzz.sh builds them with -DFUZZING); a stub otherwise.
+        .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService"], path: "Fuzz/Sources"),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite"]),
         // Depends on the executable too: its options are unit-tested and its binary is run.
         .testTarget(name: "ListServiceTests", dependencies: ["ListService", "HTTPLite", "server", "Locking"]),

@@ -22,6 +22,15 @@ import Testing
         }
     }
 
+    @Test func missingOrEmptyJournal_readsAsNoRecords_andADirectoryIsRefused() throws {
+        try withTemporaryDirectory { directory in
+            #expect(try JournalReader.read(directory + "/none.journal").payloads.isEmpty)
+            #expect(FileManager.default.createFile(atPath: directory + "/empty.journal", contents: Data()))
+            #expect(try JournalReader.read(directory + "/empty.journal").validLength == 0)
+            #expect(throws: JournalCorruption.self) { try JournalReader.read(directory) }
+        }
+    }
+
     @Test(arguments: [1, 5, 12, 14])
     func tornTail_isDroppedNotFatal(cut: Int) throws {
         try withTemporaryDirectory { directory in

@@ -59,8 +59,8 @@ final class Journal {
     /// is written to a new file that atomically replaces this one.
     func dropPrefix(_ count: Int) throws(DurableFile.Failure) {
         let remaining: [UInt8]
-        if let data = FileManager.default.contents(atPath: path), data.count >= count {
-            remaining = [UInt8](data[count...])
+        if let bytes = try DurableFile.read(path), bytes.count >= count {
+            remaining = Array(bytes[count...])
         } else {
             remaining = []
         }
@@ -87,8 +87,11 @@ struct JournalCorruption: Error, CustomStringConvertible {
     let path: String
     let offset: Int
     let reason: String
+    /// The file could not be read at all (an I/O error, a directory in its place).
+    var isUnreadable = false
     var description: String {
-        "\(path): corrupt record at byte \(offset) (\(reason)) with intact records after it; refusing to start. "
+        if isUnreadable { return "\(path): cannot be read (\(reason)); refusing to start." }
+        return "\(path): corrupt record at byte \(offset) (\(reason)) with intact records after it; refusing to start. "
             + "Move the file aside to start without its changes, or repair it."
     }
 }
@@ -97,8 +100,13 @@ enum JournalReader {
     /// Reads every intact record. A damaged tail (no intact record after it) is reported in
     /// `droppedTail`; damage followed by an intact record throws.
     static func read(_ path: String) throws(JournalCorruption) -> JournalContents {
-        guard let data = FileManager.default.contents(atPath: path) else { return JournalContents() }
-        let bytes = [UInt8](data)
+        let bytes: [UInt8]
+        do {
+            guard let contents = try DurableFile.read(path) else { return JournalContents() }
+            bytes = contents
+        } catch {
+            throw JournalCorruption(path: path, offset: 0, reason: "\(error)", isUnreadable: true)
+        }
         var contents = JournalContents()
         var offset = 0
         while offset < bytes.count {
