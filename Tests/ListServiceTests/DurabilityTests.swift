@@ -24,9 +24,11 @@ import Testing
 
     @Test func missingOrEmptyJournal_readsAsNoRecords_andADirectoryIsRefused() throws {
         try withTemporaryDirectory { directory in
-            #expect(try JournalReader.read(directory + "/none.journal").payloads.isEmpty)
+            let missing = try JournalReader.read(directory + "/none.journal")
+            #expect(missing.payloads.isEmpty)
             #expect(FileManager.default.createFile(atPath: directory + "/empty.journal", contents: Data()))
-            #expect(try JournalReader.read(directory + "/empty.journal").validLength == 0)
+            let empty = try JournalReader.read(directory + "/empty.journal")
+            #expect(empty.validLength == 0 && empty.droppedTail == 0)
             #expect(throws: JournalCorruption.self) { try JournalReader.read(directory) }
         }
     }
