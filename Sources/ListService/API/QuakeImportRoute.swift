@@ -41,14 +41,13 @@ enum QuakeImportRoute {
         mutating func add(index: Int, id: String?, reason: String) {
             count += 1
             if first.count < Self.listed { first.append((index, id, reason)) }
-            if let known = countsByReason.firstIndex(where: { $0.reason == reason }) {
+            // The first 49 distinct reasons are counted apart, any later ones together.
+            let isKnown = countsByReason.contains { $0.reason == reason }
+            let key = isKnown || countsByReason.count < Self.distinctReasons - 1 ? reason : "other reasons"
+            if let known = countsByReason.firstIndex(where: { $0.reason == key }) {
                 countsByReason[known].count += 1
-            } else if countsByReason.count < Self.distinctReasons {
-                countsByReason.append((reason, 1))
-            } else if let other = countsByReason.firstIndex(where: { $0.reason == "other reasons" }) {
-                countsByReason[other].count += 1
             } else {
-                countsByReason[countsByReason.count - 1] = ("other reasons", countsByReason[countsByReason.count - 1].count + 1)
+                countsByReason.append((key, 1))
             }
         }
 
@@ -87,14 +86,14 @@ enum QuakeImportRoute {
         var parsed = ParsedFeed()
         var seen = Set<String>()
         var hasFeatures = false, index = 0
-        var typeProblem: String?
+        var isFeaturesNotAnArray = false, isWrongType = false
         do {
             hasFeatures = try bytes.withUnsafeBytes { raw in
                 try JSONParser.forEachElement(
                     ofArrayMember: "features", inObject: raw, elementLimits: featureLimits,
                     member: { name, value in
-                        if name == "features" { typeProblem = "must be the array of a GeoJSON FeatureCollection." }
-                        if name == "type" && value != .string("FeatureCollection") { typeProblem = typeProblem ?? "" }
+                        if name == "features" { isFeaturesNotAnArray = true }  // an array streams, never lands here
+                        if name == "type" && value != .string("FeatureCollection") { isWrongType = true }
                     },
                     element: { feature in
                         defer { index += 1 }
@@ -118,13 +117,8 @@ enum QuakeImportRoute {
         } catch {
             return .failure(HTTPError(.badRequest, code: "malformed-json", detail: "The body is not valid JSON."))
         }
-        if let typeProblem {
-            return .failure(
-                typeProblem.isEmpty
-                    ? JSONBody.invalid(field: "type", detail: "must be \"FeatureCollection\".")
-                    : JSONBody.invalid(field: "features", detail: typeProblem))
-        }
-        guard hasFeatures else {
+        if isWrongType { return .failure(JSONBody.invalid(field: "type", detail: "must be \"FeatureCollection\".")) }
+        guard hasFeatures && !isFeaturesNotAnArray else {
             return .failure(JSONBody.invalid(field: "features", detail: "must be the array of a GeoJSON FeatureCollection."))
         }
         let read = index
