@@ -913,7 +913,11 @@ components:
           schema:
             $ref: "#/components/schemas/Problem"
     Invalid:
-      description: Fields are invalid; `errors` names every one (all at once). Nothing changed.
+      description: >-
+        Fields are invalid; `errors` names every one (all at once: the first 50, `errorCount`
+        says how many). Text fields are trimmed of surrounding white space first; empty after
+        trimming, longer than their `maxLength` (in code points) or holding control characters
+        is invalid. Nothing changed.
       content:
         application/problem+json:
           schema:

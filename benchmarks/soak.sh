@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A soak: DURATION (default 30m) of mixed reads and writes (benchmarks/soak.lua) against
+# 100,000 orders with a state directory, 16 connections; RSS sampled every 30 s. Prints the
+# RSS curve, wrk's totals (errors, non-2xx) and latency percentiles.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SHARED="${SHARED:-$PWD/../shared}"
+DATA_DIR="${DATA_DIR:-/tmp/listdata}"
+PORT="${PORT:-18587}"
+DURATION="${DURATION:-30m}"
+
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+[[ -s "$DATA_DIR/orders.json" ]] || python3 "$SHARED/data/generate.py" --orders 100000 --tasks 20000 --quakes 50000 --out "$DATA_DIR"
+swift build -c release --product server >/dev/null
+STATE=$(mktemp -d)
+trap 'kill -TERM $SERVER_PID $SAMPLER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null || true; rm -rf "$STATE"' EXIT
+.build/release/server --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log 2>/tmp/soak-server.log &
+SERVER_PID=$!
+for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
+echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  duration: $DURATION"
+( while kill -0 $SERVER_PID 2>/dev/null; do
+    echo "$(date -u +%H:%M:%S) rss_mib=$(awk '/VmRSS/ {printf "%.0f", $2/1024}' /proc/$SERVER_PID/status)"; sleep 30
+  done ) &
+SAMPLER_PID=$!
+wrk -t2 -c16 -d"$DURATION" --latency --timeout 10s -s benchmarks/soak.lua "http://127.0.0.1:$PORT"
+echo "after: rss_mib=$(awk '/VmRSS/ {printf "%.0f", $2/1024}' /proc/$SERVER_PID/status) sessions=$(curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^listservice_sessions/ {print $2}')"
+grep -c "event=compacted" /tmp/soak-server.log | sed 's/^/compactions: /' || true
