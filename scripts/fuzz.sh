@@ -5,6 +5,8 @@
 #                                       (Fuzz/corpus/TARGET); exits non-zero on a crash, a
 #                                       broken invariant, a leak or a timeout, leaving the
 #                                       reproducer in fuzz-artifacts/TARGET/
+# FUZZ_MAX_LEN (default 4096) bounds an input: longer ones mostly repeat what short ones reach
+# and run several times slower.
 # Reproduce: FUZZ_TARGET=TARGET SWIFT_BACKTRACE=enable=no .build-fuzz/release/fuzz fuzz-artifacts/TARGET/crash-…
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,5 +28,5 @@ trap 'rm -rf "$CORPUS"' EXIT
 cp -r "Fuzz/corpus/$TARGET/." "$CORPUS/"
 mkdir -p "fuzz-artifacts/$TARGET"
 FUZZ_TARGET="$TARGET" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 .build-fuzz/release/fuzz \
-  -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+  -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-4096}" -print_final_stats=1 \
   -artifact_prefix="fuzz-artifacts/$TARGET/" "$CORPUS"
