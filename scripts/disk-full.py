@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""A real full disk: the state directory on a small tmpfs (needs root and mount), the rest of
+it filled with a file. Writes must get 503 while it is full, /health/ready must say so,
+nothing acknowledged may be lost, nothing refused may appear, and writes must resume once
+the filler is removed ("space returns"). Exits 0 on success, 1 on a failure, 77 when a tmpfs
+cannot be mounted here.
+
+    scripts/disk-full.py [--binary .build/release/server]
+"""
+import argparse
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ORDER = {"customerName": "Disk Full", "currency": "USD", "items": [{"name": "Mug", "quantity": 1, "unitPrice": 9.99}],
+         "shippingAddress": {"street": "1 Main St", "city": "Austin", "postalCode": "73301", "country": "US",
+                             "isResidential": False}}
+
+
+def start(binary, state):
+    process = subprocess.Popen([binary, "--port", "0", "--state", state, "--no-access-log"],
+                               stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    while True:
+        line = process.stderr.readline()
+        if not line:
+            raise RuntimeError("the server did not start")
+        match = re.search(r"event=listening address=127\.0\.0\.1:(\d+)", line)
+        if match:
+            threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()
+            return process, int(match.group(1))
+
+
+def call(port, method, path, body=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    data = json.dumps(body).encode() if body is not None else None
+    connection.request(method, path, body=data, headers={"Content-Type": "application/json"} if data else {})
+    response = connection.getresponse()
+    return response.status, dict(response.getheaders()), response.read()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=".build/release/server")
+    binary = parser.parse_args().binary
+    mount_point = tempfile.mkdtemp(prefix="listservice-diskfull-")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", mount_point], capture_output=True).returncode != 0:
+        print("disk-full: skipped (cannot mount a tmpfs here)")
+        os.rmdir(mount_point)
+        sys.exit(77)
+    failures = []
+    try:
+        server, port = start(binary, mount_point)
+        filler = os.path.join(mount_point, "filler")
+        statvfs = os.statvfs(mount_point)
+        with open(filler, "wb") as file:  # leave about 40 KB free
+            file.write(b"\0" * max(0, statvfs.f_bavail * statvfs.f_frsize - 40 * 1024))
+        acknowledged, refused = [], 0
+        for _ in range(500):
+            status, headers, body = call(port, "POST", "/orders", ORDER)
+            if status == 201:
+                acknowledged.append(headers["Location"].rsplit("/", 1)[1])
+            elif status == 503:
+                refused += 1
+                if json.loads(body).get("code") != "storage-unavailable":
+                    failures.append(f"503 with another code: {body[:200]}")
+                break
+            else:
+                failures.append(f"unexpected status {status}")
+                break
+        if refused == 0:
+            failures.append("the disk never filled up")
+        if call(port, "GET", "/health/ready")[0] != 503:
+            failures.append("/health/ready did not report the full disk")
+        if call(port, "POST", "/orders", ORDER)[0] != 503:
+            failures.append("a write went through on a full disk")
+        os.remove(filler)
+        status, headers, _ = call(port, "POST", "/orders", ORDER)
+        if status == 201:
+            acknowledged.append(headers["Location"].rsplit("/", 1)[1])
+        else:
+            failures.append(f"writes did not resume once space returned: {status}")
+        if call(port, "GET", "/health/ready")[0] != 200:
+            failures.append("/health/ready did not recover")
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        server, port = start(binary, mount_point)
+        missing = [order for order in acknowledged if call(port, "GET", f"/orders/{order}")[0] != 200]
+        if missing:
+            failures.append(f"acknowledged but lost: {missing}")
+        expected = [f"o-{10_000 + n:06d}" for n in range(1, len(acknowledged) + 1)]
+        if acknowledged != expected:
+            failures.append(f"ids were skipped or reused: {acknowledged[-3:]} vs {expected[-3:]}")
+        total = json.loads(call(port, "GET", "/orders?limit=1")[2])["total"]
+        if total != 10_000 + len(acknowledged):
+            failures.append(f"{total} orders after restart, expected {10_000 + len(acknowledged)}: a refused write appeared")
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+        print(f"disk-full: {len(acknowledged)} writes acknowledged, refused with 503 while full, "
+              f"resumed after space returned, all there after SIGKILL and restart" if not failures else f"disk-full: FAILED {failures}")
+    finally:
+        subprocess.run(["umount", mount_point])
+        os.rmdir(mount_point)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
