@@ -14,7 +14,8 @@ let package = Package(
         // A lock ThreadSanitizer understands (see Locked.swift); shared by the other targets.
         .target(name: "Locking"),
         .target(name: "HTTPLite", dependencies: ["CSystem", "Locking"]),
-        .target(name: "ListService", dependencies: ["HTTPLite", "CSystem", "Locking"]),
+        // openapi.yaml is compiled in (through a symlink to the file at the top) and served as is.
+        .target(name: "ListService", dependencies: ["HTTPLite", "CSystem", "Locking"], resources: [.embedInCode("API/openapi.yaml")]),
         .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "Locking"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),

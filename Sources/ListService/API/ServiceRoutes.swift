@@ -19,7 +19,7 @@ public enum ServiceRoutes {
         router.get("/health/ready") { _ in try readiness(service.writes.health) }
         let plaintext = Array("Hello, World!".utf8)
         router.get("/plaintext") { _ in Response(contentType: "text/plain; charset=utf-8", bytes: plaintext) }
-        let specification = Array(OpenAPIDocument.yaml.utf8)
+        let specification = PackageResources.openapi_yaml
         router.get("/openapi.yaml") { _ in Response(contentType: "application/yaml", bytes: specification) }
         var installer = CollectionRoutes.Installer(service: service, router: router)
         CollectionRegistry.visitAll(&installer)

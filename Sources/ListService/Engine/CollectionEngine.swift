@@ -88,7 +88,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         let now = self.now
         if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
         let page = try buildPage(criteria, result: result, now: now)
-        if isSharing { pages.withLock { $0.insert(key, page, cost: page.body.count) } }
+        if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
 
@@ -110,7 +110,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         json.endObject()
         metrics.increment(.pagesBuilt)
         let page = ListPage(body: json.bytes, token: result.token, validUntil: criteria.validUntil)
-        if isSharing { pages.withLock { $0.insert(key, page, cost: page.body.count) } }
+        if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
 
@@ -127,7 +127,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         metrics.increment(.rowsFormatted)
         // A row's key holds its revision, so its token never needs revoking.
         let page = ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
-        if isSharing { pages.withLock { $0.insert(key, page, cost: page.body.count) } }
+        if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
 
