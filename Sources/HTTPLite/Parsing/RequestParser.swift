@@ -87,17 +87,21 @@ struct RequestParser {
     }
 
     private mutating func begin(_ head: RequestHead, _ buffer: inout InboundBuffer) -> Event {
-        if head.framing == .none { return finish(head, body: []) }
-        let maxBodyBytes = min(limits.maxBodyBytes, bodyLimit?(head.method, head.path) ?? .max)
         switch head.framing {
         case .none: return finish(head, body: [])
         case .contentLength(let length):
             // Refused from the head alone: the body is never read (RFC 9110 §15.5.14).
-            guard length <= maxBodyBytes else { return .failed(.bodyTooLarge) }
+            guard length <= maxBodyBytes(for: head) else { return .failed(.bodyTooLarge) }
             state = .readingBody(head, length: length)
-        case .chunked: state = .readingChunkedBody(head, ChunkedBodyDecoder(maxBodyBytes: maxBodyBytes, limits: limits))
+        case .chunked:
+            state = .readingChunkedBody(head, ChunkedBodyDecoder(maxBodyBytes: maxBodyBytes(for: head), limits: limits))
         }
         return next(&buffer)
+    }
+
+    /// The largest body `head`'s route takes.
+    private func maxBodyBytes(for head: RequestHead) -> Int {
+        min(limits.maxBodyBytes, bodyLimit?(head.method, head.path) ?? .max)
     }
 
     private mutating func promptContinueIfAsked(_ head: RequestHead) -> Event {

@@ -34,7 +34,7 @@ public struct Router: Sendable {
 
     /// The largest body the route for `method` and `path` takes (for `ServerConfiguration.bodyLimit`).
     public func maxBodyBytes(for method: HTTPMethod, path: String) -> Int {
-        route(for: method, path: path)?.route.maxBodyBytes ?? defaultMaxBodyBytes
+        route(for: method, in: matches(path))?.route.maxBodyBytes ?? defaultMaxBodyBytes
     }
 
     /// The routes whose pattern matches `path`: the most specific ones (`/quakes/import` over
@@ -50,11 +50,7 @@ public struct Router: Sendable {
         return matching
     }
 
-    /// The route that handles `method` on `path` (HEAD falls back to GET).
-    private func route(for method: HTTPMethod, path: String) -> (route: Route, parameters: [String: String])? {
-        route(for: method, in: matches(path))
-    }
-
+    /// The route among `matching` that handles `method` (HEAD falls back to GET).
     private func route(
         for method: HTTPMethod, in matching: [(route: Route, parameters: [String: String])]
     ) -> (route: Route, parameters: [String: String])? {
