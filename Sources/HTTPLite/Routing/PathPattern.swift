@@ -6,7 +6,6 @@ struct PathPattern: Sendable {
     }
 
     let segments: [Segment]
-    let text: String
 
     /// How many segments are parameters: fewer is more specific.
     var parameterCount: Int {
@@ -14,7 +13,6 @@ struct PathPattern: Sendable {
     }
 
     init(_ text: String) {
-        self.text = text
         segments = Self.split(text).map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0)) }
     }
 

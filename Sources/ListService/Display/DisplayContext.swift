@@ -7,8 +7,6 @@ public struct DisplayContext: Hashable, Sendable {
     /// IANA name, e.g. `Europe/Berlin`.
     public let timeZoneIdentifier: String
 
-    public static let `default` = DisplayContext(localeTag: "en-US", timeZoneIdentifier: "UTC")
-
     public init(localeTag: String, timeZoneIdentifier: String) {
         self.localeTag = localeTag
         self.timeZoneIdentifier = timeZoneIdentifier

@@ -82,8 +82,11 @@ struct SlotOrder: Sendable, Sequence {
         return true
     }
 
-    /// Removes `slot` wherever it is (a linear scan: the fallback if an order was not as expected).
+    /// Removes `slot` wherever it is, by a linear scan. Only for a slot that was not where its
+    /// key places it: a broken invariant, which stops a debug build (tests) and is survived in a
+    /// release build.
     mutating func removeScanning(_ slot: Int32) {
+        assertionFailure("slot \(slot) was not where its sort key places it")
         for chunk in chunks.indices {
             if let offset = chunks[chunk].firstIndex(of: slot) {
                 remove(slot, before: Position(chunk: chunk, offset: offset + 1))
