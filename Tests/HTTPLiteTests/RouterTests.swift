@@ -22,8 +22,17 @@ import Testing
     }
 
     @Test func unknownPath_is404() {
-        #expect(throws: HTTPError.self) { try router.handle(Request(method: .get, path: "/nothing")) }
-        #expect(throws: HTTPError.self) { try router.handle(Request(method: .get, path: "/orders/")) }
+        for path in ["/nothing", "/orders/", "/orders%2Fo-1"] {
+            do {
+                _ = try router.handle(Request(method: .get, path: path))
+                Issue.record("\(path) was routed")
+            } catch let error as HTTPError {
+                #expect(error.status == .notFound, "\(path)")
+                #expect(error.code == "not-found")
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
     }
 
     @Test func wrongMethod_is405WithAllow() {

@@ -89,7 +89,10 @@ import Testing
         _ = get("/orders", headers: ["X-Session-ID": "m"])
         _ = get("/orders", headers: ["X-Session-ID": "m"])
         let response = get("/metrics")
-        guard case .bytes(let bytes) = response.body else { return }
+        guard case .bytes(let bytes) = response.body else {
+            Issue.record("metrics are not a plain body")
+            return
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains("listservice_requests_total 2\n"))
         #expect(text.contains("listservice_cache_hits_total{level=\"session\"} 1\n"))
