@@ -11,7 +11,7 @@ extension Order {
         status: OrderStatus = .pending, items: [OrderItem]? = nil, isResidential: Bool = true
     ) -> Order {
         let items = items ?? [OrderItem(name: "Mug", quantity: 1, unitPrice: total ?? Money(cents: 999), requiresSignature: false)]
-        let sum = items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) }
+        let sum = Order.total(of: items)
         return Order(
             id: id, title: title, customerName: customerName, currency: currency, total: total ?? sum, date: date,
             status: status, items: items,

@@ -19,7 +19,7 @@ public enum DefaultOrders {
             let (city, country) = random.pick(cities)
             let currency = random.pick(["USD", "USD", "USD", "USD", "USD", "USD", "USD", "USD", "EUR", "GBP"])
             let status = random.pick([OrderStatus.pending, .pending, .pending] + Array(repeating: .completed, count: 6) + [.cancelled])
-            let total = items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) }
+            let total = Order.total(of: items)
             let (id, title) = Orders.idAndTitle(sequence: index + 1)
             return Order(
                 id: id, title: title,

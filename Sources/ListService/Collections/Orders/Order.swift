@@ -28,8 +28,14 @@ public struct Order: Sendable, Equatable {
         self.shippingAddress = shippingAddress
     }
 
+    /// Orders above this, in their currency, are high value.
+    static let highValueThreshold = Money(cents: 100_000)
+
     /// Orders above 1,000 in their currency.
-    public var isHighValue: Bool { total > Money(cents: 100_000) }
+    public var isHighValue: Bool { Self.isHighValue(total: total) }
+
+    /// The one definition of high value, for an order and for the `highValue` filter's columns.
+    static func isHighValue(total: Money) -> Bool { total > highValueThreshold }
 
     /// A signature is needed when any item asks for one and the parcel goes to a home.
     public var requiresSignature: Bool {
@@ -47,9 +53,10 @@ public struct Order: Sendable, Equatable {
     }
 
     /// The sum of quantity × unit price over the items.
-    public var itemsTotal: Money {
-        items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) }
-    }
+    public var itemsTotal: Money { Self.total(of: items) }
+
+    /// The sum of quantity × unit price over `items`: an order's total.
+    static func total(of items: [OrderItem]) -> Money { items.reduce(Money(cents: 0)) { $0 + $1.lineTotal } }
 }
 
 public enum OrderStatus: String, Sendable, CaseIterable {
@@ -62,6 +69,9 @@ public struct OrderItem: Sendable, Equatable {
     public var quantity: Int
     public var unitPrice: Money
     public var requiresSignature: Bool
+
+    /// Quantity × unit price.
+    public var lineTotal: Money { Money(cents: unitPrice.cents * Int64(quantity)) }
 
     public init(name: String, quantity: Int, unitPrice: Money, requiresSignature: Bool) {
         self.name = name

@@ -13,7 +13,7 @@ public enum OrderFilter: String, ListChoice {
         case .pending: status == .pending
         case .completed: status == .completed
         case .cancelled: status == .cancelled
-        case .highValue: total > Money(cents: 100_000)
+        case .highValue: Order.isHighValue(total: total)
         case .currentMonth: status != .cancelled && total.cents > 0 && currentMonth?.contains(date) == true
         }
     }

@@ -35,7 +35,7 @@ extension Orders: EditableCollection {
         let (id, title) = idAndTitle(sequence: sequence)
         let order = Order(
             id: id, title: title,
-            customerName: name, currency: currency, total: items.reduce(Money(cents: 0)) { $0 + Money(cents: $1.unitPrice.cents * Int64($1.quantity)) },
+            customerName: name, currency: currency, total: Order.total(of: items),
             date: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), status: .pending, items: items,
             shippingAddress: address)
         return .success(order)
