@@ -54,7 +54,7 @@ public enum Orders: ListCollection {
 
     public static func sortKey(of order: Order, by field: OrderSortField) -> SortKey {
         switch field {
-        case .date: .number(Int64((order.date.timeIntervalSince1970 * 1000).rounded()))
+        case .date: .number(order.date.millisecondsSince1970)
         case .total: .number(order.total.cents)
         case .customer: .text(order.customerName)
         }

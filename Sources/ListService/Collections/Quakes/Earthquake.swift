@@ -59,7 +59,7 @@ extension Earthquake {
             guard let value = number.double, value.isFinite else {
                 throw JSONFieldError(path: properties.fieldPath(key), reason: "expected milliseconds since 1970")
             }
-            return Date(timeIntervalSince1970: value / 1000)
+            return Date(millisecondsSince1970: value)
         }
         let id = try fields.string("id")
         guard !id.isEmpty, id.utf8.count <= Self.maxIDBytes else {

@@ -59,7 +59,7 @@ public enum Quakes: ListCollection {
 
     public static func sortKey(of quake: Earthquake, by field: SortField) -> SortKey {
         switch field {
-        case .time: .number(Int64((quake.time.timeIntervalSince1970 * 1000).rounded()))
+        case .time: .number(quake.time.millisecondsSince1970)
         // Unknown magnitudes sort below every known one.
         case .magnitude: .number(quake.magnitude.map { Int64(($0 * 1000).rounded()) } ?? Int64.min)
         }
@@ -103,8 +103,8 @@ public enum Quakes: ListCollection {
         json.beginObject()
         json.field("mag", quake.magnitude)
         json.field("place", quake.place)
-        json.field("time", decimalText: String(Int64((quake.time.timeIntervalSince1970 * 1000).rounded())))
-        json.field("updated", decimalText: String(Int64((quake.updated.timeIntervalSince1970 * 1000).rounded())))
+        json.field("time", decimalText: String(quake.time.millisecondsSince1970))
+        json.field("updated", decimalText: String(quake.updated.millisecondsSince1970))
         json.endObject()
         json.key("geometry")
         json.beginObject()

@@ -57,7 +57,7 @@ public enum Tasks: ListCollection {
     public static func searchableText(of task: TaskItem) -> [String] { [task.title] }
 
     public static func sortKey(of task: TaskItem, by field: SortField) -> SortKey {
-        let due = Int64((task.dueDate.timeIntervalSince1970 * 1000).rounded())
+        let due = task.dueDate.millisecondsSince1970
         switch field {
         case .priority:
             // Priority in the high bits, the due date reversed in the low 42 bits (milliseconds
