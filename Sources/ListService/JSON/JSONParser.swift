@@ -46,20 +46,9 @@ public struct JSONParser {
         var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: .files)
         parser.skipWhitespace()
         guard parser.current == UInt8(ascii: "[") else { throw parser.failure("expected a JSON array") }
-        parser.position += 1
-        parser.skipWhitespace()
-        if parser.current == UInt8(ascii: "]") {
-            parser.position += 1
-        } else {
-            while true {
-                parser.skipWhitespace()
-                try body(try parser.parseValue(depth: 1))
-                parser.skipWhitespace()
-                guard let separator = parser.current else { throw parser.failure("unterminated array") }
-                parser.position += 1
-                if separator == UInt8(ascii: "]") { break }
-                guard separator == UInt8(ascii: ",") else { throw parser.failure("expected ',' or ']' in an array") }
-            }
+        _ = try parser.streamElements(depth: 1) { element in
+            try body(element)
+            return true
         }
         parser.skipWhitespace()
         guard parser.position == bytes.count else { throw parser.failure("unexpected data after the document") }
@@ -96,7 +85,7 @@ public struct JSONParser {
                 parser.skipWhitespace()
                 if key == arrayMember && parser.current == UInt8(ascii: "[") {
                     foundArray = true
-                    guard try parser.streamElements(element) else { return true }
+                    guard try parser.streamElements(depth: 2, element) else { return true }
                 } else {
                     parser.valueCount = 0
                     try member(key, try parser.parseValue(depth: 1))
@@ -113,9 +102,9 @@ public struct JSONParser {
         return foundArray
     }
 
-    /// Hands each element of the array at the current position to `body`, each with a fresh
-    /// value count; false when `body` asked to stop.
-    private mutating func streamElements(_ body: (JSONValue) throws -> Bool) throws -> Bool {
+    /// Hands each element of the array at the current position (nested `depth` deep) to
+    /// `body`, each with a fresh value count; false when `body` asked to stop.
+    private mutating func streamElements(depth: Int, _ body: (JSONValue) throws -> Bool) throws -> Bool {
         position += 1
         skipWhitespace()
         if current == UInt8(ascii: "]") {
@@ -125,7 +114,7 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             valueCount = 0
-            guard try body(try parseValue(depth: 2)) else { return false }
+            guard try body(try parseValue(depth: depth)) else { return false }
             skipWhitespace()
             guard let separator = current else { throw failure("unterminated array") }
             position += 1
