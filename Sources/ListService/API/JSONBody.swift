@@ -25,8 +25,8 @@ enum JSONBody {
     }
 
     /// The body as a JSON object, parsed with the request-body limits.
-    static func object(of request: Request, mediaTypes: [String] = json) throws(HTTPError) -> JSONObject {
-        try require(mediaTypes, of: request)
+    static func object(of request: Request) throws(HTTPError) -> JSONObject {
+        try require(json, of: request)
         return try parseObject(request.body)
     }
 

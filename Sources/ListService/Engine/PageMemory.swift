@@ -23,17 +23,10 @@ public final class PageMemory: Sendable {
     /// The bytes held now.
     public var heldBytes: Int { holders.withLock { $0.totalCost } }
 
-    /// Records that `holder` now keeps `bytes` (0: nothing) and makes it the most recently
-    /// used; the holders evicted to stay within the bound drop their pages.
+    /// Records that `holder` now keeps a page of `bytes` and makes it the most recently used;
+    /// the holders evicted to stay within the bound drop their pages.
     func hold(_ bytes: Int, by holder: some PageHolder) {
-        let key = ObjectIdentifier(holder)
-        let evicted: [(key: ObjectIdentifier, value: Holder)] = holders.withLock { holders in
-            if bytes == 0 {
-                holders.remove(key)
-                return []
-            }
-            return holders.insert(key, Holder(holder: holder), cost: bytes)
-        }
+        let evicted = holders.withLock { $0.insert(ObjectIdentifier(holder), Holder(holder: holder), cost: bytes) }
         for entry in evicted { entry.value.holder.dropPage() }
     }
 }

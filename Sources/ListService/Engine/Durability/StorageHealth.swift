@@ -12,7 +12,5 @@ public final class StorageHealth: Sendable {
         failures.withLock { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
-    public var isHealthy: Bool { failures.withLock { $0.isEmpty } }
-
     func set(_ collection: String, failing error: String?) { failures.withLock { $0[collection] = error } }
 }
