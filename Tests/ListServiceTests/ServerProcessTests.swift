@@ -141,39 +141,50 @@ import Testing
     }
 
     @Test func sigkillMidStream_losesNoAcknowledgedWrite() throws {
-        try withTemporaryDirectory { state in try sigkillMidStream(state: state) }
+        try withTemporaryDirectory { state in
+            let (first, port, _, _) = try startServer(["--no-access-log", "--state", state])
+            defer { if first.isRunning { first.terminate() } }
+            #expect(waitUntilUp(port: port))
+            let socket = try #require(connectSocket(port: port))
+            defer { close(socket) }
+            let killAt = Date().addingTimeInterval(Double.random(in: 0.2...0.5))
+            var acknowledged: [String] = []
+            while let (status, head) = exchange(socket, Self.createOrder) {
+                if status == 201, let id = Self.createdID(head) { acknowledged.append(id) }
+                if Date() >= killAt && first.isRunning { kill(first.processIdentifier, SIGKILL) }
+            }
+            first.waitUntilExit()
+            #expect(first.terminationReason == .uncaughtSignal)
+            #expect(acknowledged.count > 5, "some writes were acknowledged before the kill")
+            let (missing, log) = try restartAndFindMissing(acknowledged, state: state)
+            #expect(missing.isEmpty, "acknowledged but lost: \(missing)")
+            #expect(log.contains("replayed="))
+        }
     }
 
-    private func sigkillMidStream(state: String) throws {
-        let (first, port, _, _) = try startServer(["--no-access-log", "--state", state])
-        defer { if first.isRunning { first.terminate() } }
+    private static let orderBody =
+        #"{"customerName":"Crash Test","currency":"USD","items":[{"name":"Mug","quantity":1,"unitPrice":9.99}],"#
+        + #""shippingAddress":{"street":"1 Main St","city":"Austin","postalCode":"73301","country":"US","isResidential":false}}"#
+    private static let createOrder =
+        "POST /orders HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(orderBody.utf8.count)\r\n\r\n" + orderBody
+
+    /// The id in a 201's `Location: /orders/o-…`.
+    private static func createdID(_ head: String) -> String? {
+        head.split(separator: "\r\n").first { $0.hasPrefix("Location:") }.map { String($0.dropFirst("Location: /orders/".count)) }
+    }
+
+    /// Starts the server again on `state`, asks for every acknowledged order and stops it;
+    /// the ones it does not have, and its log.
+    private func restartAndFindMissing(_ acknowledged: [String], state: String) throws -> (missing: [String], log: String) {
+        let (server, port, errors, startLog) = try startServer(["--no-access-log", "--state", state])
+        defer { if server.isRunning { server.terminate() } }
         #expect(waitUntilUp(port: port))
-        let socket = try #require(connectSocket(port: port))
-        defer { close(socket) }
-        let body = #"{"customerName":"Crash Test","currency":"USD","items":[{"name":"Mug","quantity":1,"unitPrice":9.99}],"#
-            + #""shippingAddress":{"street":"1 Main St","city":"Austin","postalCode":"73301","country":"US","isResidential":false}}"#
-        let request = "POST /orders HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
-        let killAt = Date().addingTimeInterval(Double.random(in: 0.2...0.5))
-        var acknowledged: [String] = []
-        while let (status, head) = exchange(socket, request) {
-            if status == 201, let location = head.split(separator: "\r\n").first(where: { $0.hasPrefix("Location:") }) {
-                acknowledged.append(String(location.dropFirst("Location: /orders/".count)))
-            }
-            if Date() >= killAt && first.isRunning { kill(first.processIdentifier, SIGKILL) }
-        }
-        first.waitUntilExit()
-        #expect(first.terminationReason == .uncaughtSignal)
-        #expect(acknowledged.count > 5, "some writes were acknowledged before the kill")
-        let (second, secondPort, errors, startLog) = try startServer(["--no-access-log", "--state", state])
-        defer { if second.isRunning { second.terminate() } }
-        #expect(waitUntilUp(port: secondPort))
-        let reader = try #require(connectSocket(port: secondPort))
+        let reader = try #require(connectSocket(port: port))
         defer { close(reader) }
         let missing = acknowledged.filter { exchange(reader, "GET /orders/\($0) HTTP/1.1\r\nHost: t\r\n\r\n")?.status != 200 }
-        #expect(missing.isEmpty, "acknowledged but lost: \(missing)")
-        kill(second.processIdentifier, SIGTERM)
-        second.waitUntilExit()
-        #expect((startLog + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)).contains("replayed="))
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        return (missing, startLog + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
     @Test func badOption_isOneLineAndExitStatus2() throws {
@@ -202,12 +213,6 @@ import Testing
         #expect(log.contains("event=stopped"))
     }
 
-    private static let orderBody =
-        #"{"customerName":"Disk Test","currency":"USD","items":[{"name":"Mug","quantity":1,"unitPrice":9.99}],"#
-        + #""shippingAddress":{"street":"1 Main St","city":"Austin","postalCode":"73301","country":"US","isResidential":false}}"#
-    private static let createOrder =
-        "POST /orders HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(orderBody.utf8.count)\r\n\r\n" + orderBody
-
     /// Sets the file-size limit of a running process (`prlimit`, util-linux): past it a write
     /// fails with EFBIG, as on a full disk.
     private func setFileSizeLimit(_ limit: String, of process: Process) throws {
@@ -232,8 +237,8 @@ import Testing
             var refusal: (status: Int, headers: String)?
             for _ in 0..<40 where refusal == nil {
                 guard let (status, head) = exchange(socket, Self.createOrder) else { break }
-                if status == 201, let location = head.split(separator: "\r\n").first(where: { $0.hasPrefix("Location:") }) {
-                    acknowledged.append(String(location.dropFirst("Location: /orders/".count)))
+                if status == 201, let id = Self.createdID(head) {
+                    acknowledged.append(id)
                 } else {
                     refusal = (status, head)
                 }
@@ -244,28 +249,19 @@ import Testing
             #expect(exchange(socket, "GET /health/ready HTTP/1.1\r\nHost: t\r\n\r\n")?.status == 503)
             #expect(exchange(socket, Self.createOrder)?.status == 503, "still full: still refused")
             try setFileSizeLimit("unlimited:unlimited", of: server)
-            guard let (status, head) = exchange(socket, Self.createOrder), status == 201,
-                let location = head.split(separator: "\r\n").first(where: { $0.hasPrefix("Location:") })
-            else {
+            guard let (status, head) = exchange(socket, Self.createOrder), status == 201, let id = Self.createdID(head) else {
                 Issue.record("writes did not resume once space returned")
                 return
             }
-            acknowledged.append(String(location.dropFirst("Location: /orders/".count)))
+            acknowledged.append(id)
             #expect(exchange(socket, "GET /health/ready HTTP/1.1\r\nHost: t\r\n\r\n")?.status == 200)
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
 
-            let (second, secondPort, _, _) = try startServer(["--no-access-log", "--state", state])
-            defer { if second.isRunning { second.terminate() } }
-            #expect(waitUntilUp(port: secondPort))
-            let reader = try #require(connectSocket(port: secondPort))
-            defer { close(reader) }
-            let missing = acknowledged.filter { exchange(reader, "GET /orders/\($0) HTTP/1.1\r\nHost: t\r\n\r\n")?.status != 200 }
+            let (missing, _) = try restartAndFindMissing(acknowledged, state: state)
             #expect(missing.isEmpty, "acknowledged but lost: \(missing)")
             // Ids run on without a gap: no refused write left a record or used up a number.
             #expect(acknowledged == (1...acknowledged.count).map { String(format: "o-%06d", 10_000 + $0) })
-            kill(second.processIdentifier, SIGTERM)
-            second.waitUntilExit()
         }
     }
 
