@@ -7,9 +7,7 @@ import Testing
 /// Writes and reads probed as a careless or hostile client would: media types, preconditions
 /// across representations, oversized refusals, duplicate keys, tampered cursors, encoded slashes.
 @Suite struct HostileWriteTests {
-    let service = makeService(
-        orders: DefaultOrders.make(count: 50, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!),
-        tasks: [TaskItem(id: "t-000001", title: "Write report", isActive: true, isArchived: false, dueDate: ISO8601.parse("2026-11-22T09:00:00Z")!, priority: .high)])
+    let service = makeWriteTestService()
     var router: Router { ServiceRoutes.makeRouter(service: service) }
 
     @Test(arguments: ["application/merge-patch+json", "application/json", "Application/Merge-Patch+JSON; charset=utf-8"])

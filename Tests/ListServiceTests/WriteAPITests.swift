@@ -7,9 +7,7 @@ import Testing
 /// Every write endpoint and its errors, in process (the in-memory service; durability has
 /// its own tests).
 @Suite struct WriteAPITests {
-    let service = makeService(
-        orders: DefaultOrders.make(count: 50, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!),
-        tasks: [TaskItem(id: "t-000001", title: "Write report", isActive: true, isArchived: false, dueDate: ISO8601.parse("2026-11-22T09:00:00Z")!, priority: .high)])
+    let service = makeWriteTestService()
     var router: Router { ServiceRoutes.makeRouter(service: service) }
 
     static let validOrder = """

@@ -34,6 +34,17 @@ func makeService(
         clock: { now })
 }
 
+/// The in-memory service write tests run against: 50 default orders and one task, `t-000001`.
+func makeWriteTestService() -> ListService {
+    makeService(
+        orders: DefaultOrders.make(count: 50, anchor: ISO8601.parse("2026-11-20T00:00:00Z") ?? Date()),
+        tasks: [
+            TaskItem(
+                id: "t-000001", title: "Write report", isActive: true, isArchived: false,
+                dueDate: ISO8601.parse("2026-11-22T09:00:00Z") ?? Date(), priority: .high)
+        ])
+}
+
 /// Lists collection `C` in a session (a fresh one unless given), as a client would.
 func list<C: ListCollection>(
     _ collection: C.Type, _ query: String, session: Session? = nil, purpose: ListCriteria<C>.Purpose = .list,
