@@ -12,13 +12,9 @@ import sys
 import threading
 import time
 
+from procstat import rss_mib
 
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+
 
 
 class PeakSampler(threading.Thread):

@@ -7,12 +7,8 @@ so each holds a cached view-model; prints the server's RSS before and after.
 import http.client
 import sys
 
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+from procstat import rss_mib
+
 
 port, pid, count, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 prefix = sys.argv[5] if len(sys.argv) > 5 else "mem"

@@ -8,41 +8,14 @@ cannot be mounted here.
     scripts/disk-full.py [--binary .build/release/server]
 """
 import argparse
-import http.client
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 
-ORDER = {"customerName": "Disk Full", "currency": "USD", "items": [{"name": "Mug", "quantity": 1, "unitPrice": 9.99}],
-         "shippingAddress": {"street": "1 Main St", "city": "Austin", "postalCode": "73301", "country": "US",
-                             "isResidential": False}}
-
-
-def start(binary, state):
-    process = subprocess.Popen([binary, "--port", "0", "--state", state, "--no-access-log"],
-                               stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    while True:
-        line = process.stderr.readline()
-        if not line:
-            raise RuntimeError("the server did not start")
-        match = re.search(r"event=listening address=127\.0\.0\.1:(\d+)", line)
-        if match:
-            threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()
-            return process, int(match.group(1))
-
-
-def call(port, method, path, body=None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    data = json.dumps(body).encode() if body is not None else None
-    connection.request(method, path, body=data, headers={"Content-Type": "application/json"} if data else {})
-    response = connection.getresponse()
-    return response.status, dict(response.getheaders()), response.read()
+from serverprocess import ORDER, call, start
 
 
 def main():

@@ -11,36 +11,15 @@ Prints one line per trial and a summary; exits 1 if any acknowledged write was l
 import argparse
 import http.client
 import json
-import os
 import random
-import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-ORDER = {"customerName": "Crash Test", "currency": "USD", "items": [{"name": "Mug", "quantity": 1, "unitPrice": 9.99}],
-         "shippingAddress": {"street": "1 Main St", "city": "Austin", "postalCode": "73301", "country": "US",
-                             "isResidential": False}}
-
-
-def start(binary, state):
-    process = subprocess.Popen([binary, "--port", "0", "--state", state, "--no-access-log"],
-                               stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        line = process.stderr.readline()
-        if not line:
-            break
-        match = re.search(r"event=listening address=127\.0\.0\.1:(\d+)", line)
-        if match:
-            threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()  # keep the pipe drained
-            return process, int(match.group(1))
-    process.kill()
-    raise RuntimeError("the server did not start")
+from serverprocess import ORDER, send, start
 
 
 class Writer(threading.Thread):
@@ -62,34 +41,26 @@ class Writer(threading.Thread):
                 live = [order for order in self.created if order not in self.deleted]
                 choice = random.random()
                 if not live or choice < 0.4:
-                    status, headers, _ = self.send(connection, "POST", "/orders", ORDER)
+                    status, headers, _ = send(connection, "POST", "/orders", ORDER)
                     if status == 201:
                         self.created.append(headers["Location"].rsplit("/", 1)[1])
                 elif choice < 0.9:
                     order = random.choice(live)
                     name = f"Writer {self.number} {self.counter}"
                     self.in_flight_names.setdefault(order, set()).add(name)
-                    status, _, _ = self.send(connection, "PATCH", f"/orders/{order}", {"customerName": name})
+                    status, _, _ = send(connection, "PATCH", f"/orders/{order}", {"customerName": name})
                     if status == 200:
                         self.acknowledged_names[order] = name
                         self.in_flight_names[order] = set()
                 else:
                     order = random.choice(live)
                     self.deleting = order
-                    status, _, _ = self.send(connection, "DELETE", f"/orders/{order}", None)
+                    status, _, _ = send(connection, "DELETE", f"/orders/{order}", None)
                     self.deleting = None
                     if status == 204:
                         self.deleted.add(order)
         except (OSError, http.client.HTTPException):
             return  # the server was killed
-
-    @staticmethod
-    def send(connection, method, path, body):
-        data = json.dumps(body).encode() if body is not None else None
-        connection.request(method, path, body=data, headers={"Content-Type": "application/json"} if data else {})
-        response = connection.getresponse()
-        payload = response.read()
-        return response.status, dict(response.getheaders()), payload
 
 
 def check(port, writers):
