@@ -6,15 +6,12 @@
 #   benchmarks/compaction-bench.sh .build/release/server /tmp/before/.build/release/server
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED="${SHARED:-$PWD/../shared}"
-DATA_DIR="${DATA_DIR:-/tmp/listdata}"
 PORT="${PORT:-18586}"
 DURATION="${DURATION:-40s}"
 binaries=("$@")
 [[ ${#binaries[@]} -gt 0 ]] || { swift build -c release --product server >/dev/null; binaries=(.build/release/server); }
 
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-[[ -s "$DATA_DIR/orders.json" ]] || python3 "$SHARED/data/generate.py" --orders 100000 --tasks 20000 --quakes 50000 --out "$DATA_DIR"
+source benchmarks/setup.sh
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 for binary in "${binaries[@]}"; do
   STATE=$(mktemp -d)

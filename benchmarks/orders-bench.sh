@@ -13,8 +13,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-SHARED="${SHARED:-$ROOT/../shared}"
-DATA_DIR="${DATA_DIR:-/tmp/listdata}"
 PORT="${PORT:-18282}"
 DURATION="${DURATION:-10s}"
 PEERS_DIR="${PEERS_DIR:-/tmp/listservice-peers}"
@@ -22,8 +20,7 @@ PEERS=("$@")
 ((${#PEERS[@]})) || PEERS=(hummingbird nginx)
 URLS=("/orders?filter=pending&q=john" "/orders?filter=all&sort=total&order=desc&limit=50")
 
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-[[ -s "$DATA_DIR/orders.json" ]] || python3 "$SHARED/data/generate.py" --orders 100000 --tasks 20000 --quakes 50000 --out "$DATA_DIR"
+source benchmarks/setup.sh
 swift build -c release --product server >/dev/null
 BIN="$ROOT/.build/release/server"
 

@@ -4,13 +4,10 @@
 # RSS curve, wrk's totals (errors, non-2xx) and latency percentiles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED="${SHARED:-$PWD/../shared}"
-DATA_DIR="${DATA_DIR:-/tmp/listdata}"
 PORT="${PORT:-18587}"
 DURATION="${DURATION:-30m}"
 
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-[[ -s "$DATA_DIR/orders.json" ]] || python3 "$SHARED/data/generate.py" --orders 100000 --tasks 20000 --quakes 50000 --out "$DATA_DIR"
+source benchmarks/setup.sh
 swift build -c release --product server >/dev/null
 STATE=$(mktemp -d)
 trap 'kill -TERM $SERVER_PID $SAMPLER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null || true; rm -rf "$STATE"' EXIT

@@ -6,13 +6,10 @@
 #      during an fsync share the next one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED="${SHARED:-$PWD/../shared}"
-DATA_DIR="${DATA_DIR:-/tmp/listdata}"
 PORT="${PORT:-18585}"
 DURATION="${DURATION:-10s}"
 
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-[[ -s "$DATA_DIR/orders.json" ]] || python3 "$SHARED/data/generate.py" --orders 100000 --tasks 20000 --quakes 50000 --out "$DATA_DIR"
+source benchmarks/setup.sh
 swift build -c release --product server >/dev/null && swift build -c release --product write-cost >/dev/null
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  disk: $(df -h /tmp | tail -1 | awk '{print $1}')"
