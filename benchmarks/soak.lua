@@ -1,22 +1,15 @@
 -- A soak's mix: 90% reads of lists with ever-changing criteria (searches, sorts, page sizes,
--- offsets, locales, sessions), 10% writes (a rename of one of the first 5,000 orders).
+-- offsets, locales, sessions), 10% writes: patch.lua's renames (its setup numbers the threads).
+dofile("benchmarks/patch.lua")
+local rename = request
 local counter = 0
 local filters = {"all", "pending", "completed", "cancelled", "highValue", "currentMonth"}
 local sorts = {"date", "total", "customer"}
 local searches = {"", "john", "er", "jo", "ann", "smith", "z", "ma", "li", "o"}
 local locales = {"en-US", "de-DE", "fr-FR", "ja-JP", "es-ES"}
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("thread_number", threads)
-end
 function request()
   counter = counter + 1
-  if counter % 10 == 0 then
-    local id = string.format("o-%06d", math.random(1, 5000))
-    local body = '{"customerName":"Soak ' .. thread_number .. "-" .. counter .. '"}'
-    return wrk.format("PATCH", "/orders/" .. id, {["Content-Type"] = "application/json"}, body)
-  end
+  if counter % 10 == 0 then return rename() end
   local path = string.format("/orders?filter=%s&sort=%s&q=%s&limit=%d&offset=%d&locale=%s",
     filters[math.random(#filters)], sorts[math.random(#sorts)], searches[math.random(#searches)],
     math.random(1, 200), math.random(0, 2000), locales[math.random(#locales)])
