@@ -67,23 +67,19 @@ enum HTTPRequestFuzzing {
         return Array((head + "\r\n").utf8) + request.body
     }
 
+    /// `text` with every byte but unreserved ones (RFC 3986 §2.3) and `extra` percent-encoded.
     private static func percentEncoded(_ text: String, keeping extra: String) -> String {
-        var result = ""
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8).union(extra.utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
         for byte in text.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if (byte < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar)))) || "-._~".utf8.contains(byte)
-                || extra.utf8.contains(byte)
-            {
-                result.unicodeScalars.append(scalar)
+            if unreserved.contains(byte) {
+                encoded.append(byte)
             } else {
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded()
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             }
         }
-        return result
+        return String(decoding: encoded, as: UTF8.self)
     }
-}
-
-extension String {
-    fileprivate func leftPadded() -> String { count == 1 ? "0" + self : self }
 }
 #endif

@@ -88,7 +88,8 @@ enum WriteRoutes {
             case .failure(let rejection): return pending.complete(rejection.httpError.response)
             case .success(let decided): write = decided
             }
-            if let rejection = precondition(target.condition, item: item, engine: engine) {
+            let version = engine.version(of: item)
+            if let rejection = precondition(target.condition, version: version, itemName: C.itemName) {
                 return pending.complete(rejection.httpError.response)
             }
             switch write {
@@ -101,7 +102,7 @@ enum WriteRoutes {
                     }
                 }
             case .replace(let changed):
-                if engine.version(of: changed) == engine.version(of: item) {
+                if engine.version(of: changed) == version {
                     let row = engine.formattedRow(item, display: display)
                     return pending.complete(.json(row.body, headers: ["ETag": row.etag]))
                 }
@@ -115,11 +116,8 @@ enum WriteRoutes {
     /// another version is refused (412), so two front ends cannot overwrite each other blindly.
     /// A row's ETag is `"<item version>-<representation>"`: the comparison reads only the
     /// version, so an ETag read in any locale or time zone matches while the item is unchanged.
-    private static func precondition<C: ListCollection>(
-        _ header: String?, item: C.Item, engine: CollectionEngine<C>
-    ) -> WriteRejection? {
+    private static func precondition(_ header: String?, version current: String, itemName: String) -> WriteRejection? {
         guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }  // empty: no condition
-        let current = engine.version(of: item)
         let matches = header.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)
             if tag == "*" { return true }
@@ -127,7 +125,7 @@ enum WriteRoutes {
             guard tag.count >= 2, tag.first == "\"", tag.last == "\"" else { return false }
             return tag.dropFirst().dropLast().split(separator: "-", maxSplits: 1).first.map(String.init) == current
         }
-        return matches ? nil : WriteRejection(kind: .stale, detail: "The \(C.itemName) changed since its ETag was read; fetch it again.")
+        return matches ? nil : WriteRejection(kind: .stale, detail: "The \(itemName) changed since its ETag was read; fetch it again.")
     }
 
     /// The committed item's row, or the failure.
