@@ -12,5 +12,8 @@ public final class StorageHealth: Sendable {
         failures.withLock { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
+    /// Whether the last append to `collection`'s journal failed.
+    func isFailing(_ collection: String) -> Bool { failures.withLock { $0[collection] != nil } }
+
     func set(_ collection: String, failing error: String?) { failures.withLock { $0[collection] = error } }
 }

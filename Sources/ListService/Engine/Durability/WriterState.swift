@@ -4,7 +4,7 @@ import Foundation
 /// One collection's files in the state directory: its data file (the snapshot), its journal,
 /// and the high-water mark of its id sequence.
 final class CollectionFiles: @unchecked Sendable {
-    // Invariant: `journal`, `isCompacting` and `isFailing` are used only on the write
+    // Invariant: `journal` and `isCompacting` are used only on the write
     // coordinator's queue; the background snapshot writer reads only the paths, constants.
     let name: String
     let dataPath: String
@@ -16,8 +16,6 @@ final class CollectionFiles: @unchecked Sendable {
     /// meanwhile) and returns what encodes them as a data file (run off the queue).
     let takeSnapshot: () -> @Sendable () -> [UInt8]
     var isCompacting = false
-    /// The last append failed; cleared by the next one that succeeds.
-    var isFailing = false
 
     init(
         name: String, dataPath: String, sequencePath: String, journal: Journal,
@@ -72,16 +70,14 @@ final class WriterState: @unchecked Sendable {
                         log.line("level=error event=journal-rollback-failed file=\(done.journal.path) error=\"\(error)\"")
                     }
                 }
-                if !file.isFailing {
-                    file.isFailing = true
+                if !health.isFailing(file.name) {
                     health.set(file.name, failing: "\(error)")
                     log.line("level=error event=journal-write-failed file=\(file.journal.path) error=\"\(error)\"")
                 }
                 return .failure(WriteRejection(kind: .storageUnavailable, detail: "The change could not be saved; nothing was changed. Try again later."))
             }
         }
-        for (file, _) in written where file.isFailing {
-            file.isFailing = false
+        for (file, _) in written where health.isFailing(file.name) {
             health.set(file.name, failing: nil)
             log.line("level=info event=journal-write-recovered file=\(file.journal.path)")
         }
