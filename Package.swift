@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "HTTPLite", targets: ["HTTPLite"]),
         .library(name: "ListService", targets: ["ListService"]),
+        .library(name: "ListServiceHTTP", targets: ["ListServiceHTTP"]),
         .executable(name: "server", targets: ["server"]),
     ],
     targets: [
@@ -14,16 +15,19 @@ let package = Package(
         // A lock ThreadSanitizer understands (see Locked.swift); shared by the other targets.
         .target(name: "Locking"),
         .target(name: "HTTPLite", dependencies: ["CSystem", "Locking"]),
-        // openapi.yaml is compiled in (through a symlink to the file at the top) and served as is.
-        .target(name: "ListService", dependencies: ["HTTPLite", "CSystem", "Locking"], resources: [.embedInCode("API/openapi.yaml")]),
-        .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "Locking"]),
+        // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
+        .target(name: "ListService", dependencies: ["CSystem", "Locking"]),
+        // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml is
+        // compiled in (through a symlink to the file at the top) and served as is.
+        .target(name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService"], resources: [.embedInCode("openapi.yaml")]),
+        .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Locking"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
         // libFuzzer targets (scripts/fuzz.sh builds them with -DFUZZING); a stub otherwise.
-        .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService"], path: "Fuzz/Sources"),
+        .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP"], path: "Fuzz/Sources"),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite"]),
         // Depends on the executable too: its options are unit-tested and its binary is run.
-        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "HTTPLite", "server", "Locking"]),
+        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "server", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

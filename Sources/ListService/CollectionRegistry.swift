@@ -22,7 +22,7 @@ public enum CollectionRegistry {
     }
 
     /// The collections whose list and map share a session's selection.
-    static var namesSharingSelection: [String] {
+    package static var namesSharingSelection: [String] {
         var collector = NameCollector(onlySharingSelection: true)
         visitAll(&collector)
         return collector.names

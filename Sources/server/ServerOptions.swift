@@ -1,5 +1,6 @@
 import HTTPLite
 import ListService
+import ListServiceHTTP
 
 /// Command-line options of `server`, parsed from arguments and the environment.
 struct ServerOptions {

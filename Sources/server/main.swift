@@ -1,6 +1,7 @@
 import Foundation
 import HTTPLite
 import ListService
+import ListServiceHTTP
 
 let options: ServerOptions
 do {

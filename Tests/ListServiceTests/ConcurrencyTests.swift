@@ -5,6 +5,7 @@ import Locking
 import Testing
 
 @testable import ListService
+@testable import ListServiceHTTP
 
 /// Many writers and readers at once: every page a reader gets is one consistent moment.
 @Suite struct ConcurrencyTests {

@@ -5,6 +5,7 @@ import Locking
 import Testing
 
 @testable import ListService
+@testable import ListServiceHTTP
 
 @Suite struct DurabilityTests {
     private func writeJournal(_ path: String, _ payloads: [String]) throws {

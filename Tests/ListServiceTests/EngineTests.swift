@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ListService
+@testable import ListServiceHTTP
 
 @Suite struct EngineTests {
     @Test func lruCache_evictsTheLeastRecentlyUsed() {
@@ -62,11 +63,11 @@ import Testing
     }
 
     @Test func etag_ifNoneMatchHandlesListsWeakAndStar() {
-        #expect(ETag.ifNoneMatch(#""a", "b""#, matches: #""b""#))
-        #expect(ETag.ifNoneMatch(#"W/"b""#, matches: #""b""#))
-        #expect(ETag.ifNoneMatch("*", matches: #""b""#))
-        #expect(!ETag.ifNoneMatch(#""a""#, matches: #""b""#))
-        #expect(!ETag.ifNoneMatch(nil, matches: #""b""#))
+        #expect(ConditionalRequest.ifNoneMatch(#""a", "b""#, matches: #""b""#))
+        #expect(ConditionalRequest.ifNoneMatch(#"W/"b""#, matches: #""b""#))
+        #expect(ConditionalRequest.ifNoneMatch("*", matches: #""b""#))
+        #expect(!ConditionalRequest.ifNoneMatch(#""a""#, matches: #""b""#))
+        #expect(!ConditionalRequest.ifNoneMatch(nil, matches: #""b""#))
     }
 }
 

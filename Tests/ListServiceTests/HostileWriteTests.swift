@@ -3,6 +3,7 @@ import HTTPLite
 import Testing
 
 @testable import ListService
+@testable import ListServiceHTTP
 
 /// Writes and reads probed as a careless or hostile client would: media types, preconditions
 /// across representations, oversized refusals, duplicate keys, tampered cursors, encoded slashes.

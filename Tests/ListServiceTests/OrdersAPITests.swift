@@ -3,6 +3,7 @@ import HTTPLite
 import Testing
 
 @testable import ListService
+@testable import ListServiceHTTP
 
 /// The HTTP contract, in process: the router called with made-up requests.
 @Suite struct OrdersAPITests {

@@ -3,6 +3,7 @@ import HTTPLite
 import Testing
 
 @testable import ListService
+@testable import ListServiceHTTP
 
 /// Every write endpoint and its errors, in process (the in-memory service; durability has
 /// its own tests).

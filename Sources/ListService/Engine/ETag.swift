@@ -14,15 +14,4 @@ public enum ETag {
         }
         return String(zeroPadded: hash, width: 16, radix: 16)
     }
-
-    /// Whether an `If-None-Match` value names `etag` (RFC 9110 §13.1.2: weak comparison, `*` matches).
-    public static func ifNoneMatch(_ header: String?, matches etag: String) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingCharacters(in: [" ", "\t"])
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
-        }
-    }
 }

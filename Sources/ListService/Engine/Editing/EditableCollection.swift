@@ -34,7 +34,7 @@ public struct FieldProblem: Sendable, Equatable {
 /// Why a write was refused; nothing changed.
 public struct WriteRejection: Error, Sendable, Equatable {
     /// What kind of refusal, for the status it maps to.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Fields fail validation (422).
         case invalid([FieldProblem])
         /// No such item (404).
@@ -47,14 +47,24 @@ public struct WriteRejection: Error, Sendable, Equatable {
         case storageUnavailable
     }
 
-    public let kind: Kind
+    package let kind: Kind
     public let detail: String
+
+    package init(kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
 
     public static func invalid(_ problems: [FieldProblem]) -> WriteRejection {
         WriteRejection(kind: .invalid(problems), detail: "\(problems.count) field(s) are invalid.")
     }
+    /// One field is invalid: "'field' detail".
+    public static func invalid(field: String, _ detail: String) -> WriteRejection {
+        WriteRejection(kind: .invalid([FieldProblem(field, detail)]), detail: "'\(field)' \(detail)")
+    }
     public static func notFound(_ what: String) -> WriteRejection { WriteRejection(kind: .notFound, detail: "No \(what).") }
     public static func conflict(_ detail: String) -> WriteRejection { WriteRejection(kind: .conflict, detail: detail) }
+    static func stale(_ detail: String) -> WriteRejection { WriteRejection(kind: .stale, detail: detail) }
 }
 
 /// Collects field problems while a body is read, so a client learns of all of them at once.

@@ -1,4 +1,5 @@
 import HTTPLite
+import ListService
 
 /// The service's HTTP surface: every route, built once at start-up.
 public enum ServiceRoutes {
@@ -16,7 +17,10 @@ public enum ServiceRoutes {
         var router = Router(defaultMaxBodyBytes: maxBodyBytes)
         let health = Array(#"{"status":"ok"}"#.utf8)
         router.get("/health") { _ in .json(health) }
-        router.get("/health/ready") { _ in try readiness(service.writes.health) }
+        router.get("/health/ready") { _ in
+            if let error = service.writes.health.readinessError { throw error }
+            return .json(Array(#"{"status":"ready"}"#.utf8))
+        }
         let plaintext = Array("Hello, World!".utf8)
         router.get("/plaintext") { _ in Response(contentType: "text/plain; charset=utf-8", bytes: plaintext) }
         let specification = PackageResources.openapi_yaml
@@ -28,18 +32,5 @@ public enum ServiceRoutes {
         QuakeImportRoute.add(to: &router, service: service, maxBodyBytes: maxImportBytes)
         MetricsRoute.add(to: &router, service: service, server: server)
         return router
-    }
-
-    /// `/health/ready`: 200 while every collection can be written; 503 naming the ones whose
-    /// storage fails (disk full, I/O error), so a load balancer stops sending writes here.
-    private static func readiness(_ health: StorageHealth) throws(HTTPError) -> Response {
-        let failing = health.failingCollections
-        guard !failing.isEmpty else { return .json(Array(#"{"status":"ready"}"#.utf8)) }
-        let list = "[" + failing.map { "{\"collection\":\(JSONWriter.encodedString($0.name)),\"error\":\(JSONWriter.encodedString($0.error))}" }
-            .joined(separator: ",") + "]"
-        throw HTTPError(
-            .serviceUnavailable, code: "storage-unavailable",
-            detail: "Changes cannot be saved: \(failing.map(\.name).joined(separator: ", ")).",
-            extensions: [("failing", list)], headers: ["Retry-After": "5"])
     }
 }

@@ -1,4 +1,5 @@
 import HTTPLite
+import ListService
 
 /// Turns a computed page into a response: `ETag`, `X-Cache`, and 304 when the client has it.
 enum PageResponse {
@@ -14,7 +15,7 @@ enum PageResponse {
         headers.add(name: "X-Cache", value: outcome.isHit ? "hit" : "miss")
         headers.add(name: "Cache-Control", value: "private, no-cache")
         headers.add(name: "Vary", value: "Accept-Language, Cookie, X-Session-ID")
-        if ETag.ifNoneMatch(request.headers["If-None-Match"], matches: page.etag) {
+        if ConditionalRequest.ifNoneMatch(request.headers["If-None-Match"], matches: page.etag) {
             metrics.increment(.notModified)
             return Response(status: .notModified, headers: headers)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPLite
+import ListService
 
 /// `PUT /session/selection` `{"collection": "quakes", "id": "…"}`: the item a session has
 /// selected, shared by that collection's list and map (both echo it as `selectedId`).
@@ -11,14 +12,14 @@ enum SelectionRoute {
             let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
             let body = try JSONBody.object(of: request)
             guard case .string(let collection)? = body["collection"], collections.contains(collection) else {
-                throw JSONBody.invalid(
-                    field: "collection", detail: "must be one of \(collections.joined(separator: ", ")).")
+                throw WriteRejection.invalid(
+                    field: "collection", "must be one of \(collections.joined(separator: ", ")).").httpError
             }
             let id: String?
             switch body["id"] {
             case .string(let text)?: id = text
             case .null?: id = nil
-            default: throw JSONBody.invalid(field: "id", detail: "must be an item id or null.")
+            default: throw WriteRejection.invalid(field: "id", "must be an item id or null.").httpError
             }
             if let id, !service.contains(id: id, in: collection) {
                 throw ListServiceError.notFound("item in \(collection)", id: id).httpError

@@ -1,4 +1,5 @@
 import HTTPLite
+import ListService
 
 /// The routes every collection gets: `GET /{name}`, `GET /{name}/:id`, and `GET /{name}/map`
 /// for collections with markers. Like a SwiftUI `body`, each handler only reads what the

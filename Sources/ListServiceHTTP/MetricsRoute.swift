@@ -1,4 +1,5 @@
 import HTTPLite
+import ListService
 
 /// `GET /metrics`: counters in the Prometheus text exposition format (version 0.0.4).
 enum MetricsRoute {

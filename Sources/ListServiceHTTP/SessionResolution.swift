@@ -1,5 +1,6 @@
 import Foundation
 import HTTPLite
+import ListService
 
 /// Finds the request's session: `X-Session-ID` for non-browser clients, else the `sid`
 /// cookie; a new session's id goes back in a `Set-Cookie`.
@@ -13,10 +14,7 @@ struct SessionResolution {
     init(_ request: Request, store: SessionStore, now: Date) throws(HTTPError) {
         if let header = request.headers["X-Session-ID"] {
             guard SessionStore.isValidID(header) else {
-                throw HTTPError(
-                    .badRequest, code: "invalid-session-id",
-                    detail: "X-Session-ID must be 1 to 128 characters of A-Z, a-z, 0-9, '-' and '_'.",
-                    extensions: [("parameter", "\"X-Session-ID\"")])
+                throw .invalidSessionID
             }
             session = store.session(id: header, adoptsUnknownID: true, now: now).session
             headers = HTTPHeaders()

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPLite
+import ListService
 
 /// Reading JSON request bodies: 415 unless JSON, 400 when malformed (or past the parser's
 /// limits), 422 naming the field. Bodies past a few kilobytes are parsed off the event loop,
@@ -17,10 +18,7 @@ enum JSONBody {
     static func require(_ mediaTypes: [String], of request: Request) throws(HTTPError) {
         let type = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard let type, mediaTypes.contains(type) else {
-            throw HTTPError(
-                .unsupportedMediaType, code: "unsupported-media-type",
-                detail: "Send the body as \(mediaTypes.joined(separator: " or ")).",
-                headers: mediaTypes == mergePatch ? ["Accept-Patch": mergePatch[0]] : [:])
+            throw .unsupportedMediaType(mediaTypes, headers: mediaTypes == mergePatch ? ["Accept-Patch": mergePatch[0]] : [:])
         }
     }
 
@@ -56,15 +54,11 @@ enum JSONBody {
         do {
             value = try JSONParser.parse(bytes, limits: .requestBody)
         } catch {
-            throw HTTPError(.badRequest, code: "malformed-json", detail: "The body is not valid JSON: \(error.description).")
+            throw .malformedJSON("The body is not valid JSON: \(error.description).")
         }
         guard case .object(let object) = value else {
-            throw HTTPError(.badRequest, code: "malformed-json", detail: "The body must be a JSON object.")
+            throw .malformedJSON("The body must be a JSON object.")
         }
         return object
-    }
-
-    static func invalid(field: String, detail: String) -> HTTPError {
-        WriteRejection(kind: .invalid([FieldProblem(field, detail)]), detail: "'\(field)' \(detail)").httpError
     }
 }

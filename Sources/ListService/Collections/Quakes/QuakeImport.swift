@@ -1,0 +1,38 @@
+import CSystem
+
+extension ListService {
+    /// Upserts a feed's earthquakes by id in one trip through the journal: a feature whose
+    /// `updated` is not newer than the stored one is left alone. Reports the import's summary
+    /// (counts of inserted, updated and unchanged, and the feed's rejections) as JSON once
+    /// durable, or storage's refusal.
+    public func importFeed(_ feed: QuakeFeed, then report: @escaping @Sendable (Result<[UInt8], WriteRejection>) -> Void) {
+        writes.submit { batch in
+            var inserted = 0, updated = 0, unchanged = 0
+            for quake in feed.quakes {
+                switch batch.item(Quakes.self, id: quake.id) {
+                case let stored? where stored.updated >= quake.updated:
+                    unchanged += 1
+                    continue
+                case .some: updated += 1
+                case nil: inserted += 1
+                }
+                batch.record(Quakes.self, .upsert(quake))
+            }
+            batch.onCommit { committed in
+                report(
+                    committed.map {
+                        var json = JSONWriter()
+                        json.beginObject()
+                        for (name, count) in [("inserted", inserted), ("updated", updated), ("unchanged", unchanged)] {
+                            json.key(name)
+                            json.int(count)
+                        }
+                        feed.rejections.write(to: &json)
+                        json.endObject()
+                        return json.bytes
+                    })
+                malloc_trim(0)  // a feed's parse may have grown the heap by its size: hand that back
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// A change a client asks of an existing item.
+public enum ItemEdit: Sendable {
+    /// A JSON merge patch (RFC 7396) of the editable fields.
+    case patch(JSONObject)
+    /// A named state change (`complete`, `tap`).
+    case action(String)
+    case delete
+}
+
+/// What a write did. Created, updated and deleted items are durable when the outcome is
+/// reported; `unchanged` was never written (the change would not alter the item).
+public enum WriteOutcome<Item: Sendable>: Sendable {
+    case created(Item)
+    case updated(Item)
+    case unchanged(Item)
+    case deleted
+    case refused(WriteRejection)
+}
+
+extension ListService {
+    /// Creates an item of `C` from a create body: validated, given the next id, journaled.
+    public func create<C: EditableCollection>(
+        _ collection: C.Type, from body: JSONObject, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
+    ) {
+        let now = self.now
+        writes.submit { batch in
+            switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, now: now) }) {
+            case .failure(let rejection):
+                report(.refused(rejection))
+            case .success(let item):
+                batch.record(C.self, .upsert(item))
+                batch.onCommit { committed in report(committed.map { .created(item) }) }
+            }
+        }
+    }
+
+    /// Edits the item `id` of `C`: looks it up (404), lets the collection decide (422, 409),
+    /// then checks `condition` (412). The body is judged first: a precondition only decides
+    /// whether a valid change may go ahead. A change that alters nothing is not written.
+    public func edit<C: EditableCollection>(
+        _ collection: C.Type, id: String, _ edit: ItemEdit, condition: VersionCondition?,
+        then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
+    ) {
+        let engine = self.engine(C.self)
+        let now = self.now
+        writes.submit { batch in
+            guard let item = batch.item(C.self, id: id) else {
+                return report(.refused(.notFound("\(C.itemName) with id '\(id)'")))
+            }
+            let decided: Result<C.Item?, WriteRejection>
+            switch edit {
+            case .patch(let body): decided = C.patch(item, with: body, now: now).map { $0 }
+            case .action(let name): decided = C.perform(name, on: item).map { $0 }
+            case .delete: decided = .success(nil)
+            }
+            let changed: C.Item?
+            switch decided {
+            case .failure(let rejection): return report(.refused(rejection))
+            case .success(let item): changed = item
+            }
+            let version = engine.version(of: item)
+            if let condition, !condition.admits(version) {
+                return report(.refused(.stale("The \(C.itemName) changed since its ETag was read; fetch it again.")))
+            }
+            guard let changed else {
+                batch.record(C.self, .delete(id: id))
+                return batch.onCommit { committed in report(committed.map { .deleted }) }
+            }
+            if engine.version(of: changed) == version { return report(.unchanged(item)) }
+            batch.record(C.self, .upsert(changed))
+            batch.onCommit { committed in report(committed.map { .updated(changed) }) }
+        }
+    }
+}
+
+extension Result where Failure == WriteRejection {
+    /// The outcome of a commit: `success` once durable, else storage's refusal.
+    fileprivate func map<Item>(_ success: () -> WriteOutcome<Item>) -> WriteOutcome<Item> {
+        switch self {
+        case .success: success()
+        case .failure(let rejection): .refused(rejection)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import HTTPLite
+import ListService
+
+// The one place core errors become HTTP problems (RFC 9457) with their status.
+
+extension ListServiceError {
+    var httpError: HTTPError {
+        var extensions: [(name: String, json: String)] = []
+        if let parameter { extensions.append(("parameter", JSONWriter.encodedString(parameter))) }
+        if let allowedValues {
+            extensions.append(("allowed", "[" + allowedValues.map(JSONWriter.encodedString).joined(separator: ",") + "]"))
+        }
+        let status: HTTPStatus
+        switch kind {
+        case .invalidParameter: status = .badRequest
+        case .notFound: status = .notFound
+        }
+        return HTTPError(status, code: code, detail: detail, extensions: extensions)
+    }
+}
+
+extension WriteRejection {
+    /// At most this many field problems are listed; `errorCount` tells how many there were.
+    static let listedProblems = 50
+
+    var httpError: HTTPError {
+        switch kind {
+        case .invalid(let problems):
+            let errors = "[" + problems.prefix(Self.listedProblems)
+                .map { "{\"field\":\(JSONWriter.encodedString($0.field)),\"detail\":\(JSONWriter.encodedString($0.detail))}" }
+                .joined(separator: ",") + "]"
+            return HTTPError(
+                .unprocessableContent, code: "validation-failed", detail: detail,
+                extensions: [("errors", errors), ("errorCount", "\(problems.count)")])
+        case .notFound: return HTTPError(.notFound, code: "not-found", detail: detail)
+        case .conflict: return HTTPError(.conflict, code: "conflict", detail: detail)
+        case .stale: return HTTPError(.preconditionFailed, code: "precondition-failed", detail: detail)
+        case .storageUnavailable:
+            return HTTPError(.serviceUnavailable, code: "storage-unavailable", detail: detail, headers: ["Retry-After": "5"])
+        }
+    }
+}
+
+extension QuakeFeed.Refusal {
+    var httpError: HTTPError {
+        switch self {
+        case .malformedJSON(let detail): HTTPError.malformedJSON(detail)
+        case .invalid(let rejection): rejection.httpError
+        }
+    }
+}
+
+extension StorageHealth {
+    /// 503 naming each collection whose storage fails (for `/health/ready`); nil when all can be written.
+    var readinessError: HTTPError? {
+        let failing = failingCollections
+        guard !failing.isEmpty else { return nil }
+        let list = "[" + failing.map { "{\"collection\":\(JSONWriter.encodedString($0.name)),\"error\":\(JSONWriter.encodedString($0.error))}" }
+            .joined(separator: ",") + "]"
+        return HTTPError(
+            .serviceUnavailable, code: "storage-unavailable",
+            detail: "Changes cannot be saved: \(failing.map(\.name).joined(separator: ", ")).",
+            extensions: [("failing", list)], headers: ["Retry-After": "5"])
+    }
+}
+
+extension HTTPError {
+    /// A body that is not JSON, or not the JSON expected (400).
+    static func malformedJSON(_ detail: String) -> HTTPError { HTTPError(.badRequest, code: "malformed-json", detail: detail) }
+
+    /// A session id header that is not one (400).
+    static let invalidSessionID = HTTPError(
+        .badRequest, code: "invalid-session-id",
+        detail: "X-Session-ID must be 1 to 128 characters of A-Z, a-z, 0-9, '-' and '_'.",
+        extensions: [("parameter", "\"X-Session-ID\"")])
+
+    /// A body whose media type the route does not read (415).
+    static func unsupportedMediaType(_ accepted: [String], headers: HTTPHeaders) -> HTTPError {
+        HTTPError(.unsupportedMediaType, code: "unsupported-media-type", detail: "Send the body as \(accepted.joined(separator: " or ")).", headers: headers)
+    }
+}
+
+/// Runs a handler body, turning core errors into problem responses.
+func mappingErrors<T>(_ body: () throws(ListServiceError) -> T) throws(HTTPError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw error.httpError
+    }
+}
