@@ -5,12 +5,10 @@ import Locking
 /// not documented as thread-safe, so each set is used under its own lock.
 public final class DisplayFormatters: Sendable {
     public let context: DisplayContext
-    let labels: Labels
     private let state: Locked<Formatting>
 
     public init(context: DisplayContext) {
         self.context = context
-        labels = Labels.forLocale(context.localeTag)
         let locale = Locale(identifier: context.localeTag.replacingOccurrences(of: "-", with: "_"))
         func dateFormatter(time: DateFormatter.Style) -> DateFormatter {
             let formatter = DateFormatter()

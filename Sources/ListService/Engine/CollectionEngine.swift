@@ -274,11 +274,12 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
 
     /// Runs `body` with a row context for `display`, collecting what it writes.
     private func writeRows(
-        display: DisplayContext, now: Date, _ body: (inout RowContext, inout JSONWriter) -> Date?
+        display: DisplayContext, now: Date, _ body: (inout RowContext<C.Phrases>, inout JSONWriter) -> Date?
     ) -> ([UInt8], Date?) {
         let formatters = formatters.formatters(for: display)
         return formatters.withFormatters { formatting in
-            var context = RowContext(formatting: formatting, labels: formatters.labels, display: display, now: now)
+            var context = RowContext(
+                formatting: formatting, phrases: C.translations.phrases(for: display.localeTag), display: display, now: now)
             var json = JSONWriter(reservingCapacity: 4096)
             let expiry = body(&context, &json)
             formatting = context.formatting

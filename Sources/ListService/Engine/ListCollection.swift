@@ -17,6 +17,8 @@ public protocol ListCollection: Sendable {
     /// What a request adds to its view, decided when the request is read (this month in the
     /// client's zone, one day); part of what identifies a list.
     associatedtype Scope: Hashable & Sendable
+    /// The words rows show beyond formatted values ("Free shipping"), per language.
+    associatedtype Phrases: Sendable = NoPhrases
 
     /// The path segment and name: `orders` serves `/orders`.
     static var name: String { get }
@@ -48,11 +50,13 @@ public protocol ListCollection: Sendable {
     static func searchableText(of item: Item) -> [String]
     static func sortKey(of item: Item, by field: SortField) -> SortKey
 
+    /// The collection's phrases in every language it translates.
+    static var translations: Translations<Phrases> { get }
     /// Writes the item's display row.
-    static func writeRow(_ item: Item, in context: inout RowContext, to json: inout JSONWriter)
+    static func writeRow(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter)
     /// When a row's text changes by itself ("Due today" at midnight, `isOverdue` at the due
     /// time); nil for never.
-    static func rowExpiry(of item: Item, in context: RowContext) -> Date?
+    static func rowExpiry(of item: Item, in context: RowContext<Phrases>) -> Date?
 
     /// For a collection also shown on a map: how markers are ordered (largest drawn first,
     /// say). Nil: no map. A list and a map of one session share its selection.
@@ -82,7 +86,7 @@ public protocol ListCollection: Sendable {
 extension ListCollection {
     public static var scopeParameters: [String] { [] }
     public static var directionAliases: [String: SortDirection] { [:] }
-    public static func rowExpiry(of item: Item, in context: RowContext) -> Date? { nil }
+    public static func rowExpiry(of item: Item, in context: RowContext<Phrases>) -> Date? { nil }
     public static var markerSort: (field: SortField, direction: SortDirection)? { nil }
     public static func sequence(of id: String) -> Int? { nil }
     public static func holdsEveryItem(_ view: View) -> Bool { false }
@@ -104,6 +108,10 @@ extension ListCollection {
     public static func writeMarker(_ item: Item, to json: inout JSONWriter) {}
     /// Whether list responses echo the session's selection (collections with a map do).
     static var sharesSelection: Bool { markerSort != nil }
+}
+
+extension ListCollection where Phrases == NoPhrases {
+    public static var translations: Translations<NoPhrases> { Translations(english: NoPhrases(), [:]) }
 }
 
 extension ListCollection where Scope == NoScope {
@@ -179,19 +187,20 @@ public enum SortKey: Comparable, Sendable, Hashable {
     }
 }
 
-/// What a row is written with: formatters for the client, its labels, and the time.
-public struct RowContext {
+/// What a row is written with: formatters for the client, the collection's phrases in its
+/// language, and the time.
+public struct RowContext<Phrases: Sendable> {
     public var formatting: DisplayFormatters.Formatting
-    public let labels: Labels
+    public let phrases: Phrases
     public let display: DisplayContext
     public let now: Date
     /// The client's current calendar day, worked out once per page.
     public let today: Range<Date>
     let timeZone: TimeZone
 
-    init(formatting: DisplayFormatters.Formatting, labels: Labels, display: DisplayContext, now: Date) {
+    init(formatting: DisplayFormatters.Formatting, phrases: Phrases, display: DisplayContext, now: Date) {
         self.formatting = formatting
-        self.labels = labels
+        self.phrases = phrases
         self.display = display
         self.now = now
         timeZone = DisplayContext.timeZone(named: display.timeZoneIdentifier) ?? TimeZone(identifier: "UTC") ?? .current

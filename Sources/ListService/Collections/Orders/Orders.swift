@@ -60,8 +60,10 @@ public enum Orders: ListCollection {
         }
     }
 
-    public static func writeRow(_ order: Order, in context: inout RowContext, to json: inout JSONWriter) {
-        OrderRow.write(order, formatting: &context.formatting, labels: context.labels, to: &json)
+    public static let translations = OrderPhrases.translations
+
+    public static func writeRow(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
+        OrderRow.write(order, formatting: &context.formatting, phrases: context.phrases, to: &json)
     }
 
     public static func makeDefaultItems(anchor: Date) -> [Order] { DefaultOrders.make(anchor: anchor) }

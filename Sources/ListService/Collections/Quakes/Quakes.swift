@@ -65,10 +65,12 @@ public enum Quakes: ListCollection {
         }
     }
 
-    public static func writeRow(_ quake: Earthquake, in context: inout RowContext, to json: inout JSONWriter) {
+    public static let translations = QuakePhrases.translations
+
+    public static func writeRow(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", quake.id)
-        json.field("place", quake.place ?? context.labels.unknownLocation)
+        json.field("place", quake.place ?? context.phrases.unknownLocation)
         json.field("formattedTime", context.formatting.mediumDateTime(quake.time))
         json.field("magnitude", quake.magnitude)
         json.field("formattedMagnitude", quake.magnitude.map { "M " + context.formatting.oneDecimal($0) } ?? "M ?")

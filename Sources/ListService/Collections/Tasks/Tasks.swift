@@ -69,20 +69,22 @@ public enum Tasks: ListCollection {
         }
     }
 
-    public static func writeRow(_ task: TaskItem, in context: inout RowContext, to json: inout JSONWriter) {
+    public static let translations = TaskPhrases.translations
+
+    public static func writeRow(_ task: TaskItem, in context: inout RowContext<TaskPhrases>, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", task.id)
         json.field("title", task.title)
         json.field("priority", task.priority.rawValue)
-        json.field("priorityLabel", context.labels.priority(task.priority))
+        json.field("priorityLabel", context.phrases.priority(task.priority))
         json.field("formattedDueDate", context.formatting.mediumDateTime(task.dueDate))
         json.field("isOverdue", task.isOverdue(at: context.now))
-        json.field("dueLabel", context.labels.due(inDays: context.calendarDays(until: task.dueDate)))
+        json.field("dueLabel", context.phrases.due(inDays: context.calendarDays(until: task.dueDate)))
         json.endObject()
     }
 
     /// The due label changes at the client's midnight; `isOverdue` at the due time.
-    public static func rowExpiry(of task: TaskItem, in context: RowContext) -> Date? {
+    public static func rowExpiry(of task: TaskItem, in context: RowContext<TaskPhrases>) -> Date? {
         let midnight = context.today.upperBound
         return task.dueDate > context.now ? min(midnight, task.dueDate) : midnight
     }
