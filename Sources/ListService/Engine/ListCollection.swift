@@ -79,6 +79,8 @@ public protocol ListCollection: Sendable {
     static func makeDefaultItems(anchor: Date) -> [Item]
     /// The data file's name in a `--data` directory.
     static var fileName: String { get }
+    /// Whether a `--data` directory may lack the file; the embedded data is served then.
+    static var isDataFileOptional: Bool { get }
     /// Decodes a data file.
     static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Item]
 }
@@ -90,6 +92,7 @@ extension ListCollection {
     public static var markerSort: (field: SortField, direction: SortDirection)? { nil }
     public static func sequence(of id: String) -> Int? { nil }
     public static func holdsEveryItem(_ view: View) -> Bool { false }
+    public static var isDataFileOptional: Bool { false }
 
     public static func encodeDataFile(_ items: [Item]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 256 * items.count)

@@ -50,7 +50,9 @@ struct RecoveredCollection<C: ListCollection> {
             if let statePath, fileManager.fileExists(atPath: statePath), let directory = storage.stateDirectory {
                 items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: directory, isDirectory: true))
                 source = statePath
-            } else if let dataDirectory = storage.dataDirectory {
+            } else if let dataDirectory = storage.dataDirectory,
+                !C.isDataFileOptional || fileManager.fileExists(atPath: (dataDirectory as NSString).appendingPathComponent(C.fileName))
+            {
                 items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: dataDirectory, isDirectory: true))
                 source = (dataDirectory as NSString).appendingPathComponent(C.fileName)
             } else {
