@@ -12,6 +12,7 @@ public enum CollectionRegistry {
         visitor.visit(Orders.self)
         visitor.visit(Tasks.self)
         visitor.visit(Quakes.self)
+        visitor.visit(Users.self)
     }
 
     /// The collections' names, in registration order.
