@@ -7,7 +7,7 @@ import Foundation
 /// to the same list; a cursor it decodes encodes back to itself.
 enum CriteriaFuzzing {
     private static let now = Date(timeIntervalSince1970: 1_795_000_000)
-    private static let service = ListService(
+    private static let service = CollectionService(
         stores: [
             CollectionState<Orders>(items: DefaultOrders.make(count: 300, anchor: now)),
             CollectionState<Tasks>(items: DefaultTasks.make(count: 100, anchor: now)),

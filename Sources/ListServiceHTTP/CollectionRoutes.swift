@@ -7,7 +7,7 @@ import ListService
 enum CollectionRoutes {
     /// Adds every registered collection's routes.
     struct Installer: CollectionVisitor {
-        let service: ListService
+        let service: CollectionService
         var router: Router
 
         mutating func visit<C: ListCollection>(_ collection: C.Type) {
@@ -20,7 +20,7 @@ enum CollectionRoutes {
         }
     }
 
-    static func add<C: ListCollection>(_ collection: C.Type, service: ListService, to router: inout Router) {
+    static func add<C: ListCollection>(_ collection: C.Type, service: CollectionService, to router: inout Router) {
         let engine = service.engine(C.self)
         let purposes: [(path: String, purpose: ListCriteria<C>.Purpose)] =
             [("/\(C.name)", .list)] + (C.markerSort == nil ? [] : [("/\(C.name)/map", .map)])

@@ -3,7 +3,7 @@ import ListService
 
 /// `GET /metrics`: counters in the Prometheus text exposition format (version 0.0.4).
 enum MetricsRoute {
-    static func add(to router: inout Router, service: ListService, server: @escaping @Sendable () -> ServerStatistics.Snapshot?) {
+    static func add(to router: inout Router, service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot?) {
         router.get("/metrics") { _ in
             var text = ""
             func metric(_ name: String, _ type: String, _ help: String, _ value: Int) {

@@ -2,10 +2,10 @@ import Dispatch
 import HTTPLite
 import ListService
 
-/// `POST /quakes/import`: a USGS FeatureCollection upserted by id (`ListService.importFeed`).
+/// `POST /quakes/import`: a USGS FeatureCollection upserted by id (`CollectionService.importFeed`).
 /// Parsing runs off the event loop, so a feed of tens of megabytes does not stall reads.
 enum QuakeImportRoute {
-    static func add(to router: inout Router, service: ListService, maxBodyBytes: Int) {
+    static func add(to router: inout Router, service: CollectionService, maxBodyBytes: Int) {
         router.post("/quakes/import", maxBodyBytes: maxBodyBytes) { request in
             try JSONBody.require(JSONBody.json, of: request)
             let bytes = request.body

@@ -6,7 +6,7 @@ import ListService
 /// selected, shared by that collection's list and map (both echo it as `selectedId`).
 /// `"id": null` clears it.
 enum SelectionRoute {
-    static func add(to router: inout Router, service: ListService) {
+    static func add(to router: inout Router, service: CollectionService) {
         let collections = CollectionRegistry.namesSharingSelection
         router.put("/session/selection") { request in
             let resolution = try SessionResolution(request, store: service.sessions, now: service.now)

@@ -11,7 +11,7 @@ public enum ServiceRoutes {
     /// `server` supplies the HTTP server's counters for `/metrics` once it runs. Ordinary
     /// bodies are refused past `maxBodyBytes` (413), only an import may reach `maxImportBytes`.
     public static func makeRouter(
-        service: ListService, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
+        service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
         maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes
     ) -> Router {
         var router = Router(defaultMaxBodyBytes: maxBodyBytes)

@@ -3,10 +3,10 @@ import ListService
 
 /// The write routes of an editable collection: `POST /{name}`, `PATCH` and `DELETE
 /// /{name}/:id`, and `POST /{name}/:id/{action}`. The core decides and journals
-/// (`ListService.create`, `edit`); these routes read the request and answer the outcome,
+/// (`CollectionService.create`, `edit`); these routes read the request and answer the outcome,
 /// once durable.
 enum WriteRoutes {
-    static func add<C: EditableCollection>(_ collection: C.Type, service: ListService, to router: inout Router) {
+    static func add<C: EditableCollection>(_ collection: C.Type, service: CollectionService, to router: inout Router) {
         let engine = service.engine(C.self)
         router.post("/\(C.name)") { request in
             let display = try request.displayContext()
@@ -44,7 +44,7 @@ enum WriteRoutes {
             condition = ConditionalRequest.ifMatch(request.headers["If-Match"])
         }
 
-        func edit<C: EditableCollection>(_ edit: ItemEdit, service: ListService, engine: CollectionEngine<C>, pending: DeferredResponse) {
+        func edit<C: EditableCollection>(_ edit: ItemEdit, service: CollectionService, engine: CollectionEngine<C>, pending: DeferredResponse) {
             let display = display
             service.edit(C.self, id: id, edit, condition: condition) { outcome in
                 pending.complete(response(to: outcome, engine: engine, display: display))

@@ -23,10 +23,10 @@ let loadStarted = Date()
 let environment = ProcessInfo.processInfo.environment
 let storage = StorageConfiguration(
     dataDirectory: options.dataDirectory, stateDirectory: options.resolvedStateDirectory(environment: environment),
-    anchor: ListService.defaultAnchor())
-let service: ListService
+    anchor: CollectionService.defaultAnchor())
+let service: CollectionService
 do {
-    service = try ListService.open(
+    service = try CollectionService.open(
         storage,
         sessions: SessionStore(
             capacity: options.maxSessions, timeToLive: options.sessionTimeToLive, maxPageBytes: options.cacheBytes / 2),

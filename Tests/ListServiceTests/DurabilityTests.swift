@@ -68,8 +68,8 @@ import Testing
         StorageConfiguration(dataDirectory: nil, stateDirectory: directory, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
     }
 
-    private func open(_ directory: String) throws -> ListService {
-        try ListService.open(storage(directory), log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
+    private func open(_ directory: String) throws -> CollectionService {
+        try CollectionService.open(storage(directory), log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
     }
 
     @Test func acknowledgedWrites_surviveARestart_andCompaction() throws {
@@ -115,7 +115,7 @@ import Testing
         try withTemporaryDirectory { directory in
             var configuration = storage(directory)
             configuration.compactAfterBytes = 4096
-            let service = try ListService.open(configuration, log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
+            let service = try CollectionService.open(configuration, log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
             let router = ServiceRoutes.makeRouter(service: service)
             for index in 1...200 {
                 #expect(router.send(.patch, "/orders/o-\(String(format: "%06d", index))", json: #"{"customerName":"Renamed \#(index)"}"#).status == .ok)

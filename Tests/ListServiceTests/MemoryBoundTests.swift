@@ -22,7 +22,7 @@ import Testing
         let orders = DefaultOrders.make(count: 2_000, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
         let bound = 2 * 1024 * 1024
         let sessions = SessionStore(capacity: 10_000, maxPageBytes: bound)
-        let service = ListService(
+        let service = CollectionService(
             stores: [CollectionState<Orders>(items: orders)], sessions: sessions, sharedCacheBytes: 3 * 1024 * 1024,
             log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
         var first: Session?

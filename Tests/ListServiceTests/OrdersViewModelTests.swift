@@ -13,7 +13,7 @@ import Testing
         .make(id: "o-5", title: "Order #5 for john", customerName: "Zoë Kim", total: .dollars("99.99"), date: ISO8601.parse("2026-11-19T10:00:00Z")!, status: .completed),
     ]
 
-    private func list(_ query: String, session: Session? = nil, service: ListService, acceptLanguage: String? = nil) throws -> ([String: Any], CacheOutcome) {
+    private func list(_ query: String, session: Session? = nil, service: CollectionService, acceptLanguage: String? = nil) throws -> ([String: Any], CacheOutcome) {
         try ListServiceTests.list(Orders.self, query, session: session, service: service, acceptLanguage: acceptLanguage)
     }
 

@@ -15,8 +15,8 @@ import Testing
         User(id: "u-000005", name: "Plato", taps: 0),
     ]
 
-    private func service(_ users: [User]) -> ListService {
-        ListService(stores: [CollectionState<Users>(items: users)], log: .discarding)
+    private func service(_ users: [User]) -> CollectionService {
+        CollectionService(stores: [CollectionState<Users>(items: users)], log: .discarding)
     }
 
     private func rows(_ query: String, acceptLanguage: String? = nil) throws -> [[String: Any]] {
@@ -101,7 +101,7 @@ import Testing
         #expect(router.send(.post, "/users", json: #"{"name": "X", "taps": 99}"#).status == .unprocessableContent)
         #expect(router.send(.post, "/users", json: #"{"name": 4}"#).status == .unprocessableContent)
         #expect(router.send(.post, "/users/u-000001/wave").status == .notFound)
-        let full = ListService(stores: [CollectionState<Users>(items: [User(id: "u-1", name: "Max", taps: User.maxTaps)])], log: .discarding)
+        let full = CollectionService(stores: [CollectionState<Users>(items: [User(id: "u-1", name: "Max", taps: User.maxTaps)])], log: .discarding)
         #expect(ServiceRoutes.makeRouter(service: full).send(.post, "/users/u-1/tap").status == .conflict)
         #expect(service.engine(Users.self).state.count == people.count)
         #expect(service.engine(Users.self).state.item(id: "u-000001") == people[0])
@@ -114,11 +114,11 @@ import Testing
             try Data(file.utf8).write(to: URL(fileURLWithPath: data + "/users.json"))
             try withTemporaryDirectory { state in
                 let storage = StorageConfiguration(dataDirectory: data, stateDirectory: state, anchor: Date())
-                var service = try ListService.open(storage, log: .discarding)
+                var service = try CollectionService.open(storage, log: .discarding)
                 #expect(service.engine(Users.self).state.count == 2)
                 #expect(ServiceRoutes.makeRouter(service: service).send(.post, "/users/u-000010/tap").bodyJSON["taps"] as? Int == 42)
                 #expect(ServiceRoutes.makeRouter(service: service).send(.post, "/users", json: #"{"name": "Edsger"}"#).headers["Location"] == "/users/u-000012")
-                service = try ListService.open(storage, log: .discarding)
+                service = try CollectionService.open(storage, log: .discarding)
                 #expect(service.engine(Users.self).state.item(id: "u-000010")?.taps == 42)
                 #expect(service.engine(Users.self).state.item(id: "u-000012")?.name == "Edsger")
             }
@@ -129,11 +129,11 @@ import Testing
         try withTemporaryDirectory { data in
             try writeEmptyDataFiles(to: data)
             let storage = StorageConfiguration(dataDirectory: data, stateDirectory: nil, anchor: Date())
-            let service = try ListService.open(storage, log: .discarding)
+            let service = try CollectionService.open(storage, log: .discarding)
             #expect(service.engine(Users.self).state.count == DefaultUsers.make().count)
             try Data(#"[{"id": "u-1", "name": "Ada", "taps": -1}]"#.utf8).write(to: URL(fileURLWithPath: data + "/users.json"))
             do {
-                _ = try ListService.open(storage, log: .discarding)
+                _ = try CollectionService.open(storage, log: .discarding)
                 Issue.record("a negative tap count was accepted")
             } catch {
                 #expect("\(error)".contains("users.json: [0].taps"))

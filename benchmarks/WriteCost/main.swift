@@ -7,8 +7,8 @@ import Foundation
 import ListService
 
 func measure(orders count: Int, sessions: Int) {
-    let anchor = ListService.defaultAnchor()
-    let service = ListService(stores: [CollectionState<Orders>(items: DefaultOrders.make(count: count, anchor: anchor))])
+    let anchor = CollectionService.defaultAnchor()
+    let service = CollectionService(stores: [CollectionState<Orders>(items: DefaultOrders.make(count: count, anchor: anchor))])
     let engine = service.engine(Orders.self)
     let queries = [
         "filter=pending", "filter=completed", "filter=cancelled", "filter=highValue", "filter=currentMonth", "q=john",

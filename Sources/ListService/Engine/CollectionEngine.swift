@@ -41,12 +41,12 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     final class SortedResult: Sendable {
         let slots: SlotOrder
         let version: UInt64
-        let token: CurrencyToken
+        let token: CacheValidity
 
         init(_ slots: SlotOrder, version: UInt64) {
             self.slots = slots
             self.version = version
-            token = CurrencyToken()
+            token = CacheValidity()
         }
 
         /// The same list, unchanged by a change: its token (and so its pages) carries over.
@@ -126,7 +126,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         }
         metrics.increment(.rowsFormatted)
         // A row's key holds its revision, so its token never needs revoking.
-        let page = ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
+        let page = ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
         if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
@@ -246,7 +246,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
             C.writeRow(item, in: &context, to: &json)
             return C.rowExpiry(of: item, in: context)
         }
-        return ListPage(body: body, token: CurrencyToken(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
+        return ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
     }
 
     /// The item's version: a digest of its stored form, the same in every locale and zone and
@@ -339,7 +339,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         }
         for name in C.scopeParameters {
             json.key(name)
-            json.optionalString(criteria.scopeEcho[name])
+            json.optionalString(criteria.appliedParameters[name])
         }
         json.field("q", criteria.search)
         if criteria.purpose == .list {

@@ -130,12 +130,12 @@ extension ListCollection where Scope == NoScope {
 public struct ResolvedScope<Scope: Hashable & Sendable>: Sendable {
     public let scope: Scope
     public let validUntil: Date
-    public let applied: [String: String]
+    public let appliedParameters: [String: String]
 
-    public init(_ scope: Scope, validUntil: Date = .distantFuture, applied: [String: String] = [:]) {
+    public init(_ scope: Scope, validUntil: Date = .distantFuture, appliedParameters: [String: String] = [:]) {
         self.scope = scope
         self.validUntil = validUntil
-        self.applied = applied
+        self.appliedParameters = appliedParameters
     }
 }
 

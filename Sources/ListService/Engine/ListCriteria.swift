@@ -15,7 +15,7 @@ public struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     /// When the list's meaning changes by itself (the month or day ends), or `distantFuture`.
     public let validUntil: Date
     /// The scope parameters as applied, for the response's `criteria` (`date`).
-    public let scopeEcho: [String: String]
+    public let appliedParameters: [String: String]
 
     public static var limitRange: ClosedRange<Int> { 1...500 }
 
@@ -51,7 +51,7 @@ public struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         let resolved = try C.scope(for: view, parameters: reader, display: display, now: now)
         scope = resolved.scope
         validUntil = resolved.validUntil
-        scopeEcho = resolved.applied
+        appliedParameters = resolved.appliedParameters
         start = try Self.pageStart(reader)
         if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
             throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort or order).")

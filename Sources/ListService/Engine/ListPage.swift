@@ -6,13 +6,13 @@ public final class ListPage: Sendable {
     public let body: [UInt8]
     public let etag: String
     /// Says whether the list it came from is still current; a change to the list revokes it.
-    let token: CurrencyToken
+    let token: CacheValidity
     /// Time-relative criteria (this month, today) go stale at this instant.
     public let validUntil: Date
 
     /// A page of one item's row carries the item's version in its ETag (`"<version>-<bytes>"`),
     /// so `If-Match` on a write can compare versions whatever representation it was read in.
-    init(body: [UInt8], token: CurrencyToken, validUntil: Date = .distantFuture, itemVersion: String? = nil) {
+    init(body: [UInt8], token: CacheValidity, validUntil: Date = .distantFuture, itemVersion: String? = nil) {
         self.body = body
         self.etag = itemVersion.map { "\"\($0)-\(ETag.hexDigest(body))\"" } ?? ETag.make(for: body)
         self.token = token
@@ -38,7 +38,7 @@ public final class ListPage: Sendable {
 }
 
 /// Whether something computed from the data still reflects it. Revoked once, never restored.
-final class CurrencyToken: Sendable {
+final class CacheValidity: Sendable {
     private let current = Atomic<Bool>(true)
     /// Distinguishes successive versions of one list in cache keys.
     let revision: UInt64

@@ -28,14 +28,14 @@ extension Money {
 func makeService(
     orders: [Order] = [], tasks: [TaskItem] = [], quakes: [Earthquake] = [],
     now: Date = ISO8601.parse("2026-11-20T12:00:00Z") ?? Date()
-) -> ListService {
-    ListService(
+) -> CollectionService {
+    CollectionService(
         stores: [CollectionState<Orders>(items: orders), CollectionState<Tasks>(items: tasks), CollectionState<Quakes>(items: quakes)],
         clock: { now })
 }
 
 /// The in-memory service write tests run against: 50 default orders and one task, `t-000001`.
-func makeWriteTestService() -> ListService {
+func makeWriteTestService() -> CollectionService {
     makeService(
         orders: DefaultOrders.make(count: 50, anchor: ISO8601.parse("2026-11-20T00:00:00Z") ?? Date()),
         tasks: [
@@ -48,7 +48,7 @@ func makeWriteTestService() -> ListService {
 /// Lists collection `C` in a session (a fresh one unless given), as a client would.
 func list<C: ListCollection>(
     _ collection: C.Type, _ query: String, session: Session? = nil, purpose: ListCriteria<C>.Purpose = .list,
-    service: ListService, acceptLanguage: String? = nil
+    service: CollectionService, acceptLanguage: String? = nil
 ) throws -> ([String: Any], CacheOutcome) {
     let pairs = query.split(separator: "&").map { pair -> (name: String, value: String) in
         let parts = pair.split(separator: "=", maxSplits: 1)

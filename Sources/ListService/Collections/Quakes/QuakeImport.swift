@@ -1,6 +1,6 @@
 import CSystem
 
-extension ListService {
+extension CollectionService {
     /// Upserts a feed's earthquakes by id in one trip through the journal: a feature whose
     /// `updated` is not newer than the stored one is left alone. Reports the import's summary
     /// (counts of inserted, updated and unchanged, and the feed's rejections) as JSON once

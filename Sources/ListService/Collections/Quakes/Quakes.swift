@@ -41,12 +41,12 @@ public enum Quakes: ListCollection {
         let zone = display.timeZoneIdentifier
         guard let text = parameters.string("date") else {
             let today = CalendarDays.day(containing: now, in: zone)
-            return ResolvedScope(Scope(day: today), validUntil: today.upperBound, applied: ["date": CalendarDays.dayName(of: now, in: zone)])
+            return ResolvedScope(Scope(day: today), validUntil: today.upperBound, appliedParameters: ["date": CalendarDays.dayName(of: now, in: zone)])
         }
         guard let day = CalendarDays.day(named: text, in: zone) else {
             throw .invalidParameter("date", "'\(text)' is not a date in the form YYYY-MM-DD.")
         }
-        return ResolvedScope(Scope(day: day), applied: ["date": text])
+        return ResolvedScope(Scope(day: day), appliedParameters: ["date": text])
     }
 
     public static func id(of quake: Earthquake) -> String { quake.id }

@@ -10,7 +10,7 @@ public struct StorageConfiguration: Sendable {
     public var stateDirectory: String?
     /// A journal this large is compacted into its collection's data file.
     public var compactAfterBytes = 64 * 1024 * 1024
-    /// The embedded data's anchor (see `ListService.defaultAnchor`).
+    /// The embedded data's anchor (see `CollectionService.defaultAnchor`).
     public var anchor: Date
 
     public init(dataDirectory: String?, stateDirectory: String?, anchor: Date) {

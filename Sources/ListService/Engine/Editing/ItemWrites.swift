@@ -17,7 +17,7 @@ public enum WriteOutcome<Item: Sendable>: Sendable {
     case refused(WriteRejection)
 }
 
-extension ListService {
+extension CollectionService {
     /// Creates an item of `C` from a create body: validated, given the next id, journaled.
     public func create<C: EditableCollection>(
         _ collection: C.Type, from body: JSONObject, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void

@@ -3,7 +3,7 @@ import Foundation
 
 /// The whole service without HTTP: one engine per registered collection, the write
 /// coordinator, sessions and counters, wired once.
-public final class ListService: Sendable {
+public final class CollectionService: Sendable {
     public let sessions: SessionStore
     public let metrics: ServiceMetrics
     public let engines: Engines
@@ -63,7 +63,7 @@ public final class ListService: Sendable {
         _ storage: StorageConfiguration, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
         sharedCacheBytes: Int = defaultSharedCacheBytes, log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
-    ) throws(StartupError) -> ListService {
+    ) throws(StartupError) -> CollectionService {
         if let directory = storage.stateDirectory {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -84,7 +84,7 @@ public final class ListService: Sendable {
         var wiring = JournalOpener(engines: engines, journals: recovery.journals)
         CollectionRegistry.visitAll(&wiring)
         if let error = wiring.error { throw error }
-        return ListService(
+        return CollectionService(
             engines: engines, metrics: metrics, files: wiring.files, sequences: sequences.sequences, compactAfterBytes: storage.compactAfterBytes,
             sessions: sessions, log: log, clock: clock)
     }
