@@ -23,37 +23,9 @@ public final class CollectionService: Sendable {
         sharedCacheBytes: Int = defaultSharedCacheBytes, log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
-        let metrics = ServiceMetrics()
-        let engines = Self.makeEngines(
-            stores: stores, metrics: metrics, sharedPages: sharedPages, sharedCacheBytes: sharedCacheBytes, clock: clock)
-        var sequences = SequenceFinder(engines: engines, recovered: [:])
-        CollectionRegistry.visitAll(&sequences)
-        self.init(
-            engines: engines, metrics: metrics, files: [], sequences: sequences.sequences, compactAfterBytes: .max, sessions: sessions, log: log,
-            clock: clock)
-    }
-
-    private init(
-        engines: Engines, metrics: ServiceMetrics, files: [CollectionFiles], sequences: [String: Int], compactAfterBytes: Int, sessions: SessionStore,
-        log: ServiceLog, clock: @escaping @Sendable () -> Date
-    ) {
-        self.engines = engines
-        self.metrics = metrics
-        self.sessions = sessions
-        self.log = log
-        self.clock = clock
-        writes = WriteCoordinator(engines: engines, files: files, compactAfterBytes: compactAfterBytes, sequences: sequences, log: log)
-    }
-
-    private static func makeEngines(
-        stores: [any AnyCollectionStore], metrics: ServiceMetrics, sharedPages: Int, sharedCacheBytes: Int,
-        clock: @escaping @Sendable () -> Date
-    ) -> Engines {
-        var maker = EngineMaker(
-            stores: stores, metrics: metrics, formatters: FormatterCache(), sharedPages: sharedPages,
-            cacheBytesPerCollection: sharedCacheBytes / max(1, CollectionRegistry.names.count), clock: clock)
-        CollectionRegistry.visitAll(&maker)
-        return Engines(maker.engines)
+        var opener = CollectionOpener(source: .stores(stores), log: log)
+        CollectionRegistry.visitAll(&opener)
+        self.init(opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: .max, sessions: sessions, log: log, clock: clock)
     }
 
     /// Opens the service on its storage: each collection's snapshot plus its journal replayed
@@ -71,22 +43,36 @@ public final class CollectionService: Sendable {
                 throw StartupError(description: "cannot create the state directory \(directory): \(error.localizedDescription)")
             }
         }
-        var recovery = StorageRecovery(storage: storage, log: log)
-        CollectionRegistry.visitAll(&recovery)
-        if let error = recovery.error { throw error }
-        for line in recovery.reports { log.line("level=info event=loaded \(line)") }
+        var opener = CollectionOpener(source: .storage(storage), log: log)
+        CollectionRegistry.visitAll(&opener)
+        if let error = opener.error { throw error }
+        for line in opener.reports { log.line("level=info event=loaded \(line)") }
         malloc_trim(0)  // hand the parsers' freed memory back to the OS rather than keep it as RSS
-        let metrics = ServiceMetrics()
-        let engines = makeEngines(
-            stores: recovery.stores, metrics: metrics, sharedPages: sharedPages, sharedCacheBytes: sharedCacheBytes, clock: clock)
-        var sequences = SequenceFinder(engines: engines, recovered: recovery.sequences)
-        CollectionRegistry.visitAll(&sequences)
-        var wiring = JournalOpener(engines: engines, journals: recovery.journals)
-        CollectionRegistry.visitAll(&wiring)
-        if let error = wiring.error { throw error }
         return CollectionService(
-            engines: engines, metrics: metrics, files: wiring.files, sequences: sequences.sequences, compactAfterBytes: storage.compactAfterBytes,
-            sessions: sessions, log: log, clock: clock)
+            opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: storage.compactAfterBytes, sessions: sessions, log: log,
+            clock: clock)
+    }
+
+    private init(
+        _ opened: CollectionOpener, cache: (pages: Int, bytes: Int), compactAfterBytes: Int, sessions: SessionStore, log: ServiceLog,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        let metrics = ServiceMetrics()
+        let context = EngineContext(
+            metrics: metrics, formatters: FormatterCache(), sharedPages: cache.pages,
+            cacheBytesPerCollection: cache.bytes / max(1, opened.collections.count), clock: clock)
+        let collections = opened.collections.map { $0(context) }
+        engines = Engines(collections.map(\.engine))
+        // Ids continue after the highest of the items held and of what storage recorded
+        // (ids of deleted items are never given again).
+        let sequences = Dictionary(
+            uniqueKeysWithValues: collections.map { ($0.engine.name, max($0.engine.highestHeldSequence, $0.recordedSequence)) })
+        self.metrics = metrics
+        self.sessions = sessions
+        self.log = log
+        self.clock = clock
+        writes = WriteCoordinator(
+            engines: engines, files: collections.compactMap(\.files), compactAfterBytes: compactAfterBytes, sequences: sequences, log: log)
     }
 
     public var now: Date { clock() }
@@ -95,18 +81,13 @@ public final class CollectionService: Sendable {
     public func engine<C: ListCollection>(_ collection: C.Type) -> CollectionEngine<C> { engines.engine(C.self) }
 
     /// Item counts per collection, for the start-up log.
-    public var itemCounts: [(name: String, count: Int)] {
-        var counter = ItemCounter(engines: engines)
-        CollectionRegistry.visitAll(&counter)
-        return counter.counts
-    }
+    public var itemCounts: [(name: String, count: Int)] { engines.all.map { ($0.name, $0.itemCount) } }
 
     /// Whether the named collection holds an item with this id.
-    public func contains(id: String, in collection: String) -> Bool {
-        var finder = ItemFinder(engines: engines, collection: collection, id: id)
-        CollectionRegistry.visitAll(&finder)
-        return finder.isFound
-    }
+    public func contains(id: String, in collection: String) -> Bool { engines.named(collection)?.containsItem(id: id) ?? false }
+
+    /// The collections whose list and map share a session's selection.
+    package var namesSharingSelection: [String] { engines.all.filter(\.sharesSelection).map(\.name) }
 
     /// The start of the current UTC hour: the embedded data's anchor, so it is the same for an
     /// hour and "this month" or "today" always has items.
@@ -115,113 +96,86 @@ public final class CollectionService: Sendable {
     }
 }
 
-/// A collection's state of any type, for wiring.
+/// A collection's state of any type, for `CollectionService(stores:)`.
 public protocol AnyCollectionStore: Sendable {}
 
 extension CollectionState: AnyCollectionStore {}
 
-// MARK: visitors that wire each collection with its concrete type
-
-/// Makes each collection's engine over its state (an empty one if none was given).
-private struct EngineMaker: CollectionVisitor {
-    let stores: [any AnyCollectionStore]
+/// What every engine is made with.
+struct EngineContext {
     let metrics: ServiceMetrics
     let formatters: FormatterCache
     let sharedPages: Int
     let cacheBytesPerCollection: Int
     let clock: @Sendable () -> Date
-    var engines: [String: any Sendable] = [:]
-
-    mutating func visit<C: ListCollection>(_ collection: C.Type) {
-        let state = stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: [])
-        engines[C.name] = CollectionEngine(
-            state: state, metrics: metrics, formatters: formatters, pageCapacity: sharedPages, cacheBytes: cacheBytesPerCollection,
-            clock: clock)
-    }
 }
 
-/// Recovers each collection from storage, stopping at the first error.
-private struct StorageRecovery: CollectionVisitor {
-    let storage: StorageConfiguration
+/// One collection, opened: its engine, its files (nil in memory) and the highest sequence
+/// storage recorded.
+struct OpenedCollection {
+    let engine: any AnyCollectionEngine
+    let files: CollectionFiles?
+    let recordedSequence: Int
+}
+
+/// Opens each registered collection with its concrete type: its state from the given stores
+/// or from storage (snapshot and journal), then, once the number of collections is known,
+/// its engine and its journal. Stops at the first error.
+private struct CollectionOpener: CollectionVisitor {
+    enum Source {
+        case stores([any AnyCollectionStore])
+        case storage(StorageConfiguration)
+    }
+
+    let source: Source
     let log: ServiceLog
-    var stores: [any AnyCollectionStore] = []
-    var journals: [String: (path: String, length: Int)] = [:]
-    /// The highest sequence number each collection ever gave out, deleted items included.
-    var sequences: [String: Int] = [:]
+    var collections: [(EngineContext) -> OpenedCollection] = []
     var reports: [String] = []
     var error: StartupError?
 
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
         guard error == nil else { return }
-        do {
-            let recovered = try RecoveredCollection<C>.recover(storage, log: log)
-            stores.append(recovered.state)
-            if let path = recovered.journalPath { journals[C.name] = (path, recovered.journalLength) }
-            sequences[C.name] = recovered.highestSequence
-            reports.append(recovered.report)
-        } catch {
-            self.error = error
+        switch source {
+        case .stores(let stores):
+            let state = stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: [])
+            collections.append { context in OpenedCollection(engine: Self.engine(state, context), files: nil, recordedSequence: 0) }
+        case .storage(let storage):
+            do {
+                let recovered = try RecoveredCollection<C>.recover(storage, log: log)
+                let journal = try recovered.journalPath.map { path throws(StartupError) in
+                    do {
+                        return try Journal(path: path, length: recovered.journalLength)
+                    } catch {
+                        throw StartupError(description: "cannot open the journal: \(error)")
+                    }
+                }
+                reports.append(recovered.report)
+                collections.append { context in
+                    let engine = Self.engine(recovered.state, context)
+                    return OpenedCollection(
+                        engine: engine, files: journal.map { Self.files(of: engine, journal: $0) }, recordedSequence: recovered.highestSequence)
+                }
+            } catch {
+                self.error = error
+            }
         }
     }
-}
 
-/// Finds where each collection's id sequence continues: after the highest of its items and
-/// of what storage recorded (ids of deleted items are never given again).
-private struct SequenceFinder: CollectionVisitor {
-    let engines: Engines
-    let recovered: [String: Int]
-    var sequences: [String: Int] = [:]
-
-    mutating func visit<C: ListCollection>(_ collection: C.Type) {
-        let highestHeld = engines.engine(C.self).state.allItems.compactMap { C.sequence(of: C.id(of: $0)) }.max() ?? 0
-        sequences[C.name] = max(highestHeld, recovered[C.name] ?? 0)
+    private static func engine<C: ListCollection>(_ state: CollectionState<C>, _ context: EngineContext) -> CollectionEngine<C> {
+        CollectionEngine(
+            state: state, metrics: context.metrics, formatters: context.formatters, pageCapacity: context.sharedPages,
+            cacheBytes: context.cacheBytesPerCollection, clock: context.clock)
     }
-}
 
-/// Opens each collection's journal for appending; a journal that cannot be opened stops
-/// start-up (a write to it could not be made durable).
-private struct JournalOpener: CollectionVisitor {
-    let engines: Engines
-    let journals: [String: (path: String, length: Int)]
-    var files: [CollectionFiles] = []
-    var error: StartupError?
-
-    mutating func visit<C: ListCollection>(_ collection: C.Type) {
-        guard error == nil, let journal = journals[C.name] else { return }
-        let engine = engines.engine(C.self)
+    /// The collection's files beside its journal: snapshot, sequence high-water mark.
+    private static func files<C: ListCollection>(of engine: CollectionEngine<C>, journal: Journal) -> CollectionFiles {
         let directory = (journal.path as NSString).deletingLastPathComponent as NSString
-        do {
-            files.append(
-                CollectionFiles(
-                    name: C.name, dataPath: directory.appendingPathComponent(C.fileName),
-                    sequencePath: directory.appendingPathComponent(RecoveredCollection<C>.sequenceFileName),
-                    journal: try Journal(path: journal.path, length: journal.length),
-                    takeSnapshot: {
-                        let items = engine.state.allItems
-                        return { C.encodeDataFile(items) }
-                    }))
-        } catch {
-            self.error = StartupError(description: "cannot open the journal: \(error)")
-        }
-    }
-}
-
-private struct ItemCounter: CollectionVisitor {
-    let engines: Engines
-    var counts: [(name: String, count: Int)] = []
-
-    mutating func visit<C: ListCollection>(_ collection: C.Type) {
-        counts.append((C.name, engines.engine(C.self).state.count))
-    }
-}
-
-private struct ItemFinder: CollectionVisitor {
-    let engines: Engines
-    let collection: String
-    let id: String
-    var isFound = false
-
-    mutating func visit<C: ListCollection>(_ type: C.Type) {
-        if C.name == collection { isFound = engines.engine(C.self).state.item(id: id) != nil }
+        return CollectionFiles(
+            name: C.name, dataPath: directory.appendingPathComponent(C.fileName),
+            sequencePath: directory.appendingPathComponent(RecoveredCollection<C>.sequenceFileName), journal: journal,
+            takeSnapshot: {
+                let items = engine.state.allItems
+                return { C.encodeDataFile(items) }
+            })
     }
 }

@@ -7,7 +7,7 @@ import ListService
 /// `"id": null` clears it.
 enum SelectionRoute {
     static func add(to router: inout Router, service: CollectionService) {
-        let collections = CollectionRegistry.namesSharingSelection
+        let collections = service.namesSharingSelection
         router.put("/session/selection") { request in
             let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
             let body = try JSONBody.object(of: request)

@@ -1,16 +1,46 @@
 import Foundation
 
-/// One engine per registered collection, reachable by its concrete type.
-public final class Engines: Sendable {
-    private let engines: [String: any Sendable]
+/// What the service asks of any collection's engine without knowing its type: counts and
+/// lookups by name, for start-up logs, id sequences and selections.
+protocol AnyCollectionEngine: AnyObject, Sendable {
+    var collectionType: ObjectIdentifier { get }
+    var name: String { get }
+    var sharesSelection: Bool { get }
+    var itemCount: Int { get }
+    func containsItem(id: String) -> Bool
+    /// The highest sequence number among the ids of the items held.
+    var highestHeldSequence: Int { get }
+}
 
-    init(_ engines: [String: any Sendable]) { self.engines = engines }
+extension CollectionEngine: AnyCollectionEngine {
+    var collectionType: ObjectIdentifier { ObjectIdentifier(C.self) }
+    var name: String { C.name }
+    var sharesSelection: Bool { C.sharesSelection }
+    var itemCount: Int { state.count }
+    func containsItem(id: String) -> Bool { state.item(id: id) != nil }
+    var highestHeldSequence: Int { state.allItems.compactMap { C.sequence(of: C.id(of: $0)) }.max() ?? 0 }
+}
+
+/// One engine per registered collection, in registration order, found by the collection's type.
+public final class Engines: Sendable {
+    let all: [any AnyCollectionEngine]
+    private let byType: [ObjectIdentifier: any AnyCollectionEngine]
+
+    init(_ engines: [any AnyCollectionEngine]) {
+        all = engines
+        byType = Dictionary(uniqueKeysWithValues: engines.map { ($0.collectionType, $0) })
+    }
 
     /// The engine of collection `C` (every registered collection has one).
     public func engine<C: ListCollection>(_ collection: C.Type) -> CollectionEngine<C> {
-        guard let engine = engines[C.name] as? CollectionEngine<C> else {
+        // The engine stored under `C`'s type is the `CollectionEngine<C>` made for it, so this
+        // cast fails only for a collection missing from `CollectionRegistry.visitAll`.
+        guard let engine = byType[ObjectIdentifier(C.self)] as? CollectionEngine<C> else {
             preconditionFailure("\(C.name) is not registered in CollectionRegistry.visitAll")
         }
         return engine
     }
+
+    /// The engine of the collection called `name`.
+    func named(_ name: String) -> (any AnyCollectionEngine)? { all.first { $0.name == name } }
 }

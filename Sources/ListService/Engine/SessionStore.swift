@@ -4,7 +4,7 @@ import Locking
 /// One client's state: a view-model per collection (made on first use) and what it selected.
 public final class Session: Sendable {
     public let id: String
-    private let viewModels = Locked<[String: any Sendable]>([:])
+    private let viewModels = Locked<[ViewModelKey: any Sendable]>([:])
     private let selections = Locked<[String: String]>([:])
     private let pageMemory: PageMemory
 
@@ -17,13 +17,20 @@ public final class Session: Sendable {
     public func viewModel<C: ListCollection>(
         for collection: C.Type, purpose: ListCriteria<C>.Purpose = .list
     ) -> ListViewModel<C> {
-        let key = purpose == .list ? C.name : C.name + "/map"
+        let key = ViewModelKey(collection: ObjectIdentifier(C.self), isMap: purpose == .map)
         return viewModels.withLock { models in
+            // The model stored under `C`'s key is the `ListViewModel<C>` made below.
             if let existing = models[key] as? ListViewModel<C> { return existing }
             let made = ListViewModel<C>(purpose: purpose, memory: pageMemory)
             models[key] = made
             return made
         }
+    }
+
+    /// A view-model's key: its collection's type and whether it serves the map.
+    private struct ViewModelKey: Hashable {
+        let collection: ObjectIdentifier
+        let isMap: Bool
     }
 
     /// The item selected in a collection, shared by that collection's list and map.

@@ -80,20 +80,26 @@ public final class WriteCoordinator: Sendable {
 public struct WriteBatch {
     let engines: Engines
     var sequences: [String: Int]
-    var collections: [String: any PendingCollectionChanges] = [:]
+    /// Each changed collection's changes, under its type.
+    var collections: [ObjectIdentifier: any PendingCollectionChanges] = [:]
     var completions: [(Result<Void, WriteRejection>) -> Void] = []
 
     /// The item as the batch sees it: earlier writes in the batch first, then the engine.
     public func item<C: ListCollection>(_ collection: C.Type, id: String) -> C.Item? {
-        if let changes = collections[C.name] as? CollectionChanges<C>, let overlaid = changes.overlay[id] { return overlaid }
+        if let changes = changes(of: C.self), let overlaid = changes.overlay[id] { return overlaid }
         return engines.engine(C.self).state.item(id: id)
     }
 
     /// Records a change; it is journaled and applied when the batch commits.
     public mutating func record<C: ListCollection>(_ collection: C.Type, _ change: ItemChange<C.Item>) {
-        let changes = collections[C.name] as? CollectionChanges<C> ?? CollectionChanges<C>(engine: engines.engine(C.self))
+        let changes = changes(of: C.self) ?? CollectionChanges<C>(engine: engines.engine(C.self))
         changes.add(change)
-        collections[C.name] = changes
+        collections[ObjectIdentifier(C.self)] = changes
+    }
+
+    /// The batch's changes to `C` so far: the `CollectionChanges<C>` stored under its type.
+    private func changes<C: ListCollection>(of collection: C.Type) -> CollectionChanges<C>? {
+        collections[ObjectIdentifier(C.self)] as? CollectionChanges<C>
     }
 
     /// Makes a new item of `C` with the next sequence number, which is used up only when
