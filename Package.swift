@@ -12,22 +12,23 @@ let package = Package(
     targets: [
         // C shim: exposes epoll, eventfd, accept4 and memmem, which Glibc's Swift module does not.
         .target(name: "CSystem"),
-        // A lock ThreadSanitizer understands (see Locked.swift); shared by the other targets.
-        .target(name: "Locking"),
-        .target(name: "HTTPLite", dependencies: ["CSystem", "Locking"]),
+        // What HTTPLite and the core both need and neither owns: a lock ThreadSanitizer
+        // understands, JSON string literals, lines on stderr.
+        .target(name: "Basics"),
+        .target(name: "HTTPLite", dependencies: ["CSystem", "Basics"]),
         // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
-        .target(name: "ListService", dependencies: ["CSystem", "Locking"]),
+        .target(name: "ListService", dependencies: ["CSystem", "Basics"]),
         // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml is
         // compiled in (through a symlink to the file at the top) and served as is.
-        .target(name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService"], resources: [.embedInCode("openapi.yaml")]),
-        .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Locking"]),
+        .target(name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService", "Basics"], resources: [.embedInCode("openapi.yaml")]),
+        .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
         // libFuzzer targets (scripts/fuzz.sh builds them with -DFUZZING); a stub otherwise.
-        .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP"], path: "Fuzz/Sources"),
+        .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"], path: "Fuzz/Sources"),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite"]),
         // Depends on the executable too: its options are unit-tested and its binary is run.
-        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "server", "Locking"]),
+        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "server", "Basics"]),
     ],
     swiftLanguageModes: [.v6]
 )

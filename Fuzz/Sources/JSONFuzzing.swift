@@ -1,4 +1,5 @@
 #if FUZZING
+import Basics
 @testable import ListService
 
 /// The JSON parser with a request body's limits. Invariant: a document it accepts, written
@@ -25,7 +26,7 @@ enum JSONFuzzing {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"
         case .number(let number): out += number.text
-        case .string(let text): out += JSONWriter.encodedString(text)
+        case .string(let text): out += JSONString.quoted(text)
         case .array(let elements):
             out += "["
             for (index, element) in elements.enumerated() {
@@ -37,7 +38,7 @@ enum JSONFuzzing {
             out += "{"
             for (index, member) in object.members.enumerated() {
                 if index > 0 { out += "," }
-                out += JSONWriter.encodedString(member.key) + ":"
+                out += JSONString.quoted(member.key) + ":"
                 write(member.value, to: &out)
             }
             out += "}"

@@ -1,3 +1,4 @@
+import Basics
 import HTTPLite
 import ListService
 
@@ -6,9 +7,9 @@ import ListService
 extension ListServiceError {
     var httpError: HTTPError {
         var extensions: [(name: String, json: String)] = []
-        if let parameter { extensions.append(("parameter", JSONWriter.encodedString(parameter))) }
+        if let parameter { extensions.append(("parameter", JSONString.quoted(parameter))) }
         if let allowedValues {
-            extensions.append(("allowed", "[" + allowedValues.map(JSONWriter.encodedString).joined(separator: ",") + "]"))
+            extensions.append(("allowed", "[" + allowedValues.map(JSONString.quoted).joined(separator: ",") + "]"))
         }
         let status: HTTPStatus
         switch kind {
@@ -27,7 +28,7 @@ extension WriteRejection {
         switch kind {
         case .invalid(let problems):
             let errors = "[" + problems.prefix(Self.listedProblems)
-                .map { "{\"field\":\(JSONWriter.encodedString($0.field)),\"detail\":\(JSONWriter.encodedString($0.detail))}" }
+                .map { "{\"field\":\(JSONString.quoted($0.field)),\"detail\":\(JSONString.quoted($0.detail))}" }
                 .joined(separator: ",") + "]"
             return HTTPError(
                 .unprocessableContent, code: "validation-failed", detail: detail,
@@ -55,7 +56,7 @@ extension StorageHealth {
     var readinessError: HTTPError? {
         let failing = failingCollections
         guard !failing.isEmpty else { return nil }
-        let list = "[" + failing.map { "{\"collection\":\(JSONWriter.encodedString($0.name)),\"error\":\(JSONWriter.encodedString($0.error))}" }
+        let list = "[" + failing.map { "{\"collection\":\(JSONString.quoted($0.name)),\"error\":\(JSONString.quoted($0.error))}" }
             .joined(separator: ",") + "]"
         return HTTPError(
             .serviceUnavailable, code: "storage-unavailable",

@@ -1,5 +1,5 @@
 import HTTPLite
-import Locking
+import Basics
 
 /// Lets routes built before the server exists read its counters once it runs.
 final class ServerStatisticsBox: Sendable {

@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Glibc
 import HTTPLite
@@ -9,7 +10,7 @@ func handleShutdownSignals(for server: HTTPServer) -> [any DispatchSourceSignal]
         signal(number, SIG_IGN)  // let the dispatch source, not the default action, see it
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {
-            System.printError("level=info event=shutdown signal=\(number)")
+            StandardError.writeLine("level=info event=shutdown signal=\(number)")
             server.shutdown()
         }
         source.resume()

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import HTTPLite
 import ListService
@@ -7,7 +8,7 @@ let options: ServerOptions
 do {
     options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
-    System.printError("server: \(error.message)")
+    StandardError.writeLine("server: \(error.message)")
     exit(2)
 }
 if options.showsHelp {
@@ -32,11 +33,11 @@ do {
             capacity: options.maxSessions, timeToLive: options.sessionTimeToLive, maxPageBytes: options.cacheBytes / 2),
         sharedPages: options.sharedPages, sharedCacheBytes: options.cacheBytes / 2)
 } catch {
-    System.printError("server: cannot start: \(error)")
+    StandardError.writeLine("server: cannot start: \(error)")
     exit(1)
 }
 let loadMilliseconds = Int(Date().timeIntervalSince(loadStarted) * 1000)
-System.printError(
+StandardError.writeLine(
     "level=info event=ready \(service.itemCounts.map { "\($0.name)=\($0.count)" }.joined(separator: " ")) "
         + "state=\(storage.stateDirectory ?? "memory") duration_ms=\(loadMilliseconds)")
 
@@ -53,14 +54,14 @@ let server: HTTPServer
 do {
     server = try HTTPServer(configuration: configuration, handler: router.handle)
 } catch {
-    System.printError("server: cannot listen on \(configuration.host):\(configuration.port): \(error)")
+    StandardError.writeLine("server: cannot listen on \(configuration.host):\(configuration.port): \(error)")
     exit(1)
 }
 statistics.attach(server.statistics)
-System.printError("level=info event=listening address=\(configuration.host):\(server.port) threads=\(configuration.loopCount)")
+StandardError.writeLine("level=info event=listening address=\(configuration.host):\(server.port) threads=\(configuration.loopCount)")
 
 let signalSources = handleShutdownSignals(for: server)
 server.waitUntilStopped()
 service.writes.finishBackgroundWork()
-System.printError("level=info event=stopped")
+StandardError.writeLine("level=info event=stopped")
 withExtendedLifetime(signalSources) { exit(0) }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import HTTPLite
-import Locking
+import Basics
 import Testing
 
 @testable import ListService

@@ -1,37 +1,21 @@
+import Basics
+
 /// Encodes an `HTTPError` as an RFC 9457 problem details object.
 enum ProblemJSON {
     static func encode(_ error: HTTPError) -> [UInt8] {
-        var json = "{\"type\":\"about:blank\",\"title\":"
-        appendString(error.status.reasonPhrase, to: &json)
-        json += ",\"status\":\(error.status.code),\"detail\":"
-        appendString(error.detail, to: &json)
-        json += ",\"code\":"
-        appendString(error.code, to: &json)
+        var json = Array("{\"type\":\"about:blank\",\"title\":".utf8)
+        JSONString.append(error.status.reasonPhrase, to: &json)
+        json += Array(",\"status\":\(error.status.code),\"detail\":".utf8)
+        JSONString.append(error.detail, to: &json)
+        json += Array(",\"code\":".utf8)
+        JSONString.append(error.code, to: &json)
         for member in error.extensions {
-            json += ","
-            appendString(member.name, to: &json)
-            json += ":" + member.json
+            json.append(UInt8(ascii: ","))
+            JSONString.append(member.name, to: &json)
+            json.append(UInt8(ascii: ":"))
+            json += Array(member.json.utf8)
         }
-        json += "}"
-        return Array(json.utf8)
-    }
-
-    /// Appends `text` as a JSON string literal (RFC 8259 §7).
-    static func appendString(_ text: String, to json: inout String) {
-        json += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
+        json.append(UInt8(ascii: "}"))
+        return json
     }
 }

@@ -1,6 +1,6 @@
 import CSystem
 import Glibc
-import Locking
+import Basics
 
 /// Work another thread hands to a loop: stream output and shutdown notices.
 enum LoopTask: Sendable {

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Buffers one line per request and writes them to stderr once per loop iteration,
@@ -26,7 +27,7 @@ struct AccessLog {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        System.writeAll(2, buffer)
+        StandardError.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -1,3 +1,5 @@
+import Basics
+
 /// Everything an `HTTPServer` can be told; defaults suit a local service.
 public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
@@ -26,7 +28,7 @@ public struct ServerConfiguration: Sendable {
     public var isAccessLogEnabled = true
     /// Where error and warning lines go (a handler's unexpected error, accept failures):
     /// stderr by default; tests keep them to themselves.
-    public var errorLog: @Sendable (String) -> Void = System.printError
+    public var errorLog: @Sendable (String) -> Void = StandardError.writeLine
     public var listenBacklog: Int32 = 1024
 
     public init() {}

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Basics
 
 /// The formatters for one display context, made once and reused. Foundation's formatters are
 /// not documented as thread-safe, so each set is used under its own lock.

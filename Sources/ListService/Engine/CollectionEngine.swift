@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Basics
 
 /// Computes a collection's lists and rows, shares them between sessions, and keeps them
 /// current as items change: a change patches each cached list that holds the item in place

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Basics
 
 /// A session's list (or map) of one collection: its current criteria and the page they
 /// produced. A repeated request is answered from here with no parsing, filtering, sorting or

@@ -1,4 +1,4 @@
-import Locking
+import Basics
 
 /// Something that holds a page it can let go of: a session's view-model.
 protocol PageHolder: AnyObject, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Basics
 
 /// One client's state: a view-model per collection (made on first use) and what it selected.
 public final class Session: Sendable {

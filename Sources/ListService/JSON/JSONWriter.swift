@@ -1,3 +1,4 @@
+import Basics
 /// Appends JSON to a byte buffer without intermediate strings; the caller supplies structure.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
@@ -55,14 +56,14 @@ public struct JSONWriter {
     /// Writes a member name known only at run time.
     public mutating func key(_ name: String) {
         separate()
-        Self.appendEscaped(name, to: &bytes)
+        JSONString.append(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     public mutating func string(_ value: String) {
         separate()
-        Self.appendEscaped(value, to: &bytes)
+        JSONString.append(value, to: &bytes)
         needsComma = true
     }
 
@@ -112,31 +113,5 @@ public struct JSONWriter {
 
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
-    }
-
-    /// Appends `value` as a JSON string literal (RFC 8259 §7).
-    public static func appendEscaped(_ value: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// `value` as a standalone JSON string literal.
-    public static func encodedString(_ value: String) -> String {
-        var bytes: [UInt8] = []
-        appendEscaped(value, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

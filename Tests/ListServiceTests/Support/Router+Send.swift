@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPLite
-import Locking
+import Basics
 
 @testable import ListService
 

@@ -1,4 +1,4 @@
-import Locking
+import Basics
 
 /// Which collections cannot be written right now (a journal append failed: disk full, I/O
 /// error), readable from any thread for `/health/ready`. Cleared when an append succeeds again.

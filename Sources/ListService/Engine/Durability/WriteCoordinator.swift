@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Locking
+import Basics
 
 /// Every write passes through here, one at a time on one queue: it is checked against the
 /// latest state (including earlier writes of its batch), journaled, and answered only once its
