@@ -40,14 +40,12 @@ public enum JSONArrayDecoding {
         element: (JSONValue, String) throws(JSONFieldError) -> Item
     ) throws(DataLoadError) -> [Item] {
         var items: [Item] = []
-        var seen = Set<String>()
+        var ids = UniqueIDs()
         do {
             try JSONParser.forEachElement(ofArrayIn: bytes) { value in
                 let path = "[\(items.count)]"
                 let item = try element(value, path)
-                guard seen.insert(id(item)).inserted else {
-                    throw JSONFieldError(path: "\(path).id", reason: "'\(id(item))' is used by an earlier item")
-                }
+                try ids.claim(id(item), at: path, item: "item")
                 items.append(item)
             }
         } catch let error as JSONParser.Failure {

@@ -21,7 +21,7 @@ public struct QuakeFeed: Sendable {
     /// mostly garbage is refused early.
     public static func parse(_ bytes: [UInt8]) -> Result<QuakeFeed, Refusal> {
         var feed = QuakeFeed()
-        var seen = Set<String>()
+        var ids = UniqueIDs()
         var hasFeatures = false, index = 0
         var isFeaturesNotAnArray = false, isWrongType = false
         do {
@@ -36,9 +36,7 @@ public struct QuakeFeed: Sendable {
                         defer { index += 1 }
                         do throws(JSONFieldError) {
                             let quake = try Earthquake(feature: feature, path: "feature")
-                            guard seen.insert(quake.id).inserted else {
-                                throw JSONFieldError(path: "feature.id", reason: "appears earlier in this feed")
-                            }
+                            try ids.claim(quake.id, at: "feature", item: "feature in this feed")
                             feed.quakes.append(quake)
                         } catch {
                             var id: String?

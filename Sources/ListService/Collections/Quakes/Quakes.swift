@@ -145,12 +145,10 @@ public enum Quakes: ListCollection {
         do throws(JSONFieldError) {
             let collection = try JSONFields(document, path: "")
             var quakes: [Earthquake] = []
-            var seen = Set<String>()
+            var ids = UniqueIDs()
             for (index, feature) in try collection.array("features").enumerated() {
                 let quake = try Earthquake(feature: feature, path: "features[\(index)]")
-                guard seen.insert(quake.id).inserted else {
-                    throw JSONFieldError(path: "features[\(index)].id", reason: "'\(quake.id)' is used by an earlier feature")
-                }
+                try ids.claim(quake.id, at: "features[\(index)]", item: "feature")
                 quakes.append(quake)
             }
             return quakes
