@@ -153,7 +153,8 @@ private struct CollectionOpener: CollectionVisitor {
                 collections.append { context in
                     let engine = Self.engine(recovered.state, context)
                     return OpenedCollection(
-                        engine: engine, files: journal.map { Self.files(of: engine, journal: $0) }, recordedSequence: recovered.highestSequence)
+                        engine: engine, files: journal.map { Self.files(of: engine, journal: $0) },
+                        recordedSequence: recovered.highestSequence)
                 }
             } catch {
                 self.error = error

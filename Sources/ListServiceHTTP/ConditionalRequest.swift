@@ -18,9 +18,10 @@ enum ConditionalRequest {
         let tags = entityTags(header)
         guard !tags.isEmpty else { return nil }
         if tags.contains("*") { return .anyVersion }
-        return VersionCondition(rowTags: tags.compactMap { tag in
-            tag.count >= 2 && tag.first == "\"" && tag.last == "\"" ? String(tag.dropFirst().dropLast()) : nil
-        })
+        return VersionCondition(
+            rowTags: tags.compactMap { tag in
+                tag.count >= 2 && tag.first == "\"" && tag.last == "\"" ? String(tag.dropFirst().dropLast()) : nil
+            })
     }
 
     private static func entityTags(_ header: String) -> [String] {

@@ -27,7 +27,9 @@ extension WriteRejection {
     var httpError: HTTPError {
         switch kind {
         case .invalid(let problems):
-            let errors = "[" + problems.prefix(Self.listedProblems)
+            let errors =
+                "["
+                + problems.prefix(Self.listedProblems)
                 .map { "{\"field\":\(JSONString.quoted($0.field)),\"detail\":\(JSONString.quoted($0.detail))}" }
                 .joined(separator: ",") + "]"
             return HTTPError(
@@ -56,7 +58,9 @@ extension StorageHealth {
     var readinessError: HTTPError? {
         let failing = failingCollections
         guard !failing.isEmpty else { return nil }
-        let list = "[" + failing.map { "{\"collection\":\(JSONString.quoted($0.name)),\"error\":\(JSONString.quoted($0.error))}" }
+        let list =
+            "["
+            + failing.map { "{\"collection\":\(JSONString.quoted($0.name)),\"error\":\(JSONString.quoted($0.error))}" }
             .joined(separator: ",") + "]"
         return HTTPError(
             .serviceUnavailable, code: "storage-unavailable",
@@ -77,7 +81,9 @@ extension HTTPError {
 
     /// A body whose media type the route does not read (415).
     static func unsupportedMediaType(_ accepted: [String], headers: HTTPHeaders) -> HTTPError {
-        HTTPError(.unsupportedMediaType, code: "unsupported-media-type", detail: "Send the body as \(accepted.joined(separator: " or ")).", headers: headers)
+        HTTPError(
+            .unsupportedMediaType, code: "unsupported-media-type", detail: "Send the body as \(accepted.joined(separator: " or ")).",
+            headers: headers)
     }
 }
 

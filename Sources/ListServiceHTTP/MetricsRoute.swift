@@ -16,8 +16,11 @@ enum MetricsRoute {
             text += "listservice_cache_hits_total{level=\"session\"} \(metrics.value(.sessionHits))\n"
             text += "listservice_cache_hits_total{level=\"shared\"} \(metrics.value(.sharedHits))\n"
             metric("listservice_cache_misses_total", "counter", "Requests that had to compute.", metrics.value(.misses))
-            metric("listservice_recomputations_total", "counter", "Lists computed from scratch (filter and walk of a presorted order).", metrics.value(.recomputations))
-            metric("listservice_lists_patched_total", "counter", "Cached lists patched in place after a change.", metrics.value(.listsPatched))
+            metric(
+                "listservice_recomputations_total", "counter", "Lists computed from scratch (filter and walk of a presorted order).",
+                metrics.value(.recomputations))
+            metric(
+                "listservice_lists_patched_total", "counter", "Cached lists patched in place after a change.", metrics.value(.listsPatched))
             metric("listservice_pages_built_total", "counter", "Response pages encoded.", metrics.value(.pagesBuilt))
             metric("listservice_rows_formatted_total", "counter", "Display rows formatted.", metrics.value(.rowsFormatted))
             metric("listservice_not_modified_total", "counter", "304 answers to If-None-Match.", metrics.value(.notModified))

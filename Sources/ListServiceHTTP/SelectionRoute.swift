@@ -13,7 +13,8 @@ enum SelectionRoute {
             let body = try JSONBody.object(of: request)
             guard case .string(let collection)? = body["collection"], collections.contains(collection) else {
                 throw WriteRejection.invalid(
-                    field: "collection", "must be one of \(collections.joined(separator: ", ")).").httpError
+                    field: "collection", "must be one of \(collections.joined(separator: ", "))."
+                ).httpError
             }
             let id: String?
             switch body["id"] {

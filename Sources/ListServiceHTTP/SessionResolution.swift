@@ -25,7 +25,8 @@ struct SessionResolution {
         let known = cookie.flatMap { SessionStore.isValidID($0) ? $0 : nil }
         let (session, isNew) = store.session(id: known, adoptsUnknownID: false, now: now)
         self.session = session
-        headers = isNew
+        headers =
+            isNew
             ? ["Set-Cookie": "\(Self.cookieName)=\(self.session.id); Path=/; HttpOnly; SameSite=Lax"]
             : HTTPHeaders()
     }

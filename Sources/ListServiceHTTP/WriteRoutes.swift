@@ -44,7 +44,9 @@ enum WriteRoutes {
             condition = ConditionalRequest.ifMatch(request.headers["If-Match"])
         }
 
-        func edit<C: EditableCollection>(_ edit: ItemEdit, service: CollectionService, engine: CollectionEngine<C>, pending: DeferredResponse) {
+        func edit<C: EditableCollection>(
+            _ edit: ItemEdit, service: CollectionService, engine: CollectionEngine<C>, pending: DeferredResponse
+        ) {
             let display = display
             service.edit(C.self, id: id, edit, condition: condition) { outcome in
                 pending.complete(response(to: outcome, engine: engine, display: display))

@@ -54,7 +54,6 @@ struct ServerOptions {
           -h, --help              show this help
         """
 
-
     /// A bad option: the message is printed on one line and the process exits with status 2.
     struct Failure: Error {
         let message: String

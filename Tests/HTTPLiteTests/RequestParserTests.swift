@@ -18,7 +18,8 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 7, 64])
     func fragmentedInput_parsesTheSameAsWhole(fragmentSize: Int) {
-        let text = simpleGet + "POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello"
+        let text =
+            simpleGet + "POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello"
             + "PUT /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: x\r\n\r\n"
         let whole = RequestParser.feed(text)
         #expect(whole.count == 3)

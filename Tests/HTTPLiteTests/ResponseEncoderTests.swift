@@ -40,7 +40,8 @@ import Testing
 
     @Test func problem_isRFC9457JSON() {
         let error = HTTPError(.badRequest, code: "bad", detail: "say \"hi\"\n", extensions: [("parameter", "\"limit\"")])
-        #expect(String(decoding: ProblemJSON.encode(error), as: UTF8.self)
-            == #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"say \"hi\"\n","code":"bad","parameter":"limit"}"#)
+        #expect(
+            String(decoding: ProblemJSON.encode(error), as: UTF8.self)
+                == #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"say \"hi\"\n","code":"bad","parameter":"limit"}"#)
     }
 }

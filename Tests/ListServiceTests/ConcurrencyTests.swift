@@ -28,14 +28,20 @@ import Testing
                     }
                 } else {
                     let filter = random.pick(filters)
-                    let page = router.send(.get, "/orders", query: [("filter", filter), ("limit", "500")], headers: ["X-Session-ID": "r\(worker)"]).bodyJSON
+                    let page = router.send(
+                        .get, "/orders", query: [("filter", filter), ("limit", "500")], headers: ["X-Session-ID": "r\(worker)"]
+                    ).bodyJSON
                     let rows = page["items"] as? [[String: Any]] ?? []
                     var issues: [String] = []
-                    if page["total"] as? Int != rows.count { issues.append("\(filter): total \(page["total"] ?? "nil") but \(rows.count) rows") }
+                    if page["total"] as? Int != rows.count {
+                        issues.append("\(filter): total \(page["total"] ?? "nil") but \(rows.count) rows")
+                    }
                     if ["pending", "completed", "cancelled"].contains(filter), rows.contains(where: { $0["status"] as? String != filter }) {
                         issues.append("\(filter): a row of another status")
                     }
-                    if filter == "highValue", rows.contains(where: { $0["isHighValue"] as? Bool != true }) { issues.append("highValue: a low row") }
+                    if filter == "highValue", rows.contains(where: { $0["isHighValue"] as? Bool != true }) {
+                        issues.append("highValue: a low row")
+                    }
                     if !issues.isEmpty { problems.withLock { $0 += issues } }
                 }
             }
@@ -45,7 +51,9 @@ import Testing
         let fresh = makeService(orders: service.engine(Orders.self).state.allItems)
         for filter in filters {
             let query = [("filter", filter), ("limit", "500")]
-            #expect(ids(router.send(.get, "/orders", query: query).bodyJSON) == ids(ServiceRoutes.makeRouter(service: fresh).send(.get, "/orders", query: query).bodyJSON))
+            #expect(
+                ids(router.send(.get, "/orders", query: query).bodyJSON)
+                    == ids(ServiceRoutes.makeRouter(service: fresh).send(.get, "/orders", query: query).bodyJSON))
         }
     }
 }

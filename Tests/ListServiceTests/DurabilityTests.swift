@@ -118,7 +118,9 @@ import Testing
             let service = try CollectionService.open(configuration, log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
             let router = ServiceRoutes.makeRouter(service: service)
             for index in 1...200 {
-                #expect(router.send(.patch, "/orders/o-\(String(format: "%06d", index))", json: #"{"customerName":"Renamed \#(index)"}"#).status == .ok)
+                #expect(
+                    router.send(.patch, "/orders/o-\(String(format: "%06d", index))", json: #"{"customerName":"Renamed \#(index)"}"#).status
+                        == .ok)
             }
             // Compactions ran in the background meanwhile; let the last one finish.
             var journalSize = Int.max
@@ -130,7 +132,8 @@ import Testing
             service.writes.finishBackgroundWork()  // one process per directory: let the first finish
             let reopened = try open(directory)
             for index in [1, 100, 200] {
-                #expect(reopened.engine(Orders.self).state.item(id: "o-\(String(format: "%06d", index))")?.customerName == "Renamed \(index)")
+                #expect(
+                    reopened.engine(Orders.self).state.item(id: "o-\(String(format: "%06d", index))")?.customerName == "Renamed \(index)")
             }
         }
     }
@@ -216,8 +219,12 @@ import Testing
             let lines = Locked<[String]>([])
             let writer = WriterState(
                 files: [
-                    CollectionFiles(name: "a", dataPath: directory + "/a.json", sequencePath: directory + "/a.sequence", journal: good, takeSnapshot: { { [] } }),
-                    CollectionFiles(name: "b", dataPath: directory + "/b.json", sequencePath: directory + "/b.sequence", journal: full, takeSnapshot: { { [] } }),
+                    CollectionFiles(
+                        name: "a", dataPath: directory + "/a.json", sequencePath: directory + "/a.sequence", journal: good,
+                        takeSnapshot: { { [] } }),
+                    CollectionFiles(
+                        name: "b", dataPath: directory + "/b.json", sequencePath: directory + "/b.sequence", journal: full,
+                        takeSnapshot: { { [] } }),
                 ],
                 compactAfterBytes: .max, sequences: [:], log: ServiceLog { line in lines.withLock { $0.append(line) } }, health: health)
             let first = RecordedChanges(name: "a"), second = RecordedChanges(name: "b")

@@ -36,8 +36,9 @@ import Testing
         let stale = router.send(.patch, "/orders/o-000002", headers: ["If-Match": englishTag], json: #"{"customerName":"Too Late"}"#)
         #expect(stale.status == .preconditionFailed, "the item changed since")
         let current = patched.headers["ETag"] ?? ""
-        #expect(router.send(.patch, "/orders/o-000002", headers: ["If-Match": "W/" + current], json: #"{"customerName":"Weak"}"#).status
-            == .preconditionFailed, "a weak tag never matches")
+        #expect(
+            router.send(.patch, "/orders/o-000002", headers: ["If-Match": "W/" + current], json: #"{"customerName":"Weak"}"#).status
+                == .preconditionFailed, "a weak tag never matches")
         #expect(router.send(.patch, "/orders/o-000002", headers: ["If-Match": current], json: #"{"customerName":"Strong"}"#).status == .ok)
     }
 
@@ -47,7 +48,8 @@ import Testing
         let taskPatch = router.send(.patch, "/tasks/t-000001", json: #"{"title":"","priority":1,"dueDate":"2026-13-45","isActive":"yes"}"#)
         #expect(Set(fieldNames(taskPatch)) == ["title", "priority", "dueDate", "isActive"])
         let orderPatch = router.send(
-            .patch, "/orders/o-000001", json: #"{"customerName":" ","shippingAddress":{"street":"","city":"\#(String(repeating: "x", count: 201))"}}"#)
+            .patch, "/orders/o-000001",
+            json: #"{"customerName":" ","shippingAddress":{"street":"","city":"\#(String(repeating: "x", count: 201))"}}"#)
         #expect(Set(fieldNames(orderPatch)) == ["customerName", "shippingAddress.street", "shippingAddress.city"])
     }
 
@@ -74,7 +76,7 @@ import Testing
         let padding = String(repeating: " ", count: JSONBody.inlineParseBytes + 1)
         let response = router.send(.patch, "/orders/o-000003", json: #"{"customerName":"Far Away"}"# + padding)
         #expect(response.status == .ok)
-        let malformed = router.send(.patch, "/orders/o-000003", json: #"{"customerName":"#  + padding)
+        let malformed = router.send(.patch, "/orders/o-000003", json: #"{"customerName":"# + padding)
         #expect(malformed.status == .badRequest)
     }
 

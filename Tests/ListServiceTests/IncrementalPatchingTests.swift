@@ -13,10 +13,11 @@ import Testing
     ]
 
     private func criteria(_ query: String) throws -> ListCriteria<Orders> {
-        let pairs = (query.isEmpty ? [] : query.split(separator: "&")).map { pair -> (name: String, value: String) in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]), String(parts[1]))
-        } + [("limit", "500")]  // pages compare the first 500 rows and the totals
+        let pairs =
+            (query.isEmpty ? [] : query.split(separator: "&")).map { pair -> (name: String, value: String) in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), String(parts[1]))
+            } + [("limit", "500")]  // pages compare the first 500 rows and the totals
         return try ListCriteria<Orders>(ListRequest(parameters: pairs), now: ISO8601.parse("2026-11-20T12:00:00Z")!)
     }
 
@@ -37,10 +38,13 @@ import Testing
                 switch random.below(4) {
                 case 0:  // insert
                     nextID += 1
-                    changes.append(.upsert(.make(
-                        id: "o-\(nextID)", customerName: random.pick(["John Smith", "José García", "Zoë Kim", "Ann Lee"]),
-                        total: Money(cents: Int64(random.below(300_000))), date: anchor.addingTimeInterval(-Double(random.below(90 * 86_400))),
-                        status: random.pick(OrderStatus.allCases))))
+                    changes.append(
+                        .upsert(
+                            .make(
+                                id: "o-\(nextID)", customerName: random.pick(["John Smith", "José García", "Zoë Kim", "Ann Lee"]),
+                                total: Money(cents: Int64(random.below(300_000))),
+                                date: anchor.addingTimeInterval(-Double(random.below(90 * 86_400))),
+                                status: random.pick(OrderStatus.allCases))))
                 case 1:  // delete
                     changes.append(.delete(id: random.pick(existing).id))
                 default:  // edit: status, total, name or date
@@ -62,7 +66,10 @@ import Testing
             let (patched, _) = try engine.page(for: criteria(query))
             let (recomputed, _) = try fresh.engine(Orders.self).page(for: criteria(query))
             let (patchedIDs, recomputedIDs) = (ids(json(patched.body)), ids(json(recomputed.body)))
-            #expect(patchedIDs == recomputedIDs, "\(query): first difference at \(patchedIDs.indices.first { $0 >= recomputedIDs.count || patchedIDs[$0] != recomputedIDs[$0] } ?? -1)")
+            #expect(
+                patchedIDs == recomputedIDs,
+                "\(query): first difference at \(patchedIDs.indices.first { $0 >= recomputedIDs.count || patchedIDs[$0] != recomputedIDs[$0] } ?? -1)"
+            )
             #expect(patched.body == recomputed.body, "\(query): same ids, different rows")
         }
         #expect(service.metrics.value(.recomputations) == computed, "patched, never recomputed")

@@ -11,10 +11,12 @@ import Testing
             Issue.record("not an object")
             return
         }
-        #expect(object["a"] == .array([
-            .number(JSONNumber(text: "1")), .number(JSONNumber(text: "-2.50")), .number(JSONNumber(text: "3e2")),
-            .bool(true), .bool(false), .null,
-        ]))
+        #expect(
+            object["a"]
+                == .array([
+                    .number(JSONNumber(text: "1")), .number(JSONNumber(text: "-2.50")), .number(JSONNumber(text: "3e2")),
+                    .bool(true), .bool(false), .null,
+                ]))
         #expect(object["b"] == .string("x\"\\/\né😀"))
     }
 

@@ -10,7 +10,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("orders.json")
         try? Data(json.utf8).write(to: file)
-        return Result { () throws(DataLoadError) in CollectionState<Orders>(items: try CollectionLoading.loadItems(Orders.self, from: directory)) }
+        return Result { () throws(DataLoadError) in
+            CollectionState<Orders>(items: try CollectionLoading.loadItems(Orders.self, from: directory))
+        }
     }
 
     private let valid = """
@@ -57,7 +59,9 @@ import Testing
     }
 
     @Test func missingFile_isReported() {
-        let result = Result { () throws(DataLoadError) in try CollectionLoading.loadItems(Orders.self, from: URL(fileURLWithPath: "/nonexistent")) }
+        let result = Result { () throws(DataLoadError) in
+            try CollectionLoading.loadItems(Orders.self, from: URL(fileURLWithPath: "/nonexistent"))
+        }
         #expect(result.failureDescription?.hasPrefix("orders.json: cannot be read") == true)
     }
 

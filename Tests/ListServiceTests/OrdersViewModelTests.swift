@@ -6,14 +6,26 @@ import Testing
 /// The view-model and engine without HTTP: criteria in, rows out, caches honest.
 @Suite struct OrdersViewModelTests {
     let orders: [Order] = [
-        .make(id: "o-3", title: "Order #3", customerName: "Jöhn Smith", total: .dollars("50"), date: ISO8601.parse("2026-11-10T10:00:00Z")!, status: .pending),
-        .make(id: "o-1", title: "Order #1", customerName: "José García", total: .dollars("1500"), date: ISO8601.parse("2026-10-01T10:00:00Z")!, status: .completed),
-        .make(id: "o-2", title: "Order #2", customerName: "Johnny Walker", total: .dollars("50"), date: ISO8601.parse("2026-11-10T10:00:00Z")!, status: .pending),
-        .make(id: "o-4", title: "Order #4", customerName: "Amélie Dubois", total: .dollars("2000"), date: ISO8601.parse("2026-11-01T00:30:00Z")!, status: .cancelled),
-        .make(id: "o-5", title: "Order #5 for john", customerName: "Zoë Kim", total: .dollars("99.99"), date: ISO8601.parse("2026-11-19T10:00:00Z")!, status: .completed),
+        .make(
+            id: "o-3", title: "Order #3", customerName: "Jöhn Smith", total: .dollars("50"), date: ISO8601.parse("2026-11-10T10:00:00Z")!,
+            status: .pending),
+        .make(
+            id: "o-1", title: "Order #1", customerName: "José García", total: .dollars("1500"),
+            date: ISO8601.parse("2026-10-01T10:00:00Z")!, status: .completed),
+        .make(
+            id: "o-2", title: "Order #2", customerName: "Johnny Walker", total: .dollars("50"),
+            date: ISO8601.parse("2026-11-10T10:00:00Z")!, status: .pending),
+        .make(
+            id: "o-4", title: "Order #4", customerName: "Amélie Dubois", total: .dollars("2000"),
+            date: ISO8601.parse("2026-11-01T00:30:00Z")!, status: .cancelled),
+        .make(
+            id: "o-5", title: "Order #5 for john", customerName: "Zoë Kim", total: .dollars("99.99"),
+            date: ISO8601.parse("2026-11-19T10:00:00Z")!, status: .completed),
     ]
 
-    private func list(_ query: String, session: Session? = nil, service: CollectionService, acceptLanguage: String? = nil) throws -> ([String: Any], CacheOutcome) {
+    private func list(_ query: String, session: Session? = nil, service: CollectionService, acceptLanguage: String? = nil) throws -> (
+        [String: Any], CacheOutcome
+    ) {
         try ListServiceTests.list(Orders.self, query, session: session, service: service, acceptLanguage: acceptLanguage)
     }
 
@@ -89,7 +101,8 @@ import Testing
         let before = (service.metrics.value(.recomputations), service.metrics.value(.rowsFormatted), service.metrics.value(.pagesBuilt))
         let (_, second) = try list("filter=pending&q=john", session: session, service: service)
         #expect(second == .sessionHit)
-        #expect((service.metrics.value(.recomputations), service.metrics.value(.rowsFormatted), service.metrics.value(.pagesBuilt)) == before)
+        #expect(
+            (service.metrics.value(.recomputations), service.metrics.value(.rowsFormatted), service.metrics.value(.pagesBuilt)) == before)
     }
 
     @Test func equalCriteriaInAnotherSession_shareTheComputedPage() throws {

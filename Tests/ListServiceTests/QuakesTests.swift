@@ -45,7 +45,8 @@ import Testing
     private var quakes: [Earthquake] {
         func quake(_ id: String, _ magnitude: Double?, _ place: String?, _ time: String) -> Earthquake {
             let date = ISO8601.parse(time)!
-            return Earthquake(id: id, magnitude: magnitude, place: place, time: date, updated: date, longitude: -150, latitude: 61, depthKm: -1.5)
+            return Earthquake(
+                id: id, magnitude: magnitude, place: place, time: date, updated: date, longitude: -150, latitude: 61, depthKm: -1.5)
         }
         return [
             quake("q1", 4.3, "10 km N of Anchorage, Alaska", "2026-11-20T01:00:00Z"),

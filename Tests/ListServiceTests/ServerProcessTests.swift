@@ -8,8 +8,10 @@ import Testing
 @Suite struct ServerProcessTests {
     @Test func options_parseAndRejectClearly() throws {
         let options = try ServerOptions.parse(
-            ["--host", "::1", "--port", "0", "--threads", "3", "--no-access-log", "--data", "/d", "--session-ttl", "1.5",
-             "--body-timeout", "20", "--min-body-rate", "500", "--max-body-bytes", "1000", "--max-import-bytes", "5000"],
+            [
+                "--host", "::1", "--port", "0", "--threads", "3", "--no-access-log", "--data", "/d", "--session-ttl", "1.5",
+                "--body-timeout", "20", "--min-body-rate", "500", "--max-body-bytes", "1000", "--max-import-bytes", "5000",
+            ],
             environment: ["PORT": "9999"])
         #expect(options.configuration.host == "::1")
         #expect(options.configuration.port == 0)
@@ -102,7 +104,8 @@ import Testing
             let text = String(decoding: received, as: UTF8.self)
             if let headEnd = text.range(of: "\r\n\r\n") {
                 let head = String(text[..<headEnd.lowerBound])
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 if received.count >= text.utf8.distance(from: text.startIndex, to: headEnd.upperBound) + length {
                     return (Int(head.dropFirst(9).prefix(3)) ?? 0, head)
@@ -272,13 +275,16 @@ import Testing
         let socket = try #require(connectSocket(port: port))
         defer { close(socket) }
         // Only the head is sent: the refusal must not wait for 50 MB that never come.
-        let refused = exchange(socket, "POST /tasks HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n")
+        let refused = exchange(
+            socket, "POST /tasks HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n")
         #expect(refused?.status == 413)
         let importer = try #require(connectSocket(port: port))
         defer { close(importer) }
         let feed = #"{"type":"FeatureCollection","features":[]}"# + String(repeating: " ", count: 1_000_000)
         let imported = exchange(
-            importer, "POST /quakes/import HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(feed.utf8.count)\r\n\r\n" + feed)
+            importer,
+            "POST /quakes/import HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(feed.utf8.count)\r\n\r\n" + feed
+        )
         #expect(imported?.status == 200)
         kill(server.processIdentifier, SIGTERM)
         server.waitUntilExit()

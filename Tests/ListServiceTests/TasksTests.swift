@@ -6,7 +6,9 @@ import Testing
 @Suite struct TasksTests {
     let now = ISO8601.parse("2026-11-20T12:00:00Z")!
 
-    private func task(_ id: String, _ title: String, due: String, _ priority: TaskPriority, active: Bool = true, archived: Bool = false) -> TaskItem {
+    private func task(_ id: String, _ title: String, due: String, _ priority: TaskPriority, active: Bool = true, archived: Bool = false)
+        -> TaskItem
+    {
         TaskItem(id: id, title: title, isActive: active, isArchived: archived, dueDate: ISO8601.parse(due)!, priority: priority)
     }
 

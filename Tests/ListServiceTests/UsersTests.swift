@@ -101,7 +101,8 @@ import Testing
         #expect(router.send(.post, "/users", json: #"{"name": "X", "taps": 99}"#).status == .unprocessableContent)
         #expect(router.send(.post, "/users", json: #"{"name": 4}"#).status == .unprocessableContent)
         #expect(router.send(.post, "/users/u-000001/wave").status == .notFound)
-        let full = CollectionService(stores: [CollectionState<Users>(items: [User(id: "u-1", name: "Max", taps: User.maxTaps)])], log: .discarding)
+        let full = CollectionService(
+            stores: [CollectionState<Users>(items: [User(id: "u-1", name: "Max", taps: User.maxTaps)])], log: .discarding)
         #expect(ServiceRoutes.makeRouter(service: full).send(.post, "/users/u-1/tap").status == .conflict)
         #expect(service.engine(Users.self).state.count == people.count)
         #expect(service.engine(Users.self).state.item(id: "u-000001") == people[0])
@@ -117,7 +118,9 @@ import Testing
                 var service = try CollectionService.open(storage, log: .discarding)
                 #expect(service.engine(Users.self).state.count == 2)
                 #expect(ServiceRoutes.makeRouter(service: service).send(.post, "/users/u-000010/tap").bodyJSON["taps"] as? Int == 42)
-                #expect(ServiceRoutes.makeRouter(service: service).send(.post, "/users", json: #"{"name": "Edsger"}"#).headers["Location"] == "/users/u-000012")
+                #expect(
+                    ServiceRoutes.makeRouter(service: service).send(.post, "/users", json: #"{"name": "Edsger"}"#).headers["Location"]
+                        == "/users/u-000012")
                 service = try CollectionService.open(storage, log: .discarding)
                 #expect(service.engine(Users.self).state.item(id: "u-000010")?.taps == 42)
                 #expect(service.engine(Users.self).state.item(id: "u-000012")?.name == "Edsger")

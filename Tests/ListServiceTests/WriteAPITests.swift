@@ -42,26 +42,33 @@ import Testing
         let response = router.send(.post, "/orders", json: body)
         #expect(response.status == .unprocessableContent)
         let fields = (response.bodyJSON["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
-        #expect(Set(fields) == [
-            "discount", "customerName", "currency", "items[0].name", "items[0].quantity", "items[0].unitPrice",
-            "items[1].quantity", "items[1].unitPrice", "items[2].quantity", "items[2].unitPrice", "shippingAddress.city",
-            "shippingAddress.postalCode", "shippingAddress.isResidential",
-        ])
+        #expect(
+            Set(fields) == [
+                "discount", "customerName", "currency", "items[0].name", "items[0].quantity", "items[0].unitPrice",
+                "items[1].quantity", "items[1].unitPrice", "items[2].quantity", "items[2].unitPrice", "shippingAddress.city",
+                "shippingAddress.postalCode", "shippingAddress.isResidential",
+            ])
         #expect(response.bodyJSON["code"] as? String == "validation-failed")
         #expect(service.engine(Orders.self).state.count == 50)
-        #expect(router.send(.post, "/orders", json: #"{"customerName":"A","currency":"USD","items":[],"shippingAddress":{}}"#)
-            .bodyJSON["errors"].map { "\($0)" }?.contains("items") == true)
+        #expect(
+            router.send(.post, "/orders", json: #"{"customerName":"A","currency":"USD","items":[],"shippingAddress":{}}"#)
+                .bodyJSON["errors"].map { "\($0)" }?.contains("items") == true)
         let many = "[" + Array(repeating: #"{"name":"M","quantity":1,"unitPrice":1}"#, count: 101).joined(separator: ",") + "]"
-        let tooMany = router.send(.post, "/orders", json: Self.validOrder.replacingOccurrences(of: #"[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},"#, with: "\(many.dropLast()),"))
+        let tooMany = router.send(
+            .post, "/orders",
+            json: Self.validOrder.replacingOccurrences(
+                of: #"[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},"#, with: "\(many.dropLast()),"))
         #expect(tooMany.status == .unprocessableContent)
     }
 
     @Test func badBodies_get400And415() {
         #expect(router.send(.post, "/orders", json: "{not json").status == .badRequest)
         #expect(router.send(.post, "/orders", json: "[1,2]").status == .badRequest)
-        #expect(router.send(.post, "/orders", headers: ["Content-Type": "text/plain"], json: Self.validOrder).status == .unsupportedMediaType)
-        #expect(router.send(.patch, "/orders/o-000001", headers: ["Content-Type": "application/x-www-form-urlencoded"], json: "a=b").status
-            == .unsupportedMediaType)
+        #expect(
+            router.send(.post, "/orders", headers: ["Content-Type": "text/plain"], json: Self.validOrder).status == .unsupportedMediaType)
+        #expect(
+            router.send(.patch, "/orders/o-000001", headers: ["Content-Type": "application/x-www-form-urlencoded"], json: "a=b").status
+                == .unsupportedMediaType)
     }
 
     @Test func completeAndCancel_followTheRules() throws {
@@ -90,7 +97,8 @@ import Testing
         #expect(order.customerName == "Ann Lee")
         #expect(order.shippingAddress.city == "Bergen")
         #expect(!order.shippingAddress.street.isEmpty, "untouched parts stay")
-        let invalid = router.send(.patch, "/orders/o-000003", json: #"{"customerName":null,"status":"completed","shippingAddress":{"city":""}}"#)
+        let invalid = router.send(
+            .patch, "/orders/o-000003", json: #"{"customerName":null,"status":"completed","shippingAddress":{"city":""}}"#)
         #expect(invalid.status == .unprocessableContent)
         #expect((invalid.bodyJSON["errors"] as? [Any])?.count == 3)
         #expect(service.engine(Orders.self).state.item(id: "o-000003")?.customerName == "Ann Lee", "a rejected request changes nothing")
@@ -104,7 +112,8 @@ import Testing
         #expect(stale.bodyJSON["code"] as? String == "precondition-failed")
         let fresh = router.send(.patch, "/orders/o-000004", headers: ["If-Match": etag], json: #"{"customerName":"X Y"}"#)
         #expect(fresh.status == .ok)
-        #expect(router.send(.delete, "/orders/o-000004", headers: ["If-Match": etag]).status == .preconditionFailed, "the old tag is stale now")
+        #expect(
+            router.send(.delete, "/orders/o-000004", headers: ["If-Match": etag]).status == .preconditionFailed, "the old tag is stale now")
         #expect(router.send(.post, "/orders/o-000004/cancel", headers: ["If-Match": "*"]).status != .preconditionFailed)
     }
 
@@ -138,12 +147,16 @@ import Testing
              "geometry":{"type":"Point","coordinates":[\(longitude),64.2,10]}}
             """
         }
-        let first = router.send(.post, "/quakes/import", json: #"{"type":"FeatureCollection","features":[\#(feature("q1", updated: 1)),\#(feature("q2", updated: 1))]}"#)
+        let first = router.send(
+            .post, "/quakes/import",
+            json: #"{"type":"FeatureCollection","features":[\#(feature("q1", updated: 1)),\#(feature("q2", updated: 1))]}"#)
         #expect(first.status == .ok)
         #expect(first.bodyJSON["inserted"] as? Int == 2)
         let second = router.send(
             .post, "/quakes/import",
-            json: #"{"type":"FeatureCollection","features":[\#(feature("q1", updated: 2, mag: "5.1")),\#(feature("q2", updated: 1)),\#(feature("q3", updated: 1, longitude: "999")),{"id":"q4"}]}"#)
+            json:
+                #"{"type":"FeatureCollection","features":[\#(feature("q1", updated: 2, mag: "5.1")),\#(feature("q2", updated: 1)),\#(feature("q3", updated: 1, longitude: "999")),{"id":"q4"}]}"#
+        )
         let counts = second.bodyJSON
         #expect(counts["updated"] as? Int == 1)
         #expect(counts["unchanged"] as? Int == 1)
@@ -157,9 +170,12 @@ import Testing
     }
 
     @Test func quakeImport_summarisesRejections_andRefusesAMostlyInvalidFeedEarly() throws {
-        let good = #"{"type":"Feature","id":"ok1","properties":{"mag":1,"place":"x","time":1794400000000,"updated":1},"geometry":{"type":"Point","coordinates":[1,2,3]}}"#
+        let good =
+            #"{"type":"Feature","id":"ok1","properties":{"mag":1,"place":"x","time":1794400000000,"updated":1},"geometry":{"type":"Point","coordinates":[1,2,3]}}"#
         let mixed = router.send(
-            .post, "/quakes/import", json: #"{"type":"FeatureCollection","features":["# + ([good] + Array(repeating: "{}", count: 300)).joined(separator: ",") + "]}")
+            .post, "/quakes/import",
+            json: #"{"type":"FeatureCollection","features":["# + ([good] + Array(repeating: "{}", count: 300)).joined(separator: ",") + "]}"
+        )
         #expect(mixed.status == .ok)
         #expect(mixed.bodyJSON["inserted"] as? Int == 1)
         #expect(mixed.bodyJSON["rejectedCount"] as? Int == 300)

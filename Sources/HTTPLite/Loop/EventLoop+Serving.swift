@@ -107,8 +107,9 @@ extension EventLoop {
     private func write(_ response: Response, for request: Connection.PendingRequest, on connection: Connection) {
         guard case .bytes(let body) = response.body else {
             context.configuration.errorLog("level=error event=nested-deferred-response path=\(request.path)")
-            write(HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.").response,
-                  for: request, on: connection)
+            write(
+                HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.").response,
+                for: request, on: connection)
             return
         }
         let isOpen = request.keepAlive && !context.isShuttingDown.load(ordering: .acquiring)

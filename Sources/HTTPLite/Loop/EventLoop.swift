@@ -34,9 +34,10 @@ final class EventLoop {
         self.epollFD = handle.epollFD
         self.accessLog = AccessLog(isEnabled: context.configuration.isAccessLogEnabled)
         let configuration = context.configuration
-        let shortest = [
-            configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
-        ].map(\.milliseconds).min() ?? 1000
+        let shortest =
+            [
+                configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
+            ].map(\.milliseconds).min() ?? 1000
         self.sweepInterval = max(5, min(1000, shortest / 4))
     }
 
@@ -101,7 +102,8 @@ final class EventLoop {
             }
             nextSerial += 1
             let connection = Connection(
-                key: ConnectionKey(fd: fd, serial: nextSerial), limits: context.configuration.limits, bodyLimit: context.configuration.bodyLimit,
+                key: ConnectionKey(fd: fd, serial: nextSerial), limits: context.configuration.limits,
+                bodyLimit: context.configuration.bodyLimit,
                 registeredEvents: Self.readEvents, now: now)
             guard register(fd, events: Self.readEvents, operation: EPOLL_CTL_ADD) else {
                 Glibc.close(fd)

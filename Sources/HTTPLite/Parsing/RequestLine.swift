@@ -67,8 +67,9 @@ struct RequestLine {
             return .failure(.malformed("A request target may not carry a fragment."))
         }
         let questionMark = originForm.firstIndex(of: UInt8(ascii: "?")) ?? originForm.endIndex
-        guard let path = PercentDecoding.decode(
-            UnsafeBufferPointer(rebasing: originForm[..<questionMark]), plusIsSpace: false, keepsEncodedSlash: true)
+        guard
+            let path = PercentDecoding.decode(
+                UnsafeBufferPointer(rebasing: originForm[..<questionMark]), plusIsSpace: false, keepsEncodedSlash: true)
         else { return .failure(.malformed("The path holds an invalid percent-encoding.")) }
         guard questionMark < originForm.endIndex else { return .success((path, QueryParameters())) }
         let rawQuery = UnsafeBufferPointer(rebasing: originForm[(questionMark + 1)...])

@@ -42,7 +42,8 @@ struct AccessLog {
                 let digits = String(value)
                 return String(repeating: "0", count: max(0, width - digits.count)) + digits
             }
-            let text = "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            let text =
+                "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
                 + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
             timestamp = Array(text.utf8)
         }

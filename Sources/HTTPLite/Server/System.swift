@@ -7,10 +7,10 @@ public enum System {
     /// Raises the open-file limit to its hard maximum so the connection cap, not the kernel, decides.
     public static func raiseOpenFileLimit() {
         var limit = rlimit()
-        guard getrlimit(RLIMIT_NOFILE_CONSTANT, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard getrlimit(openFilesResource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(RLIMIT_NOFILE_CONSTANT, &limit)
+        _ = setrlimit(openFilesResource, &limit)
     }
 
-    private static let RLIMIT_NOFILE_CONSTANT = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    private static let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 }

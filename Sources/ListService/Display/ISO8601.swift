@@ -64,7 +64,8 @@ public enum ISO8601 {
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)
         func pad(_ value: Int, _ width: Int = 2) -> String { String(zeroPadded: value, width: width) }
-        return "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))Z"
+        return
+            "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))Z"
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

@@ -231,9 +231,11 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
             for slot in touched {
                 guard let item = current(slot), key.includes(item) else { continue }
                 let sortKey = C.sortKey(of: item, by: key.sort), id = C.id(of: item)
-                patched.insert(slot, at: patched.partitionPoint {
-                    CollectionState<C>.sorts($0, after: sortKey, id: id, field: key.sort, direction: key.direction, item: current)
-                })
+                patched.insert(
+                    slot,
+                    at: patched.partitionPoint {
+                        CollectionState<C>.sorts($0, after: sortKey, id: id, field: key.sort, direction: key.direction, item: current)
+                    })
             }
         }
         return patched
@@ -306,9 +308,10 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         metrics.increment(.pagesBuilt)
         var nextCursor: String?
         if contents.hasMore, let last = items.last {
-            nextCursor = PageCursor(
-                fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last)
-            ).encoded
+            nextCursor =
+                PageCursor(
+                    fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last)
+                ).encoded
         }
         var json = JSONWriter(reservingCapacity: rows.count + 256)
         json.beginObject()

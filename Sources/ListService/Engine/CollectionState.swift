@@ -108,7 +108,8 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         direction: SortDirection, start: PageStart, limit: Int
     ) -> PageContents? {
         lock.withReadLock {
-            let list = version == changeCount
+            let list =
+                version == changeCount
                 ? slots : evaluateLocked(view: view, scope: scope, foldedQuery: foldedQuery, sort: field, direction: direction)
             let first: Int
             switch start {
@@ -128,7 +129,8 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
                     })
             }
             let end = first + min(limit, list.count - first)
-            return PageContents(total: list.count, items: list.slots(in: first..<end).compactMap { self.items(Int($0)) }, hasMore: end < list.count)
+            return PageContents(
+                total: list.count, items: list.slots(in: first..<end).compactMap { self.items(Int($0)) }, hasMore: end < list.count)
         }
     }
 
@@ -207,9 +209,11 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         search.set(item: Int(slot), to: C.searchableText(of: item).map(TextFolding.fold))
         for key in Array(sortOrders.keys) {
             let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
-            guard let point = sortOrders[key]?.partitionPoint({
-                Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
-            }) else { continue }
+            guard
+                let point = sortOrders[key]?.partitionPoint({
+                    Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
+                })
+            else { continue }
             sortOrders[key]?.insert(slot, at: point)
         }
     }
@@ -220,9 +224,11 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         guard let item else { return }
         for key in Array(sortOrders.keys) {
             let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
-            guard let point = sortOrders[key]?.partitionPoint({
-                Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
-            }) else { continue }
+            guard
+                let point = sortOrders[key]?.partitionPoint({
+                    Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
+                })
+            else { continue }
             if sortOrders[key]?.remove(slot, before: point) != true { sortOrders[key]?.removeScanning(slot) }
         }
     }

@@ -37,7 +37,8 @@ public struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     public init(_ request: ListRequest, now: Date, purpose: Purpose = .list) throws(ListServiceError) {
         self.purpose = purpose
         let reader = try ParameterReader(request.parameters, allowed: Self.parameters(for: purpose))
-        view = try C.viewParameter.map { (name) throws(ListServiceError) in try reader.choice(name, default: C.defaultView) } ?? C.defaultView
+        view =
+            try C.viewParameter.map { (name) throws(ListServiceError) in try reader.choice(name, default: C.defaultView) } ?? C.defaultView
         search = try reader.searchText("q")
         foldedSearch = TextFolding.fold(search)
         if purpose == .map, let markerSort = C.markerSort {

@@ -18,7 +18,9 @@ public struct ParameterReader {
     public func string(_ name: String) -> String? { values[name] }
 
     /// `asc` or `desc`, or one of the collection's aliases for them.
-    public func direction(_ name: String, aliases: [String: SortDirection], default defaultValue: SortDirection) throws(ListServiceError) -> SortDirection {
+    public func direction(_ name: String, aliases: [String: SortDirection], default defaultValue: SortDirection) throws(ListServiceError)
+        -> SortDirection
+    {
         guard let text = values[name] else { return defaultValue }
         if let direction = SortDirection(rawValue: text) ?? aliases[text] { return direction }
         let allowed = SortDirection.allCases.map(\.rawValue) + aliases.keys.sorted()

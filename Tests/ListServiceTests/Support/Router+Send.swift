@@ -27,10 +27,11 @@ extension Router {
         guard case .deferred(let start) = response.body else { return response }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Response?>(nil)
-        start(DeferredResponse { response in
-            result.withLock { $0 = response }
-            done.signal()
-        })
+        start(
+            DeferredResponse { response in
+                result.withLock { $0 = response }
+                done.signal()
+            })
         guard done.wait(timeout: .now() + 10) == .success else { return Response(status: .internalServerError) }
         return result.withLock { $0 } ?? Response(status: .internalServerError)
     }

@@ -53,7 +53,8 @@ extension OrderItem {
         let fields = try JSONFields(json, path: path)
         let quantityNumber = try fields.number("quantity")
         guard let quantity = quantityNumber.int64, quantity >= 1, quantity <= 1_000_000 else {
-            throw JSONFieldError(path: fields.fieldPath("quantity"), reason: "\(quantityNumber.text) is not a whole number from 1 to 1000000")
+            throw JSONFieldError(
+                path: fields.fieldPath("quantity"), reason: "\(quantityNumber.text) is not a whole number from 1 to 1000000")
         }
         self.init(
             name: try fields.string("name"), quantity: Int(quantity), unitPrice: try Order.money(fields, "unitPrice"),

@@ -133,7 +133,8 @@ extension Orders: EditableCollection {
         for part in parts where !isPatch || object[part] != nil {
             texts[part] = validator.text(part, in: object, path: "shippingAddress.\(part)", maxLength: 200)
         }
-        let residential = !isPatch || object["isResidential"] != nil
+        let residential =
+            !isPatch || object["isResidential"] != nil
             ? validator.bool("isResidential", in: object, path: "shippingAddress.isResidential") : nil
         func part(_ name: String, _ keyPath: KeyPath<ShippingAddress, String>) -> String? { texts[name] ?? current?[keyPath: keyPath] }
         guard let street = part("street", \.street), let city = part("city", \.city), let postalCode = part("postalCode", \.postalCode),

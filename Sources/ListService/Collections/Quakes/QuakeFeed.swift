@@ -60,7 +60,9 @@ public struct QuakeFeed: Sendable {
         if read >= garbageCheckAfter && feed.rejections.count * 2 > read {
             var problems = feed.rejections.first.map { FieldProblem("features[\($0.index)]", $0.reason) }
             problems.append(
-                FieldProblem("features", "\(feed.rejections.count) of the first \(read) features are invalid; the feed was refused unread past them."))
+                FieldProblem(
+                    "features", "\(feed.rejections.count) of the first \(read) features are invalid; the feed was refused unread past them."
+                ))
             return .failure(.invalid(WriteRejection(kind: .invalid(problems), detail: "The feed is mostly invalid; nothing was imported.")))
         }
         return .success(feed)

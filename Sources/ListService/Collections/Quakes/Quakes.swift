@@ -41,7 +41,8 @@ public enum Quakes: ListCollection {
         let zone = display.timeZoneIdentifier
         guard let text = parameters.string("date") else {
             let today = CalendarDays.day(containing: now, in: zone)
-            return ResolvedScope(Scope(day: today), validUntil: today.upperBound, appliedParameters: ["date": CalendarDays.dayName(of: now, in: zone)])
+            return ResolvedScope(
+                Scope(day: today), validUntil: today.upperBound, appliedParameters: ["date": CalendarDays.dayName(of: now, in: zone)])
         }
         guard let day = CalendarDays.day(named: text, in: zone) else {
             throw .invalidParameter("date", "'\(text)' is not a date in the form YYYY-MM-DD.")

@@ -75,7 +75,9 @@ struct RecoveredCollection<C: ListCollection> {
             throw StartupError(description: error.description)
         }
         if contents.droppedTail > 0 {
-            log.line("level=warning event=journal-tail-dropped file=\(journalPath) bytes=\(contents.droppedTail) reason=\"torn or corrupt last record\"")
+            log.line(
+                "level=warning event=journal-tail-dropped file=\(journalPath) bytes=\(contents.droppedTail) reason=\"torn or corrupt last record\""
+            )
             guard truncate(journalPath, off_t(contents.validLength)) == 0 else {
                 throw StartupError(description: "\(journalPath): cannot drop the torn tail: \(String(cString: strerror(errno)))")
             }

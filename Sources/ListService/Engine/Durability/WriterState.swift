@@ -74,7 +74,9 @@ final class WriterState: @unchecked Sendable {
                     health.set(file.name, failing: "\(error)")
                     log.line("level=error event=journal-write-failed file=\(file.journal.path) error=\"\(error)\"")
                 }
-                return .failure(WriteRejection(kind: .storageUnavailable, detail: "The change could not be saved; nothing was changed. Try again later."))
+                return .failure(
+                    WriteRejection(
+                        kind: .storageUnavailable, detail: "The change could not be saved; nothing was changed. Try again later."))
             }
         }
         for (file, _) in written where health.isFailing(file.name) {
@@ -94,7 +96,8 @@ final class WriterState: @unchecked Sendable {
     /// journal records the snapshot holds. Replaying a record that a snapshot already holds
     /// changes nothing, so a crash between the steps loses nothing.
     func compact(coordinator: WriteCoordinator, force: Bool) {
-        for file in files.values where !file.isCompacting && file.journal.length > 0 && (force || file.journal.length >= compactAfterBytes) {
+        for file in files.values where !file.isCompacting && file.journal.length > 0 && (force || file.journal.length >= compactAfterBytes)
+        {
             file.isCompacting = true
             let encodeSnapshot = file.takeSnapshot()
             let covered = file.journal.length
@@ -108,7 +111,8 @@ final class WriterState: @unchecked Sendable {
                     coordinator.onWriterQueue {
                         do {
                             try file.journal.dropPrefix(covered)
-                            log.line("level=info event=compacted file=\(file.dataPath) bytes=\(bytes.count) journal_bytes_dropped=\(covered)")
+                            log.line(
+                                "level=info event=compacted file=\(file.dataPath) bytes=\(bytes.count) journal_bytes_dropped=\(covered)")
                         } catch {
                             log.line("level=error event=journal-trim-failed file=\(file.journal.path) error=\"\(error)\"")
                         }

@@ -77,7 +77,9 @@ public struct FieldValidator {
     public mutating func report(_ field: String, _ detail: String) { problems.append(FieldProblem(field, detail)) }
 
     /// A required (or, when `isRequired` is false, optional) string of 1…`maxLength` characters after trimming.
-    public mutating func text(_ field: String, in object: JSONObject? = nil, path: String? = nil, maxLength: Int, isRequired: Bool = true) -> String? {
+    public mutating func text(_ field: String, in object: JSONObject? = nil, path: String? = nil, maxLength: Int, isRequired: Bool = true)
+        -> String?
+    {
         let name = path ?? field
         switch (object ?? body)[field] {
         case nil:
