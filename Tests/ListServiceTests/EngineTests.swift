@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import ListService
-@testable import ListServiceHTTP
 
 @Suite struct EngineTests {
     @Test func lruCache_evictsTheLeastRecentlyUsed() {
@@ -62,13 +61,6 @@ import Testing
         #expect(PageCursor(encoded: "") == nil)
     }
 
-    @Test func etag_ifNoneMatchHandlesListsWeakAndStar() {
-        #expect(ConditionalRequest.ifNoneMatch(#""a", "b""#, matches: #""b""#))
-        #expect(ConditionalRequest.ifNoneMatch(#"W/"b""#, matches: #""b""#))
-        #expect(ConditionalRequest.ifNoneMatch("*", matches: #""b""#))
-        #expect(!ConditionalRequest.ifNoneMatch(#""a""#, matches: #""b""#))
-        #expect(!ConditionalRequest.ifNoneMatch(nil, matches: #""b""#))
-    }
 }
 
 @Suite struct SlotOrderTests {

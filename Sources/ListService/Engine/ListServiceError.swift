@@ -1,12 +1,12 @@
 /// An error of the service's core, independent of HTTP; `API/` maps each kind to a status.
 public struct ListServiceError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in terms a status can be chosen from.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case invalidParameter
         case notFound
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// Stable, machine-readable code (API: tests pin it).
     public let code: String
     public let detail: String
