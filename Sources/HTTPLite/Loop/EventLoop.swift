@@ -1,89 +1,203 @@
-import CSystem
 import Glibc
 
-/// One event-loop thread: an epoll instance watching the shared listener, its own wake-up
-/// eventfd and the connections it accepted. Everything here runs on that one thread.
+/// One event-loop thread: a backend (epoll or poll) watching the shared listener, its waker
+/// and the connections it accepted. Everything here runs on that one thread. The loop only
+/// performs what each connection's state machine asks for: it reads and writes sockets, runs
+/// handlers, and feeds the results back as events.
 final class EventLoop {
     let handle: LoopHandle
     let context: ServerContext
-    private let epollFD: Int32
-    private let listenerFD: Int32
-    var connections: [Int32: Connection] = [:]
-    var encoder = ResponseEncoder()
-    var accessLog: AccessLog
-    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private let backend: any EventBackend
+    /// Nil for a loop that only serves connections handed to it (tests).
+    private let listenerFD: Int32?
+    private(set) var connections: [Int32: Connection] = [:]
+    private var encoder = ResponseEncoder()
+    private var accessLog: AccessLog
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private let machineConfiguration: ConnectionStateMachine.Configuration
+    private let clock: () -> Int64
     private var nextSerial: UInt64 = 0
     private var isAccepting = true
     /// Set once shutdown begins: the time by which every connection must be gone.
     private(set) var shutdownDeadline: Int64?
-    private let sweepInterval: Int64
+    let sweepInterval: Int64
     private var nextSweep: Int64 = 0
+    /// The events of one wait, kept to reuse its storage.
+    private var ready: [ReadyEvent] = []
     /// The loop's clock reading for this iteration.
-    private(set) var now: Int64 = MonotonicClock.milliseconds()
+    private(set) var now: Int64
 
-    static let readEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-    /// Output beyond which a connection stops reading until the client catches up.
-    static let outputHighWater = 256 * 1024
-    /// Output a streaming client may fall behind by before it is dropped.
-    static let streamBacklogLimit = 4 * 1024 * 1024
-
-    init(handle: LoopHandle, listenerFD: Int32, context: ServerContext) {
+    /// `clock` gives monotonic milliseconds (tests pass their own).
+    init(
+        handle: LoopHandle, backend: any EventBackend, listenerFD: Int32?, context: ServerContext,
+        clock: @escaping () -> Int64 = MonotonicClock.milliseconds
+    ) {
         self.handle = handle
+        self.backend = backend
         self.listenerFD = listenerFD
         self.context = context
-        self.epollFD = handle.epollFD
-        self.accessLog = AccessLog(isEnabled: context.configuration.isAccessLogEnabled)
+        self.clock = clock
+        now = clock()
         let configuration = context.configuration
-        let shortest =
-            [
-                configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
-            ].map(\.milliseconds).min() ?? 1000
-        self.sweepInterval = max(5, min(1000, shortest / 4))
+        accessLog = AccessLog(isEnabled: configuration.isAccessLogEnabled)
+        machineConfiguration = ConnectionStateMachine.Configuration(
+            limits: configuration.limits, bodyLimit: configuration.bodyLimit, idleTimeout: configuration.idleTimeout.milliseconds,
+            headerReadTimeout: configuration.headerReadTimeout.milliseconds, bodyReadTimeout: configuration.bodyReadTimeout.milliseconds,
+            minBodyBytesPerSecond: configuration.minBodyBytesPerSecond, minBodyRateGrace: configuration.minBodyRateGrace.milliseconds)
+        let shortest = [
+            configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
+        ].map(\.milliseconds).min() ?? 1000
+        sweepInterval = max(5, min(1000, shortest / 4))
     }
 
     deinit { readBuffer.deallocate() }
 
     /// Serves until shutdown has closed every connection (or its grace period ran out).
     func run() {
-        let capacity: Int32 = 256
-        var events = [epoll_event](repeating: epoll_event(), count: Int(capacity))
-        while true {
-            let count = epoll_wait(epollFD, &events, capacity, Int32(sweepInterval))
-            now = MonotonicClock.milliseconds()
-            if count < 0 && errno != EINTR {
-                context.configuration.errorLog("level=error event=epoll_wait \(SocketError("epoll_wait"))")
-                break
-            }
-            for index in 0..<max(0, Int(count)) {
-                let event = events[index]
-                let fd = event.data.fd
-                if fd == listenerFD {
-                    acceptConnections()
-                } else if fd == handle.wakeFD {
-                    runTasks()
-                } else if let connection = connections[fd] {
-                    handle(event.events, on: connection)
-                }
-            }
-            accessLog.flush()
-            if now >= nextSweep {
-                sweepTimeouts()
-                nextSweep = now + sweepInterval
-            }
-            if let deadline = shutdownDeadline {
-                if connections.isEmpty { break }
-                if now >= deadline {
-                    for connection in Array(connections.values) { close(connection) }
-                    break
-                }
+        while runOnce(timeout: Int32(sweepInterval)) {}
+        accessLog.flush()
+    }
+
+    /// Waits up to `timeout` milliseconds, handles what became ready, the tasks other threads
+    /// queued and the timers; false once the loop is done.
+    func runOnce(timeout: Int32) -> Bool {
+        ready.removeAll(keepingCapacity: true)
+        let isWaiting = backend.wait(timeout: timeout) { self.ready.append($0) }
+        now = clock()
+        guard isWaiting else {
+            context.configuration.errorLog("level=error event=wait \(SocketError("wait"))")
+            return false
+        }
+        for event in ready {
+            if event.fd == listenerFD {
+                acceptConnections()
+            } else if event.fd == handle.waker.fd {
+                runTasks()
+            } else if let connection = connections[event.fd] {
+                handle(event, on: connection)
             }
         }
         accessLog.flush()
+        if now >= nextSweep {
+            sweepTimeouts()
+            nextSweep = now + sweepInterval
+        }
+        guard let deadline = shutdownDeadline else { return true }
+        if connections.isEmpty { return false }
+        if now >= deadline {
+            for connection in Array(connections.values) { close(connection) }
+            return false
+        }
+        return true
+    }
+
+    // MARK: connections
+
+    /// Serves an accepted, non-blocking socket; false (and the socket closed) if it cannot be watched.
+    @discardableResult
+    func adopt(_ fd: Int32) -> Bool {
+        nextSerial += 1
+        let connection = Connection(
+            key: ConnectionKey(fd: fd, serial: nextSerial), machine: ConnectionStateMachine(configuration: machineConfiguration, now: now))
+        guard backend.register(fd, interest: .reading, isShared: false) else {
+            Glibc.close(fd)
+            context.connectionClosed()
+            return false
+        }
+        connections[fd] = connection
+        return true
+    }
+
+    /// Readiness on a connection, as events for its machine.
+    private func handle(_ event: ReadyEvent, on connection: Connection) {
+        if event.isError {
+            connection.machine.socketFailed()
+        } else {
+            if event.isWritable { connection.machine.becameWritable() }
+            if event.isReadable || event.isHangUp {
+                if connection.machine.readsInput { read(connection) } else { connection.machine.peerClosed() }
+            }
+        }
+        drive(connection)
+    }
+
+    private func read(_ connection: Connection) {
+        switch Socket.read(connection.fd, into: readBuffer) {
+        case .transferred(let count): connection.machine.bytesReceived(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: now)
+        case .wouldBlock: break
+        case .endOfStream: connection.machine.peerClosed()
+        case .failed: connection.machine.socketFailed()
+        }
+    }
+
+    /// Performs the machine's actions until it waits for the next event.
+    private func drive(_ connection: Connection) {
+        while true {
+            switch connection.machine.nextAction(now: now, encoder: &encoder) {
+            case .wait:
+                return
+            case .handle(let request):
+                let started = MonotonicClock.nanoseconds()
+                let response = context.respond(to: request)
+                context.statistics.requests.add(1, ordering: .relaxed)
+                connection.machine.responseReady(
+                    response, to: request, handlerStarted: started, isServerShuttingDown: context.isShuttingDown.load(ordering: .acquiring),
+                    encoder: &encoder)
+            case .write:
+                write(connection)
+            case .startDeferred(let start):
+                start(DeferredResponse(loop: handle, key: connection.key))
+            case .startStream(let produce):
+                let stream = ResponseStream(loop: handle, key: connection.key)
+                connection.stream = stream
+                produce(stream)
+            case .endStream:
+                connection.stream?.markClosed()
+                connection.stream = nil
+            case .log(let record):
+                accessLog.record(
+                    method: record.method, path: record.path, status: record.status, bodyBytes: record.bodyBytes,
+                    nanoseconds: record.started == 0 ? 0 : MonotonicClock.nanoseconds() - record.started)
+            case .countMalformedRequest:
+                context.statistics.malformedRequests.add(1, ordering: .relaxed)
+            case .shutdownWrite:
+                shutdown(connection.fd, Int32(SHUT_WR))
+            case .setInterest(let interest):
+                backend.update(connection.fd, interest: interest)
+            case .close:
+                close(connection)
+                return
+            }
+        }
+    }
+
+    /// Writes what the socket takes.
+    private func write(_ connection: Connection) {
+        while connection.machine.pendingOutputCount > 0 {
+            switch connection.machine.withPendingOutput({ Socket.write(connection.fd, $0) }) {
+            case .transferred(let count): connection.machine.wrote(count, now: now)
+            case .wouldBlock:
+                connection.machine.writeBlocked()
+                return
+            case .endOfStream, .failed:
+                connection.machine.socketFailed()
+                return
+            }
+        }
+    }
+
+    private func close(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        connection.stream?.markClosed()
+        backend.unregister(connection.fd)
+        context.connectionClosed()  // before close(), so the count is right by the time the peer sees EOF
+        Glibc.close(connection.fd)
     }
 
     // MARK: accepting
 
     private func acceptConnections() {
+        guard let listenerFD else { return }
         // A bounded batch per wake-up keeps one loop from starving its own connections.
         for _ in 0..<64 where isAccepting {
             let fd: Int32
@@ -100,17 +214,7 @@ final class EventLoop {
                 rejectOverCapacity(fd)
                 continue
             }
-            nextSerial += 1
-            let connection = Connection(
-                key: ConnectionKey(fd: fd, serial: nextSerial), limits: context.configuration.limits,
-                bodyLimit: context.configuration.bodyLimit,
-                registeredEvents: Self.readEvents, now: now)
-            guard register(fd, events: Self.readEvents, operation: EPOLL_CTL_ADD) else {
-                Glibc.close(fd)
-                context.connectionClosed()
-                continue
-            }
-            connections[fd] = connection
+            adopt(fd)
         }
     }
 
@@ -119,8 +223,7 @@ final class EventLoop {
         _ = Socket.read(fd, into: readBuffer)  // drop a request already sent, so close sends FIN, not RST
         var bytes: [UInt8] = []
         let response = HTTPError(
-            .serviceUnavailable, code: "too-many-connections",
-            detail: "The server is at its connection limit; retry shortly.",
+            .serviceUnavailable, code: "too-many-connections", detail: "The server is at its connection limit; retry shortly.",
             headers: ["Retry-After": "1"]
         ).response
         if case .bytes(let body) = response.body {
@@ -131,20 +234,13 @@ final class EventLoop {
     }
 
     private func setListening(_ isListening: Bool) {
-        guard isAccepting != isListening else { return }
+        guard let listenerFD, isAccepting != isListening else { return }
         isAccepting = isListening
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue
-        event.data.fd = listenerFD
-        _ = epoll_ctl(epollFD, isListening ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, listenerFD, &event)
-    }
-
-    @discardableResult
-    func register(_ fd: Int32, events: UInt32, operation: Int32) -> Bool {
-        var event = epoll_event()
-        event.events = events
-        event.data.fd = fd
-        return epoll_ctl(epollFD, operation, fd, &event) == 0
+        if isListening {
+            _ = backend.register(listenerFD, interest: .read, isShared: true)
+        } else {
+            backend.unregister(listenerFD)
+        }
     }
 
     // MARK: cross-thread tasks
@@ -153,21 +249,22 @@ final class EventLoop {
         for task in handle.takeTasks() {
             switch task {
             case .streamWrite(let key, let bytes):
-                if let connection = connections[key.fd], connection.key == key {
-                    writeStreamChunk(bytes, on: connection)
-                }
+                withConnection(key) { $0.machine.streamChunk(bytes) }
             case .streamFinish(let key):
-                if let connection = connections[key.fd], connection.key == key {
-                    finishStream(on: connection)
-                }
+                withConnection(key) { $0.machine.streamFinished() }
             case .deferredComplete(let key, let response):
-                if let connection = connections[key.fd], connection.key == key {
-                    completeDeferred(response, on: connection)
-                }
+                withConnection(key) { $0.machine.deferredResponseReady(response, encoder: &encoder) }
             case .beginShutdown:
                 beginShutdown()
             }
         }
+    }
+
+    /// Feeds an event to the connection `key` names, if it is still open, and drives it.
+    private func withConnection(_ key: ConnectionKey, _ event: (Connection) -> Void) {
+        guard let connection = connections[key.fd], connection.key == key else { return }
+        event(connection)
+        drive(connection)
     }
 
     private func beginShutdown() {
@@ -175,13 +272,8 @@ final class EventLoop {
         shutdownDeadline = now + context.configuration.shutdownGracePeriod.milliseconds
         setListening(false)
         for connection in Array(connections.values) {
-            if connection.isIdle {
-                close(connection)
-            } else if case .streaming(let stream, _, _) = connection.phase {
-                // A stream has no natural end; end it so shutdown is not held for the whole grace period.
-                stream.markClosed()
-                finishStream(on: connection)
-            }
+            connection.machine.shutdownBegan()
+            drive(connection)
         }
     }
 
@@ -189,51 +281,9 @@ final class EventLoop {
 
     private func sweepTimeouts() {
         if !isAccepting && shutdownDeadline == nil { setListening(true) }
-        let configuration = context.configuration
-        let idle = configuration.idleTimeout.milliseconds
-        let header = configuration.headerReadTimeout.milliseconds
         for connection in Array(connections.values) {
-            switch connection.phase {
-            case .lingering(let until):
-                if now >= until { close(connection) }
-            case .streaming, .awaitingResponse:
-                if connection.pendingOutputCount > 0 && now - connection.lastProgress >= idle { close(connection) }
-            case .serving, .closingAfterFlush:
-                if connection.pendingOutputCount > 0 {
-                    if now - connection.lastProgress >= idle { close(connection) }
-                } else if let started = connection.requestStartedAt {
-                    if connection.parser.isReadingHead {
-                        if now - started >= header { timeOutRequest(connection) }
-                    } else if isTooSlow(readingBodyOf: connection) {
-                        timeOutRequest(connection)
-                    }
-                } else if now - connection.lastProgress >= idle {
-                    close(connection)
-                }
-            }
+            connection.machine.timerFired(now: now, encoder: &encoder)
+            drive(connection)
         }
-    }
-
-    /// Whether a body is taking too long: past `bodyReadTimeout`, or (after the grace period)
-    /// arriving slower than `minBodyBytesPerSecond` on average. A request is bounded as a
-    /// whole, so a client trickling a byte at a time cannot hold a connection for ever.
-    private func isTooSlow(readingBodyOf connection: Connection) -> Bool {
-        guard let watch = connection.bodyWatch else {
-            connection.bodyWatch = (now, connection.bytesReceived)
-            return false
-        }
-        let configuration = context.configuration
-        let elapsed = now - watch.since
-        if elapsed >= configuration.bodyReadTimeout.milliseconds { return true }
-        guard elapsed >= configuration.minBodyRateGrace.milliseconds, elapsed > 0 else { return false }
-        return (connection.bytesReceived - watch.bytesReceived) * 1000 / Int(elapsed) < configuration.minBodyBytesPerSecond
-    }
-
-    /// A client too slow to send its request gets 408, then the connection closes.
-    private func timeOutRequest(_ connection: Connection) {
-        let error = HTTPError(
-            .requestTimeout, code: "request-timeout", detail: "The request was not received in time.")
-        respond(to: error, on: connection, method: "-", path: "-")
-        flush(connection)
     }
 }

@@ -3,17 +3,18 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// An HTTP/1.1 server on non-blocking sockets and epoll.
+/// An HTTP/1.1 server on non-blocking sockets and epoll (or poll(2), `eventBackend`).
 ///
-/// Threading model: `loopCount` event-loop threads, each with its own epoll instance. All
-/// loops watch the one listening socket (EPOLLEXCLUSIVE, so a new connection wakes one loop);
+/// Threading model: `loopCount` event-loop threads, each with its own backend. All loops
+/// watch the one listening socket (with epoll, EPOLLEXCLUSIVE: a new connection wakes one loop);
 /// the loop that accepts a connection owns it for its whole life, reading, parsing, calling
 /// the handler and writing on that thread alone, so connection state has no locks. The
 /// handler runs synchronously on the loop thread and must be `Sendable`; a handler that must
 /// wait returns `.deferred` and some other thread completes it. Shared state handlers read is
 /// immutable or behind a lock (`Locked`). Other threads reach a loop only through its
-/// `LoopHandle`: a locked task queue plus an eventfd that wakes it (deferred responses, stream
-/// chunks, shutdown).
+/// `LoopHandle`: a locked task queue plus the backend's waker (deferred responses, stream
+/// chunks, shutdown). Each connection's life is a `ConnectionStateMachine`; the loop only
+/// performs its actions.
 public final class HTTPServer: Sendable {
     /// The port actually bound (useful when the configuration asked for port 0).
     public let port: UInt16
@@ -29,9 +30,17 @@ public final class HTTPServer: Sendable {
         let listener = try Socket.makeListener(
             host: configuration.host, port: configuration.port, backlog: configuration.listenBacklog)
         let context = ServerContext(configuration: configuration, handler: handler)
+        // Every backend is made (and watches the listener) before any loop starts, so set-up
+        // errors surface here; each then moves to its loop's thread.
         var loops: [LoopHandle] = []
+        var backends: [Handover<any EventBackend>] = []
         do {
-            for _ in 0..<max(1, configuration.loopCount) { loops.append(try LoopHandle(listenerFD: listener.fd)) }
+            for _ in 0..<max(1, configuration.loopCount) {
+                let backend = try configuration.eventBackend.make()
+                guard backend.register(listener.fd, interest: .read, isShared: true) else { throw SocketError("watching the listener") }
+                loops.append(LoopHandle(waker: backend.waker))
+                backends.append(Handover(backend))
+            }
         } catch {
             close(listener.fd)
             throw error
@@ -40,10 +49,10 @@ public final class HTTPServer: Sendable {
         self.context = context
         self.loops = loops
         let running = Atomic<Int>(loops.count)
-        for (index, handle) in loops.enumerated() {
+        for (index, (handle, handover)) in zip(loops, backends).enumerated() {
             stopped.enter()
             let thread = Thread { [stopped] in
-                EventLoop(handle: handle, listenerFD: listener.fd, context: context).run()
+                EventLoop(handle: handle, backend: handover.take(), listenerFD: listener.fd, context: context).run()
                 // The last loop out closes the listener, so no loop can accept on a reused fd.
                 if running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { close(listener.fd) }
                 stopped.leave()

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// stderr by default; tests keep them to themselves.
     public var errorLog: @Sendable (String) -> Void = StandardError.writeLine
     public var listenBacklog: Int32 = 1024
+    /// What the event loops wait with: epoll on Linux by default, or portable poll(2).
+    public var eventBackend = EventBackendKind.platformDefault
 
     public init() {}
 }

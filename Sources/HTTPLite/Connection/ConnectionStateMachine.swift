@@ -1,0 +1,430 @@
+/// One connection's life as a pure value: events go in (`bytesReceived`, `responseReady`,
+/// `wrote`, `peerClosed`, `timerFired`, ...), and `nextAction()` says what the event loop must
+/// do next (`handle` a request, `write`, `shutdownWrite`, `close`, `setInterest`, ...), one
+/// action at a time until `.wait`. It performs no I/O and reads no clock: time arrives with
+/// each event, so every timeout, pipelining and lingering close is testable without sockets.
+///
+/// Phases: `serving` (reading and answering requests, pipelined ones in order),
+/// `awaitingResponse` (a deferred response is being computed; requests behind it wait),
+/// `streaming` (a streaming body is being sent), `closingAfterFlush` (the last response is
+/// queued), `lingering` (our side is shut down and unread input is drained until the client
+/// closes, so the last response is not destroyed by a reset), `closed`.
+struct ConnectionStateMachine {
+    /// Limits and timeouts, in milliseconds.
+    struct Configuration {
+        var limits = HTTPLimits()
+        var bodyLimit: BodyLimit?
+        var idleTimeout: Int64 = 60_000
+        var headerReadTimeout: Int64 = 10_000
+        var bodyReadTimeout: Int64 = 60_000
+        var minBodyBytesPerSecond = 4096
+        var minBodyRateGrace: Int64 = 5_000
+        /// How long a lingering close waits for the client to close its side.
+        var lingerTimeout: Int64 = 2_000
+        /// Output beyond which the connection stops reading until the client catches up.
+        var outputHighWater = 256 * 1024
+        /// Output a streaming client may fall behind by before it is dropped.
+        var streamBacklogLimit = 4 * 1024 * 1024
+    }
+
+    /// What the event loop must do next.
+    enum Action {
+        /// Run the handler for this request and answer with `responseReady(_:to:...)`.
+        case handle(Request)
+        /// Send `pendingOutput` and report with `wrote(_:now:)` or `writeBlocked()`.
+        case write
+        /// Start the deferred response's work; its result arrives with `deferredResponseReady`.
+        case startDeferred(@Sendable (DeferredResponse) -> Void)
+        /// Hand a new `ResponseStream` to the producer; chunks arrive with `streamChunk`.
+        case startStream(@Sendable (ResponseStream) -> Void)
+        /// The stream has ended (finished, or the connection is going): mark it closed.
+        case endStream
+        /// One line for the access log.
+        case log(AccessRecord)
+        /// The parser refused a request (for the server's counters).
+        case countMalformedRequest
+        /// Shut down our sending side (a lingering close begins).
+        case shutdownWrite
+        /// Close the socket (and mark a stream closed); the machine is done.
+        case close
+        /// Wait for these readiness events from now on.
+        case setInterest(Interest)
+        /// Nothing to do until the next event.
+        case wait
+    }
+
+    /// A served request, for the access log. `started` is the loop's nanosecond reading when
+    /// its handler began (0: the server answered by itself).
+    struct AccessRecord: Equatable {
+        let method: String
+        let path: String
+        let status: Int
+        /// -1 for a streamed body.
+        let bodyBytes: Int
+        let started: Int64
+    }
+
+    private enum Phase {
+        case serving
+        case awaitingResponse(PendingRequest)
+        case streaming(isChunked: Bool, keepAlive: Bool)
+        case closingAfterFlush
+        case lingering(until: Int64)
+        case closed
+    }
+
+    /// What a response needs from its request once it is ready.
+    struct PendingRequest {
+        let method: HTTPMethod
+        let path: String
+        let version: HTTPVersion
+        let keepAlive: Bool
+        let started: Int64
+    }
+
+    /// What `nextAction` owes the loop before anything else, in order.
+    private enum Effect {
+        case startDeferred(@Sendable (DeferredResponse) -> Void)
+        case startStream(@Sendable (ResponseStream) -> Void)
+        case endStream
+        case log(AccessRecord)
+        case countMalformedRequest
+    }
+
+    let configuration: Configuration
+    private var phase = Phase.serving
+    private var inbound = InboundBuffer()
+    private var parser: RequestParser
+    private var outbound: [UInt8] = []
+    private var outboundIndex = 0
+    private var effects: [Effect] = []
+    private var isWriteBlocked = false
+    /// The client shut down its sending side; answer what arrived, then close.
+    private var isInputClosed = false
+    private var isShuttingDown = false
+    /// Closed by an event: the loop is still to be told.
+    private var owesClose = false
+    private var registeredInterest: Interest
+    /// The last byte read or written.
+    private var lastProgress: Int64
+    /// When the first byte of the request being read arrived; nil between requests.
+    private var requestStartedAt: Int64?
+    private var bytesReceived = 0
+    /// When the timer first saw the current body being read, and how much had arrived then.
+    private var bodyWatch: (since: Int64, bytesReceived: Int)?
+
+    /// A new connection, reading: the loop registered it with `Interest.reading`.
+    init(configuration: Configuration, now: Int64) {
+        self.configuration = configuration
+        parser = RequestParser(limits: configuration.limits, bodyLimit: configuration.bodyLimit)
+        lastProgress = now
+        registeredInterest = .reading
+    }
+
+    // MARK: what the loop reads
+
+    /// Bytes waiting to be sent, from the first unsent one.
+    var pendingOutputCount: Int { outbound.count - outboundIndex }
+
+    /// Calls `body` with the bytes waiting to be sent.
+    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        outbound.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[outboundIndex...])) }
+    }
+
+    /// Whether readable events mean input to read (else they mean a hang-up).
+    var readsInput: Bool {
+        switch phase {
+        case .serving, .closingAfterFlush, .lingering: true
+        case .awaitingResponse, .streaming, .closed: false
+        }
+    }
+
+    /// Nothing received, nothing owed: safe to close at once during shutdown.
+    var isIdle: Bool {
+        guard case .serving = phase else { return false }
+        return inbound.isEmpty && pendingOutputCount == 0 && !parser.isMidRequest && effects.isEmpty
+    }
+
+    var isClosed: Bool {
+        if case .closed = phase { return true }
+        return false
+    }
+
+    // MARK: events
+
+    /// Bytes arrived from the client.
+    mutating func bytesReceived(_ bytes: UnsafeRawBufferPointer, now: Int64) {
+        if case .lingering = phase { return }  // drained and dropped
+        inbound.append(bytes)
+        lastProgress = now
+        bytesReceived += bytes.count
+        if requestStartedAt == nil { requestStartedAt = now }
+    }
+
+    /// The client closed its sending side (a read returned end of stream).
+    mutating func peerClosed() {
+        switch phase {
+        case .lingering, .awaitingResponse, .streaming: close()
+        case .serving, .closingAfterFlush: isInputClosed = true
+        case .closed: break
+        }
+    }
+
+    /// The client hung up or the socket failed.
+    mutating func socketFailed() { close() }
+
+    /// The loop sent `count` bytes of `pendingOutput`.
+    mutating func wrote(_ count: Int, now: Int64) {
+        outboundIndex += count
+        lastProgress = now
+        isWriteBlocked = false
+        guard pendingOutputCount == 0 else { return }
+        if outbound.capacity > 64 * 1024 {
+            outbound = []  // do not keep a large buffer per idle connection
+        } else {
+            outbound.removeAll(keepingCapacity: true)
+        }
+        outboundIndex = 0
+    }
+
+    /// The socket takes no more output for now; wait until it is writable.
+    mutating func writeBlocked() { isWriteBlocked = true }
+
+    /// The socket is writable again.
+    mutating func becameWritable() { isWriteBlocked = false }
+
+    /// The handler's answer to the request of the last `.handle`; `handlerStarted` is the
+    /// loop's nanosecond reading when it began. `isServerShuttingDown`: say `Connection: close`.
+    mutating func responseReady(
+        _ response: Response, to request: Request, handlerStarted: Int64, isServerShuttingDown: Bool, encoder: inout ResponseEncoder
+    ) {
+        if isServerShuttingDown { isShuttingDown = true }
+        let pending = PendingRequest(
+            method: request.method, path: request.path, version: request.version,
+            keepAlive: request.wantsKeepAlive && !isShuttingDown, started: handlerStarted)
+        switch response.body {
+        case .bytes:
+            write(response, for: pending, encoder: &encoder)
+        case .deferred(let start):
+            phase = .awaitingResponse(pending)
+            effects.append(.startDeferred(start))
+        case .stream(let produce):
+            // HTTP/1.0 has no chunked coding: the body then ends when the connection closes.
+            let isChunked = request.version == .http1_1
+            let keepAlive = pending.keepAlive && isChunked
+            encoder.appendHead(
+                status: response.status, headers: response.headers, framing: isChunked ? .chunked : .untilClose,
+                connection: Self.connectionField(keepAlive: keepAlive, version: request.version), to: &outbound)
+            effects.append(
+                .log(AccessRecord(method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: -1, started: handlerStarted)))
+            guard request.method != .head else {
+                if !keepAlive { phase = .closingAfterFlush }
+                return
+            }
+            phase = .streaming(isChunked: isChunked, keepAlive: keepAlive)
+            effects.append(.startStream(produce))
+        }
+    }
+
+    /// A deferred response arrived: it is sent, then requests pipelined behind it are served.
+    mutating func deferredResponseReady(_ response: Response, encoder: inout ResponseEncoder) {
+        guard case .awaitingResponse(let request) = phase else { return }
+        write(response, for: request, encoder: &encoder)
+    }
+
+    /// A piece of a streaming body.
+    mutating func streamChunk(_ bytes: [UInt8]) {
+        guard case .streaming(let isChunked, _) = phase else { return }
+        if isChunked {
+            ResponseEncoder.appendChunk(bytes, to: &outbound)
+        } else {
+            outbound.append(contentsOf: bytes)
+        }
+        if pendingOutputCount > configuration.streamBacklogLimit { close() }  // the client reads slower than events arrive
+    }
+
+    /// The streaming body ended; the connection serves the next request or closes.
+    mutating func streamFinished() {
+        guard case .streaming(let isChunked, let keepAlive) = phase else { return }
+        if isChunked { ResponseEncoder.appendLastChunk(to: &outbound) }
+        phase = keepAlive && !isShuttingDown ? .serving : .closingAfterFlush
+        effects.append(.endStream)
+    }
+
+    /// The server is shutting down: an idle connection closes, a stream ends, and every
+    /// response from now on says `Connection: close`.
+    mutating func shutdownBegan() {
+        isShuttingDown = true
+        if isIdle {
+            close()
+        } else if case .streaming = phase {
+            streamFinished()  // a stream has no natural end; end it so shutdown is not held for the whole grace period
+        }
+    }
+
+    /// Time passed: applies the idle, header, body and lingering timeouts.
+    mutating func timerFired(now: Int64, encoder: inout ResponseEncoder) {
+        let idle = configuration.idleTimeout
+        switch phase {
+        case .lingering(let until):
+            if now >= until { close() }
+        case .streaming, .awaitingResponse:
+            if pendingOutputCount > 0 && now - lastProgress >= idle { close() }
+        case .serving, .closingAfterFlush:
+            if pendingOutputCount > 0 {
+                if now - lastProgress >= idle { close() }
+            } else if let started = requestStartedAt {
+                if parser.isReadingHead {
+                    if now - started >= configuration.headerReadTimeout { timeOutRequest(encoder: &encoder) }
+                } else if isTooSlow(readingBodyAt: now) {
+                    timeOutRequest(encoder: &encoder)
+                }
+            } else if now - lastProgress >= idle {
+                close()
+            }
+        case .closed:
+            break
+        }
+    }
+
+    // MARK: actions
+
+    /// The next thing the loop must do; `.wait` when nothing is left until the next event.
+    mutating func nextAction(now: Int64, encoder: inout ResponseEncoder) -> Action {
+        if !effects.isEmpty {
+            switch effects.removeFirst() {
+            case .startDeferred(let start): return .startDeferred(start)
+            case .startStream(let produce): return .startStream(produce)
+            case .endStream: return .endStream
+            case .log(let record): return .log(record)
+            case .countMalformedRequest: return .countMalformedRequest
+            }
+        }
+        if case .closed = phase {
+            defer { owesClose = false }
+            return owesClose ? .close : .wait
+        }
+        if case .serving = phase, let action = parseNext(now: now, encoder: &encoder) { return action }
+        if isInputClosed, case .serving = phase { phase = .closingAfterFlush }  // no further request can arrive
+        if pendingOutputCount > 0 {
+            if !isWriteBlocked { return .write }
+        } else if case .closingAfterFlush = phase {
+            guard !isInputClosed else { return closeNow() }
+            phase = .lingering(until: now + configuration.lingerTimeout)
+            inbound = InboundBuffer()
+            return .shutdownWrite
+        } else if isShuttingDown && isIdle {
+            return closeNow()
+        }
+        let interest = desiredInterest
+        if interest != registeredInterest {
+            registeredInterest = interest
+            return .setInterest(interest)
+        }
+        return .wait
+    }
+
+    /// The next complete request in the buffer, a `100 Continue`, or a parse error.
+    private mutating func parseNext(now: Int64, encoder: inout ResponseEncoder) -> Action? {
+        while true {
+            switch parser.next(&inbound) {
+            case .needMoreData:
+                inbound.compact()
+                return nil
+            case .continueExpected:
+                ResponseEncoder.appendContinue(to: &outbound)
+            case .request(let request):
+                requestStartedAt = inbound.isEmpty ? nil : now
+                bodyWatch = nil
+                return .handle(request)
+            case .failed(let error):
+                respond(to: error, encoder: &encoder)
+                return .countMalformedRequest
+            }
+        }
+    }
+
+    private var desiredInterest: Interest {
+        var interest: Interest
+        switch phase {
+        case .serving:
+            interest = !isInputClosed && pendingOutputCount < configuration.outputHighWater ? .reading : []
+        case .streaming, .awaitingResponse:
+            interest = isInputClosed ? [] : .hangUp  // only a hang-up matters while the answer is made
+        case .lingering:
+            interest = .reading
+        case .closingAfterFlush, .closed:
+            interest = []
+        }
+        if pendingOutputCount > 0 { interest.insert(.write) }
+        return interest
+    }
+
+    // MARK: helpers
+
+    /// Encodes a fixed-body response; a body of another kind is a handler bug, answered 500.
+    private mutating func write(_ response: Response, for request: PendingRequest, encoder: inout ResponseEncoder) {
+        guard case .bytes(let body) = response.body else {
+            let error = HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.")
+            return write(error.response, for: request, encoder: &encoder)
+        }
+        let isOpen = request.keepAlive && !isShuttingDown
+        encoder.append(
+            response, body: body, includeBody: request.method != .head,
+            connection: Self.connectionField(keepAlive: isOpen, version: request.version), to: &outbound)
+        phase = isOpen ? .serving : .closingAfterFlush
+        effects.append(
+            .log(AccessRecord(method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: body.count, started: request.started)))
+    }
+
+    /// Sends an error the server itself produced, then closes: the byte stream is no longer trusted.
+    private mutating func respond(to error: HTTPError, encoder: inout ResponseEncoder) {
+        let response = error.response
+        guard case .bytes(let body) = response.body else { return }
+        encoder.append(response, body: body, includeBody: true, connection: .close, to: &outbound)
+        phase = .closingAfterFlush
+        effects.append(.log(AccessRecord(method: "-", path: "-", status: error.status.code, bodyBytes: body.count, started: 0)))
+    }
+
+    /// A client too slow to send its request gets 408, then the connection closes.
+    private mutating func timeOutRequest(encoder: inout ResponseEncoder) {
+        respond(to: HTTPError(.requestTimeout, code: "request-timeout", detail: "The request was not received in time."), encoder: &encoder)
+    }
+
+    /// Whether a body is taking too long: past `bodyReadTimeout`, or (after the grace period)
+    /// arriving slower than `minBodyBytesPerSecond` on average. A request is bounded as a
+    /// whole, so a client trickling a byte at a time cannot hold a connection for ever.
+    private mutating func isTooSlow(readingBodyAt now: Int64) -> Bool {
+        guard let watch = bodyWatch else {
+            bodyWatch = (now, bytesReceived)
+            return false
+        }
+        let elapsed = now - watch.since
+        if elapsed >= configuration.bodyReadTimeout { return true }
+        guard elapsed >= configuration.minBodyRateGrace, elapsed > 0 else { return false }
+        return (bytesReceived - watch.bytesReceived) * 1000 / Int(elapsed) < configuration.minBodyBytesPerSecond
+    }
+
+    /// Closes on an event: the stream (if any) ends, and the next action is `.close`.
+    private mutating func close() {
+        guard !isClosed else { return }
+        effects = []  // the loop marks a stream closed as it closes the socket
+        phase = .closed
+        owesClose = true
+    }
+
+    /// Closes from `nextAction`, which returns the `.close` itself.
+    private mutating func closeNow() -> Action {
+        close()
+        owesClose = false
+        return .close
+    }
+
+    private static func connectionField(keepAlive: Bool, version: HTTPVersion) -> ResponseEncoder.ConnectionField {
+        switch (keepAlive, version) {
+        case (false, _): .close
+        case (true, .http1_1): .omitted
+        case (true, .http1_0): .keepAlive
+        }
+    }
+}
