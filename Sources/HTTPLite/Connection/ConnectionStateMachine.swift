@@ -216,7 +216,10 @@ struct ConnectionStateMachine {
                 status: response.status, headers: response.headers, framing: isChunked ? .chunked : .untilClose,
                 connection: Self.connectionField(keepAlive: keepAlive, version: request.version), to: &outbound)
             effects.append(
-                .log(AccessRecord(method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: -1, started: handlerStarted)))
+                .log(
+                    AccessRecord(
+                        method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: -1,
+                        started: handlerStarted)))
             guard request.method != .head else {
                 if !keepAlive { phase = .closingAfterFlush }
                 return
@@ -374,7 +377,10 @@ struct ConnectionStateMachine {
             connection: Self.connectionField(keepAlive: isOpen, version: request.version), to: &outbound)
         phase = isOpen ? .serving : .closingAfterFlush
         effects.append(
-            .log(AccessRecord(method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: body.count, started: request.started)))
+            .log(
+                AccessRecord(
+                    method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: body.count,
+                    started: request.started)))
     }
 
     /// Sends an error the server itself produced, then closes: the byte stream is no longer trusted.

@@ -44,9 +44,10 @@ final class EventLoop {
             limits: configuration.limits, bodyLimit: configuration.bodyLimit, idleTimeout: configuration.idleTimeout.milliseconds,
             headerReadTimeout: configuration.headerReadTimeout.milliseconds, bodyReadTimeout: configuration.bodyReadTimeout.milliseconds,
             minBodyBytesPerSecond: configuration.minBodyBytesPerSecond, minBodyRateGrace: configuration.minBodyRateGrace.milliseconds)
-        let shortest = [
-            configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
-        ].map(\.milliseconds).min() ?? 1000
+        let shortest =
+            [
+                configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
+            ].map(\.milliseconds).min() ?? 1000
         sweepInterval = max(5, min(1000, shortest / 4))
     }
 
