@@ -27,8 +27,9 @@ struct ServerOptions {
         Serves ListService over HTTP/1.1.
 
         Options:
-          --data DIR              load orders.json, tasks.json and quakes.geojson from DIR
-                                  (default: embedded data: 10,000 orders, 2,000 tasks, 5,000 quakes)
+          --data DIR              load orders.json, tasks.json and quakes.geojson from DIR, and users.json
+                                  when present (default: embedded data: 10,000 orders, 2,000 tasks,
+                                  5,000 quakes, 300 people)
           --state DIR             keep snapshots and the journal of changes in DIR (default: the --data
                                   directory, else $XDG_STATE_HOME/listservice or ~/.local/state/listservice)
           --in-memory             keep changes in memory only; nothing is written
@@ -41,6 +42,7 @@ struct ServerOptions {
           --host ADDRESS          address to listen on (default 127.0.0.1; IPv4, IPv6 or localhost)
           --port N                port to listen on, 0 for any free port (default 8080, or env PORT)
           --threads N             event-loop threads (default: one per core)
+          --event-backend NAME    what the loops wait with: epoll (Linux's default) or poll (portable)
           --max-connections N     open connections before new ones get 503 (default 10000)
           --max-body-bytes N      largest request body accepted, /quakes/import aside (default 262144)
           --max-import-bytes N    largest body of /quakes/import, a USGS feed (default 67108864)
@@ -75,6 +77,13 @@ struct ServerOptions {
             case "--host": options.configuration.host = try value()
             case "--port": options.configuration.port = try parsePort(try value(), source: argument)
             case "--threads": options.configuration.loopCount = try parseInt(try value(), argument, in: 1...256)
+            case "--event-backend":
+                let name = try value()
+                guard let backend = EventBackendKind(rawValue: name) else {
+                    let names = EventBackendKind.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw Failure(message: "--event-backend must be one of \(names), not '\(name)'")
+                }
+                options.configuration.eventBackend = backend
             case "--max-connections":
                 options.configuration.maxConnections = try parseInt(try value(), argument, in: 1...1_000_000)
             case "--max-body-bytes":

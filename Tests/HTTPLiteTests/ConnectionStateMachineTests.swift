@@ -199,7 +199,9 @@ import Testing
     @Test func aStream_sendsChunksAsTheyCome_thenServesTheNextRequest() {
         var harness = Harness()
         harness.handler = { request in
-            request.path == "/live" ? Response(headers: ["Content-Type": "text/event-stream"], body: .stream { _ in }) : .init(contentType: "text/plain", bytes: [66])
+            request.path == "/live"
+                ? Response(headers: ["Content-Type": "text/event-stream"], body: .stream { _ in })
+                : .init(contentType: "text/plain", bytes: [66])
         }
         let steps = harness.receive("GET /live HTTP/1.1\r\nHost: t\r\n\r\n" + Self.get)
         #expect(steps == [.handle("/live"), .log(status: 200), .startStream, .write, .setInterest(.hangUp)])

@@ -11,6 +11,7 @@ import Testing
             [
                 "--host", "::1", "--port", "0", "--threads", "3", "--no-access-log", "--data", "/d", "--session-ttl", "1.5",
                 "--body-timeout", "20", "--min-body-rate", "500", "--max-body-bytes", "1000", "--max-import-bytes", "5000",
+                "--event-backend", "poll",
             ],
             environment: ["PORT": "9999"])
         #expect(options.configuration.host == "::1")
@@ -23,8 +24,12 @@ import Testing
         #expect(options.configuration.minBodyBytesPerSecond == 500)
         #expect(options.configuration.limits.maxBodyBytes == 1000)
         #expect(options.maxImportBytes == 5000)
+        #expect(options.configuration.eventBackend == .poll)
+        #expect(try ServerOptions.parse([], environment: [:]).configuration.eventBackend == .epoll)
         #expect(try ServerOptions.parse([], environment: ["PORT": "9999"]).configuration.port == 9999)
-        for bad in [["--bogus"], ["--port"], ["--port", "70000"], ["--threads", "0"], ["--idle-timeout", "-1"]] {
+        for bad in [
+            ["--bogus"], ["--port"], ["--port", "70000"], ["--threads", "0"], ["--idle-timeout", "-1"], ["--event-backend", "kqueue"],
+        ] {
             #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse(bad, environment: [:]) }
         }
         #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse([], environment: ["PORT": "http"]) }
@@ -198,8 +203,9 @@ import Testing
         #expect(text == "server: unknown option '--no-such-option' (see --help)\n")
     }
 
-    @Test func sigterm_shutsDownGracefullyWithStatus0() throws {
-        let (process, port, errors, startLog) = try startServer(["--no-access-log", "--in-memory"])
+    @Test(arguments: ["epoll", "poll"])
+    func sigterm_shutsDownGracefullyWithStatus0(eventBackend: String) throws {
+        let (process, port, errors, startLog) = try startServer(["--no-access-log", "--in-memory", "--event-backend", eventBackend])
         defer { if process.isRunning { process.terminate() } }
         var isUp = false
         for _ in 0..<100 where !isUp {
