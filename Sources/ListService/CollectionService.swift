@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 
 /// The whole service without HTTP: one engine per registered collection, the write
@@ -47,7 +46,7 @@ public final class CollectionService: Sendable {
         CollectionRegistry.visitAll(&opener)
         if let error = opener.error { throw error }
         for line in opener.reports { log.line("level=info event=loaded \(line)") }
-        malloc_trim(0)  // hand the parsers' freed memory back to the OS rather than keep it as RSS
+        FreedMemory.returnToSystem()  // hand the parsers' freed memory back to the OS rather than keep it as RSS
         return CollectionService(
             opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: storage.compactAfterBytes, sessions: sessions, log: log,
             clock: clock)

@@ -46,23 +46,6 @@ enum Socket {
         }
     }
 
-    /// Accepts one connection as non-blocking with Nagle off; nil when none is pending.
-    static func accept(_ listener: Int32) throws -> Int32? {
-        while true {
-            let fd = csystem_accept4(listener, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-            if fd >= 0 {
-                // Responses are written whole; Nagle would only delay them (RFC 9112 has no use for it).
-                try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-                return fd
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, ECONNABORTED, EPROTO: return nil
-            default: throw SocketError("accept4")
-            }
-        }
-    }
-
     /// The outcome of one non-blocking read or write.
     enum IOResult: Equatable {
         case transferred(Int)

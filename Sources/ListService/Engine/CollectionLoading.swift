@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 
 /// Loading a collection's data file into a `CollectionState`.

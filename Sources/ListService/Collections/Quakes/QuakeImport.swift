@@ -1,4 +1,3 @@
-import CSystem
 
 extension CollectionService {
     /// Upserts a feed's earthquakes by id in one trip through the journal: a feature whose
@@ -31,7 +30,7 @@ extension CollectionService {
                         json.endObject()
                         return json.bytes
                     })
-                malloc_trim(0)  // a feed's parse may have grown the heap by its size: hand that back
+                FreedMemory.returnToSystem()  // a feed's parse may have grown the heap by its size: hand that back
             }
         }
     }
