@@ -1,4 +1,3 @@
-
 extension CollectionService {
     /// Upserts a feed's earthquakes by id in one trip through the journal: a feature whose
     /// `updated` is not newer than the stored one is left alone. Reports the import's summary
