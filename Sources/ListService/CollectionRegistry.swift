@@ -1,6 +1,15 @@
-/// Something done once per collection, with the collection's concrete type.
+/// Something done once per collection, with the collection's concrete type. A collection
+/// clients can change is visited through the second overload (picked at compile time), which
+/// by default does what the first does.
 public protocol CollectionVisitor {
     mutating func visit<C: ListCollection>(_ collection: C.Type)
+    mutating func visit<C: EditableCollection>(_ collection: C.Type)
+}
+
+extension CollectionVisitor {
+    public mutating func visit<C: EditableCollection>(_ collection: C.Type) { visitAsList(C.self) }
+
+    private mutating func visitAsList<C: ListCollection>(_ collection: C.Type) { visit(C.self) }
 }
 
 /// Every collection the service serves: one line each. A new collection is a folder under

@@ -7,6 +7,8 @@ public final class CollectionService: Sendable {
     public let metrics: ServiceMetrics
     public let engines: Engines
     public let writes: WriteCoordinator
+    /// Each collection's operations, for the HTTP binding, in registration order.
+    public let endpoints: [CollectionEndpoint]
     /// Where the core's log lines go.
     public let log: ServiceLog
     private let clock: @Sendable () -> Date
@@ -70,8 +72,10 @@ public final class CollectionService: Sendable {
         self.sessions = sessions
         self.log = log
         self.clock = clock
-        writes = WriteCoordinator(
+        let writes = WriteCoordinator(
             engines: engines, files: collections.compactMap(\.files), compactAfterBytes: compactAfterBytes, sequences: sequences, log: log)
+        self.writes = writes
+        endpoints = collections.map { $0.endpoint(writes) }
     }
 
     public var now: Date { clock() }
@@ -109,12 +113,13 @@ struct EngineContext {
     let clock: @Sendable () -> Date
 }
 
-/// One collection, opened: its engine, its files (nil in memory) and the highest sequence
-/// storage recorded.
+/// One collection, opened: its engine, its files (nil in memory), the highest sequence
+/// storage recorded, and how to make its endpoint once writes are wired.
 struct OpenedCollection {
     let engine: any AnyCollectionEngine
     let files: CollectionFiles?
     let recordedSequence: Int
+    let endpoint: (WriteCoordinator) -> CollectionEndpoint
 }
 
 /// Opens each registered collection with its concrete type: its state from the given stores
@@ -133,11 +138,24 @@ private struct CollectionOpener: CollectionVisitor {
     var error: StartupError?
 
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
+        open(C.self) { engine, _ in CollectionEndpoint(C.self, engine: engine) }
+    }
+
+    mutating func visit<C: EditableCollection>(_ collection: C.Type) {
+        open(C.self) { engine, writes in CollectionEndpoint(C.self, engine: engine, writes: writes) }
+    }
+
+    private mutating func open<C: ListCollection>(
+        _ collection: C.Type, endpoint: @escaping (CollectionEngine<C>, WriteCoordinator) -> CollectionEndpoint
+    ) {
         guard error == nil else { return }
         switch source {
         case .stores(let stores):
             let state = stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: [])
-            collections.append { context in OpenedCollection(engine: Self.engine(state, context), files: nil, recordedSequence: 0) }
+            collections.append { context in
+                let engine = Self.engine(state, context)
+                return OpenedCollection(engine: engine, files: nil, recordedSequence: 0, endpoint: { endpoint(engine, $0) })
+            }
         case .storage(let storage):
             do {
                 let recovered = try RecoveredCollection<C>.recover(storage, log: log)
@@ -153,7 +171,8 @@ private struct CollectionOpener: CollectionVisitor {
                     let engine = Self.engine(recovered.state, context)
                     return OpenedCollection(
                         engine: engine, files: journal.map { Self.files(of: engine, journal: $0) },
-                        recordedSequence: recovered.highestSequence)
+                        recordedSequence: recovered.highestSequence,
+                        endpoint: { endpoint(engine, $0) })
                 }
             } catch {
                 self.error = error

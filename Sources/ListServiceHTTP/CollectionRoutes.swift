@@ -5,41 +5,24 @@ import ListService
 /// for collections with markers. Like a SwiftUI `body`, each handler only reads what the
 /// session's view-model or the engine prepared.
 enum CollectionRoutes {
-    /// Adds every registered collection's routes.
-    struct Installer: CollectionVisitor {
-        let service: CollectionService
-        var router: Router
-
-        mutating func visit<C: ListCollection>(_ collection: C.Type) {
-            CollectionRoutes.add(C.self, service: service, to: &router)
-            if let editable = C.self as? any EditableCollection.Type { addWrites(editable) }
-        }
-
-        private mutating func addWrites<E: EditableCollection>(_ collection: E.Type) {
-            WriteRoutes.add(E.self, service: service, to: &router)
-        }
-    }
-
-    static func add<C: ListCollection>(_ collection: C.Type, service: CollectionService, to router: inout Router) {
-        let engine = service.engine(C.self)
-        let purposes: [(path: String, purpose: ListCriteria<C>.Purpose)] =
-            [("/\(C.name)", .list)] + (C.markerSort == nil ? [] : [("/\(C.name)/map", .map)])
+    static func add(_ endpoint: CollectionEndpoint, service: CollectionService, to router: inout Router) {
+        let purposes: [(path: String, purpose: ListPurpose)] =
+            [("/\(endpoint.name)", .list)] + (endpoint.hasMap ? [("/\(endpoint.name)/map", .map)] : [])
         for (path, purpose) in purposes {
             router.get(path) { request in
                 let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
                 let listRequest = ListRequest(request)
                 return try mappingErrors { () throws(ListServiceError) in
-                    let (page, outcome) = try resolution.session.viewModel(for: C.self, purpose: purpose).page(
-                        for: listRequest, session: resolution.session, engine: engine)
+                    let (page, outcome) = try endpoint.page(listRequest, resolution.session, purpose)
                     return PageResponse.make(
                         page, outcome: outcome, request: request, headers: resolution.headers, metrics: service.metrics)
                 }
             }
         }
-        router.get("/\(C.name)/:id") { request in
+        router.get("/\(endpoint.name)/:id") { request in
             let display = try request.displayContext()
             return try mappingErrors { () throws(ListServiceError) in
-                let (page, outcome) = try engine.row(id: request.pathParameters["id"] ?? "", display: display)
+                let (page, outcome) = try endpoint.row(request.pathParameters["id"] ?? "", display)
                 return PageResponse.make(page, outcome: outcome, request: request, headers: HTTPHeaders(), metrics: service.metrics)
             }
         }

@@ -25,9 +25,10 @@ public enum ServiceRoutes {
         router.get("/plaintext") { _ in Response(contentType: "text/plain; charset=utf-8", bytes: plaintext) }
         let specification = PackageResources.openapi_yaml
         router.get("/openapi.yaml") { _ in Response(contentType: "application/yaml", bytes: specification) }
-        var installer = CollectionRoutes.Installer(service: service, router: router)
-        CollectionRegistry.visitAll(&installer)
-        router = installer.router
+        for endpoint in service.endpoints {
+            CollectionRoutes.add(endpoint, service: service, to: &router)
+            if let writes = endpoint.writes { WriteRoutes.add(writes, of: endpoint.name, to: &router) }
+        }
         SelectionRoute.add(to: &router, service: service)
         QuakeImportRoute.add(to: &router, service: service, maxBodyBytes: maxImportBytes)
         MetricsRoute.add(to: &router, service: service, server: server)

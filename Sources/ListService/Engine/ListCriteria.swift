@@ -20,10 +20,7 @@ public struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     public static var limitRange: ClosedRange<Int> { 1...500 }
 
     /// What the criteria are for: a page of rows, or every marker of a map in a fixed order.
-    public enum Purpose: Sendable, Hashable {
-        case list
-        case map
-    }
+    public typealias Purpose = ListPurpose
 
     public let purpose: Purpose
 
@@ -86,4 +83,10 @@ public enum PageStart: Sendable, Hashable {
     case offset(Int)
     /// Keyset pagination: just after the row the cursor names, wherever it now is.
     case after(PageCursor)
+}
+
+/// What a list is for: rows (`GET /{name}`) or map markers (`GET /{name}/map`).
+public enum ListPurpose: Sendable, Hashable {
+    case list
+    case map
 }

@@ -17,12 +17,15 @@ public enum WriteOutcome<Item: Sendable>: Sendable {
     case refused(WriteRejection)
 }
 
-extension CollectionService {
-    /// Creates an item of `C` from a create body: validated, given the next id, journaled.
-    public func create<C: EditableCollection>(
-        _ collection: C.Type, from body: JSONObject, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
-    ) {
-        let now = self.now
+/// The write flow of collection `C`: look up, let the collection decide, check the
+/// precondition, skip what changes nothing, journal; the outcome is reported once durable.
+struct ItemWrites<C: EditableCollection>: Sendable {
+    let engine: CollectionEngine<C>
+    let writes: WriteCoordinator
+
+    /// Creates an item from a create body: validated, given the next id, journaled.
+    func create(from body: JSONObject, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void) {
+        let now = engine.now
         writes.submit { batch in
             switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, now: now) }) {
             case .failure(let rejection):
@@ -34,15 +37,14 @@ extension CollectionService {
         }
     }
 
-    /// Edits the item `id` of `C`: looks it up (404), lets the collection decide (422, 409),
-    /// then checks `condition` (412). The body is judged first: a precondition only decides
-    /// whether a valid change may go ahead. A change that alters nothing is not written.
-    public func edit<C: EditableCollection>(
-        _ collection: C.Type, id: String, _ edit: ItemEdit, condition: VersionCondition?,
-        then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
+    /// Edits the item `id`: looks it up (404), lets the collection decide (422, 409), then
+    /// checks `condition` (412). The body is judged first: a precondition only decides whether
+    /// a valid change may go ahead. A change that alters nothing is not written.
+    func edit(
+        id: String, _ edit: ItemEdit, condition: VersionCondition?, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
     ) {
-        let engine = self.engine(C.self)
-        let now = self.now
+        let engine = self.engine
+        let now = engine.now
         writes.submit { batch in
             guard let item = batch.item(C.self, id: id) else {
                 return report(.refused(.notFound("\(C.itemName) with id '\(id)'")))
@@ -69,6 +71,33 @@ extension CollectionService {
             if engine.version(of: changed) == version { return report(.unchanged(item)) }
             batch.record(C.self, .upsert(changed))
             batch.onCommit { committed in report(committed.map { .updated(changed) }) }
+        }
+    }
+
+    /// The outcome with the row a client gets for it: a committed item's row as every later
+    /// read serves it, an unchanged item's formatted now.
+    func answer(_ outcome: WriteOutcome<C.Item>, display: DisplayContext) -> WriteAnswer {
+        func committedRow(_ item: C.Item) -> Result<ListPage, WriteRejection> {
+            do {
+                return .success(try engine.row(id: C.id(of: item), display: display).0)
+            } catch {
+                return .failure(.notFound("\(C.itemName) with id '\(C.id(of: item))'"))  // deleted by a later write of its batch
+            }
+        }
+        switch outcome {
+        case .created(let item):
+            switch committedRow(item) {
+            case .success(let row): return .created(id: C.id(of: item), row: row)
+            case .failure(let rejection): return .refused(rejection)
+            }
+        case .updated(let item):
+            switch committedRow(item) {
+            case .success(let row): return .updated(row: row)
+            case .failure(let rejection): return .refused(rejection)
+            }
+        case .unchanged(let item): return .unchanged(row: engine.formattedRow(item, display: display))
+        case .deleted: return .deleted
+        case .refused(let rejection): return .refused(rejection)
         }
     }
 }

@@ -1,0 +1,68 @@
+/// One collection's operations for a front door (the HTTP binding), with the collection's
+/// type erased at the boundary. Each closure is made inside the core for the concrete
+/// collection, so everything under it (filter, sort, format, journal) is specialized for that
+/// collection: generic code called from another module would run unspecialized (cold lists
+/// took twice as long).
+public struct CollectionEndpoint: Sendable {
+    /// The path segment and name: `orders` serves `/orders`.
+    public let name: String
+    /// Whether the collection also serves map markers (`/{name}/map`).
+    public let hasMap: Bool
+    /// The page of `request` for a session's list or map.
+    public let page: @Sendable (ListRequest, Session, ListPurpose) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// One item's row for a display context.
+    public let row: @Sendable (_ id: String, DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// Writes, for a collection clients can change; nil otherwise.
+    public let writes: Writes?
+
+    /// An editable collection's writes; each reports once the change is durable (or refused).
+    public struct Writes: Sendable {
+        /// Named state changes (`complete`, `tap`): `POST /{name}/:id/{action}`.
+        public let actions: [String]
+        public let create: @Sendable (JSONObject, DisplayContext, _ report: @escaping @Sendable (WriteAnswer) -> Void) -> Void
+        public let edit:
+            @Sendable (
+                _ id: String, ItemEdit, VersionCondition?, DisplayContext, _ report: @escaping @Sendable (WriteAnswer) -> Void
+            ) -> Void
+    }
+}
+
+/// A write's outcome with the row to answer it with, formatted for the client.
+public enum WriteAnswer: Sendable {
+    case created(id: String, row: ListPage)
+    case updated(row: ListPage)
+    /// The change would not alter the item; nothing was written.
+    case unchanged(row: ListPage)
+    case deleted
+    case refused(WriteRejection)
+}
+
+extension CollectionEndpoint {
+    /// The endpoint of a collection clients can only read.
+    init<C: ListCollection>(_ collection: C.Type, engine: CollectionEngine<C>) {
+        self.init(collection, engine: engine, writes: nil)
+    }
+
+    /// The endpoint of a collection clients can change.
+    init<C: EditableCollection>(_ collection: C.Type, engine: CollectionEngine<C>, writes coordinator: WriteCoordinator) {
+        let editing = ItemWrites<C>(engine: engine, writes: coordinator)
+        self.init(
+            collection, engine: engine,
+            writes: Writes(
+                actions: C.actions,
+                create: { body, display, report in editing.create(from: body) { report(editing.answer($0, display: display)) } },
+                edit: { id, edit, condition, display, report in
+                    editing.edit(id: id, edit, condition: condition) { report(editing.answer($0, display: display)) }
+                }))
+    }
+
+    private init<C: ListCollection>(_ collection: C.Type, engine: CollectionEngine<C>, writes: Writes?) {
+        name = C.name
+        hasMap = C.markerSort != nil
+        page = { request, session, purpose throws(ListServiceError) in
+            try session.viewModel(for: C.self, purpose: purpose).page(for: request, session: session, engine: engine)
+        }
+        row = { id, display throws(ListServiceError) in try engine.row(id: id, display: display) }
+        self.writes = writes
+    }
+}
