@@ -139,6 +139,55 @@ import Testing
     }
 
     @Test(arguments: EventBackendKind.allCases)
+    func aRequestSentOneByteAtATime_isServed(_ backend: EventBackendKind) throws {
+        let rig = try Rig(backend)
+        for byte in "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n" {
+            rig.send(String(byte))
+            rig.settle()
+        }
+        #expect(rig.received()?.hasSuffix("\r\n\r\nhi") == true)
+    }
+
+    @Test(arguments: EventBackendKind.allCases)
+    func aBodyPastItsTimeout_gets408_evenWhileBytesKeepComing(_ backend: EventBackendKind) throws {
+        let rig = try Rig(backend) {
+            $0.bodyReadTimeout = .seconds(6)
+            $0.minBodyBytesPerSecond = 0
+        }
+        rig.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n")
+        rig.settle()
+        for _ in 0..<6 {
+            rig.send("xxxxx")
+            rig.advance(by: 1_000)
+        }
+        #expect(rig.received()?.hasPrefix("HTTP/1.1 408 Request Timeout") == true)
+    }
+
+    @Test(arguments: EventBackendKind.allCases)
+    func aBodyBelowTheMinimumRate_gets408AfterTheGrace_aFairOneDoesNot(_ backend: EventBackendKind) throws {
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.bodyReadTimeout = .seconds(60)
+            $0.minBodyBytesPerSecond = 1_000
+            $0.minBodyRateGrace = .seconds(5)
+        }
+        let slow = try Rig(backend, configure: configure)
+        let fair = try Rig(backend, configure: configure)
+        for rig in [slow, fair] {
+            rig.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n")
+            rig.settle()
+        }
+        for _ in 0..<7 {
+            slow.send(String(repeating: "x", count: 100))  // 100 bytes a second
+            fair.send(String(repeating: "x", count: 2_000))  // 2,000 bytes a second
+            slow.advance(by: 1_000)
+            fair.advance(by: 1_000)
+        }
+        #expect(slow.received()?.hasPrefix("HTTP/1.1 408 Request Timeout") == true)
+        #expect(fair.received() == "", "still reading its body")
+        #expect(fair.openConnections == 1)
+    }
+
+    @Test(arguments: EventBackendKind.allCases)
     func anIdleConnection_isClosedAtTheIdleTimeout(_ backend: EventBackendKind) throws {
         let rig = try Rig(backend) { $0.idleTimeout = .seconds(30) }
         rig.send(Self.get)

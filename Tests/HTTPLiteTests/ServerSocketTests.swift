@@ -32,17 +32,6 @@ import Testing
         }
     }
 
-    @Test func requestSentOneByteAtATime_isServed() throws {
-        try withServer { server in
-            let client = try RawClient(port: server.port)
-            for byte in Array("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n".utf8) {
-                client.send([byte])
-                usleep(200)
-            }
-            #expect(client.readResponse()?.body == "hi")
-        }
-    }
-
     @Test func malformedRequest_gets400ProblemThenClose() throws {
         try withServer { server in
             let client = try RawClient(port: server.port)
@@ -120,86 +109,6 @@ import Testing
             #expect(client.readResponse()?.status == 200)
             #expect(client.readResponse()?.status == 200)
             #expect(client.waitForClose())
-        }
-    }
-
-    @Test func slowHeaders_are408dAndClosed() throws {
-        let configuration = ServerConfiguration.makeForTesting { $0.headerReadTimeout = .milliseconds(300) }
-        try withServer(configuration) { server in
-            let client = try RawClient(port: server.port)
-            let started = Date()
-            client.send("GET /hello HTTP/1.1\r\nHost")
-            usleep(100_000)
-            client.send(": t\r\nX-Slow: 1")  // progress does not extend the header deadline
-            let response = try #require(client.readResponse())
-            #expect(response.status == 408)
-            #expect(client.waitForClose())
-            #expect(Date().timeIntervalSince(started) < 3)
-        }
-    }
-
-    /// Sends `count` bytes of `x`, one every `interval` microseconds, from another thread, on
-    /// its own copy of the descriptor (so it never writes to a number reused after the test).
-    private func trickle(_ fd: Int32, count: Int, interval: UInt32) {
-        let copy = dup(fd)
-        Thread.detachNewThread {
-            defer { close(copy) }
-            for _ in 0..<count {
-                guard Glibc.send(copy, "x", 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
-                usleep(interval)
-            }
-        }
-    }
-
-    @Test func bodyPastItsTimeout_is408dAndClosed_evenWhileBytesKeepComing() throws {
-        let configuration = ServerConfiguration.makeForTesting {
-            $0.bodyReadTimeout = .milliseconds(600)
-            $0.minBodyBytesPerSecond = 0
-        }
-        try withServer(configuration) { server in
-            let client = try RawClient(port: server.port)
-            let started = Date()
-            client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n")
-            trickle(client.fd, count: 1000, interval: 20_000)  // 50 bytes a second: 20 s for the body
-            let response = try #require(client.readResponse())
-            #expect(response.status == 408)
-            #expect(client.waitForClose())
-            #expect(Date().timeIntervalSince(started) < 3)
-        }
-    }
-
-    @Test func bodyBelowTheMinimumRate_is408dAfterTheGrace() throws {
-        let configuration = ServerConfiguration.makeForTesting {
-            $0.bodyReadTimeout = .seconds(30)
-            $0.minBodyBytesPerSecond = 1000
-            $0.minBodyRateGrace = .milliseconds(500)
-        }
-        try withServer(configuration) { server in
-            let slow = try RawClient(port: server.port)
-            let started = Date()
-            slow.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n")
-            trickle(slow.fd, count: 1000, interval: 10_000)  // 100 bytes a second
-            let response = try #require(slow.readResponse())
-            #expect(response.status == 408)
-            #expect(Date().timeIntervalSince(started) < 3)
-            // A body at a fair pace is unaffected.
-            let fair = try RawClient(port: server.port)
-            fair.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2000\r\n\r\n")
-            trickle(fair.fd, count: 2000, interval: 300)
-            #expect(fair.readResponse()?.status == 200)
-        }
-    }
-
-    @Test func idleKeepAliveConnection_isClosed() throws {
-        let configuration = ServerConfiguration.makeForTesting { $0.idleTimeout = .milliseconds(300) }
-        try withServer(configuration) { server in
-            let client = try RawClient(port: server.port)
-            client.send(get)
-            #expect(client.readResponse()?.status == 200)
-            let started = Date()
-            #expect(client.waitForClose())
-            #expect(Date().timeIntervalSince(started) < 3)
-            #expect(server.statistics.snapshot.openConnections == 0)
         }
     }
 
