@@ -21,8 +21,6 @@ public enum ServiceRoutes {
             if let error = service.writes.health.readinessError { throw error }
             return .json(Array(#"{"status":"ready"}"#.utf8))
         }
-        let plaintext = Array("Hello, World!".utf8)
-        router.get("/plaintext") { _ in Response(contentType: "text/plain; charset=utf-8", bytes: plaintext) }
         let specification = PackageResources.openapi_yaml
         router.get("/openapi.yaml") { _ in Response(contentType: "application/yaml", bytes: specification) }
         for endpoint in service.endpoints {
