@@ -1,23 +1,16 @@
 /// Something done once per collection, with the collection's concrete type. A collection
-/// clients can change is visited through the second overload (picked at compile time), which
-/// by default does what the first does.
-public protocol CollectionVisitor {
+/// clients can change is visited through the second overload, picked at compile time.
+protocol CollectionVisitor {
     mutating func visit<C: ListCollection>(_ collection: C.Type)
     mutating func visit<C: EditableCollection>(_ collection: C.Type)
-}
-
-extension CollectionVisitor {
-    public mutating func visit<C: EditableCollection>(_ collection: C.Type) { visitAsList(C.self) }
-
-    private mutating func visitAsList<C: ListCollection>(_ collection: C.Type) { visit(C.self) }
 }
 
 /// Every collection the service serves: one line each. A new collection is a folder under
 /// `Collections/` (copy one) plus its line here; storage, engines, sessions and routes follow.
 /// Collections are visited with their concrete types (not as existentials) so the optimizer
-/// specializes the generic engine and routes for each one.
-public enum CollectionRegistry {
-    public static func visitAll<V: CollectionVisitor>(_ visitor: inout V) {
+/// specializes the generic engine for each one.
+enum CollectionRegistry {
+    static func visitAll<V: CollectionVisitor>(_ visitor: inout V) {
         visitor.visit(Orders.self)
         visitor.visit(Tasks.self)
         visitor.visit(Quakes.self)
