@@ -5,8 +5,6 @@ let package = Package(
     name: "ListService",
     products: [
         .library(name: "HTTPLite", targets: ["HTTPLite"]),
-        .library(name: "ListService", targets: ["ListService"]),
-        .library(name: "ListServiceHTTP", targets: ["ListServiceHTTP"]),
         .executable(name: "server", targets: ["server"]),
     ],
     targets: [

@@ -2,24 +2,24 @@ import Foundation
 
 /// The whole service without HTTP: one engine per registered collection, the write
 /// coordinator, sessions and counters, wired once.
-public final class CollectionService: Sendable {
-    public let sessions: SessionStore
-    public let metrics: ServiceMetrics
-    public let engines: Engines
-    public let writes: WriteCoordinator
+package final class CollectionService: Sendable {
+    package let sessions: SessionStore
+    package let metrics: ServiceMetrics
+    package let engines: Engines
+    package let writes: WriteCoordinator
     /// Each collection's operations, for the HTTP binding, in registration order.
-    public let endpoints: [CollectionEndpoint]
+    package let endpoints: [CollectionEndpoint]
     /// Where the core's log lines go.
-    public let log: ServiceLog
+    package let log: ServiceLog
     private let clock: @Sendable () -> Date
 
     /// The bytes the shared caches (pages and sorted results) of all collections may hold.
-    public static let defaultSharedCacheBytes = 128 * 1024 * 1024
+    package static let defaultSharedCacheBytes = 128 * 1024 * 1024
 
     /// A service over `stores` whose changes live in memory only; a registered collection
     /// without a store starts empty. `sharedPages` bounds the pages shared between sessions per
     /// collection (0 turns sharing off), `sharedCacheBytes` what all shared caches hold.
-    public convenience init(
+    package convenience init(
         stores: [any AnyCollectionStore], sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
         sharedCacheBytes: Int = defaultSharedCacheBytes, log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
@@ -32,7 +32,7 @@ public final class CollectionService: Sendable {
     /// Opens the service on its storage: each collection's snapshot plus its journal replayed
     /// (see `StorageConfiguration`). Logs one line per collection. A state directory that
     /// cannot be written is a start-up error: no write may be acknowledged that is not saved.
-    public static func open(
+    package static func open(
         _ storage: StorageConfiguration, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
         sharedCacheBytes: Int = defaultSharedCacheBytes, log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
@@ -78,29 +78,29 @@ public final class CollectionService: Sendable {
         endpoints = collections.map { $0.endpoint(writes) }
     }
 
-    public var now: Date { clock() }
+    package var now: Date { clock() }
 
     /// The engine of collection `C`.
-    public func engine<C: ListCollection>(_ collection: C.Type) -> CollectionEngine<C> { engines.engine(C.self) }
+    package func engine<C: ListCollection>(_ collection: C.Type) -> CollectionEngine<C> { engines.engine(C.self) }
 
     /// Item counts per collection, for the start-up log.
-    public var itemCounts: [(name: String, count: Int)] { engines.all.map { ($0.name, $0.itemCount) } }
+    package var itemCounts: [(name: String, count: Int)] { engines.all.map { ($0.name, $0.itemCount) } }
 
     /// Whether the named collection holds an item with this id.
-    public func contains(id: String, in collection: String) -> Bool { engines.named(collection)?.containsItem(id: id) ?? false }
+    package func contains(id: String, in collection: String) -> Bool { engines.named(collection)?.containsItem(id: id) ?? false }
 
     /// The collections whose list and map share a session's selection.
     package var namesSharingSelection: [String] { engines.all.filter(\.sharesSelection).map(\.name) }
 
     /// The start of the current UTC hour: the embedded data's anchor, so it is the same for an
     /// hour and "this month" or "today" always has items.
-    public static func defaultAnchor(for date: Date = Date()) -> Date {
+    package static func defaultAnchor(for date: Date = Date()) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
     }
 }
 
 /// A collection's state of any type, for `CollectionService(stores:)`.
-public protocol AnyCollectionStore: Sendable {}
+package protocol AnyCollectionStore: Sendable {}
 
 extension CollectionState: AnyCollectionStore {}
 

@@ -2,15 +2,15 @@ import HTTPLite
 import ListService
 
 /// The service's HTTP surface: every route, built once at start-up.
-public enum ServiceRoutes {
+package enum ServiceRoutes {
     /// The largest body of an ordinary write (a form's worth, with room to spare).
-    public static let defaultMaxBodyBytes = 256 * 1024
+    package static let defaultMaxBodyBytes = 256 * 1024
     /// The largest body of `/quakes/import` (a month of the USGS feed is about 14 MB).
-    public static let defaultMaxImportBytes = 64 * 1024 * 1024
+    package static let defaultMaxImportBytes = 64 * 1024 * 1024
 
     /// `server` supplies the HTTP server's counters for `/metrics` once it runs. Ordinary
     /// bodies are refused past `maxBodyBytes` (413), only an import may reach `maxImportBytes`.
-    public static func makeRouter(
+    package static func makeRouter(
         service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
         maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes
     ) -> Router {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Calendar arithmetic in a client's time zone: months and days.
-public enum CalendarDays {
+package enum CalendarDays {
     static func calendar(in zoneName: String) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = DisplayContext.timeZone(named: zoneName) ?? TimeZone(identifier: "UTC") ?? calendar.timeZone
@@ -9,19 +9,19 @@ public enum CalendarDays {
     }
 
     /// The calendar month containing `now` in the named time zone.
-    public static func month(containing now: Date, in zoneName: String) -> Range<Date> {
+    package static func month(containing now: Date, in zoneName: String) -> Range<Date> {
         guard let interval = calendar(in: zoneName).dateInterval(of: .month, for: now) else { return now..<now }
         return interval.start..<interval.end
     }
 
     /// The calendar day containing `date` in the named time zone.
-    public static func day(containing date: Date, in zoneName: String) -> Range<Date> {
+    package static func day(containing date: Date, in zoneName: String) -> Range<Date> {
         guard let interval = calendar(in: zoneName).dateInterval(of: .day, for: date) else { return date..<date }
         return interval.start..<interval.end
     }
 
     /// The day `YYYY-MM-DD` in the named time zone; nil if no such date.
-    public static func day(named text: String, in zoneName: String) -> Range<Date>? {
+    package static func day(named text: String, in zoneName: String) -> Range<Date>? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
             let day = Int(parts[2]), (1...12).contains(month), (1...ISO8601.daysIn(month: month, year: year)).contains(day)
@@ -34,7 +34,7 @@ public enum CalendarDays {
     }
 
     /// `YYYY-MM-DD` of the day containing `date` in the named time zone.
-    public static func dayName(of date: Date, in zoneName: String) -> String {
+    package static func dayName(of date: Date, in zoneName: String) -> String {
         let parts = calendar(in: zoneName).dateComponents([.year, .month, .day], from: date)
         return "\(String(zeroPadded: parts.year ?? 0, width: 4))-\(String(zeroPadded: parts.month ?? 0, width: 2))-"
             + String(zeroPadded: parts.day ?? 0, width: 2)

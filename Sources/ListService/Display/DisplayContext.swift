@@ -1,19 +1,19 @@
 import Foundation
 
 /// How a client wants values shown: its locale and time zone, both already validated.
-public struct DisplayContext: Hashable, Sendable {
+package struct DisplayContext: Hashable, Sendable {
     /// BCP 47 tag, e.g. `en-US`.
-    public let localeTag: String
+    package let localeTag: String
     /// IANA name, e.g. `Europe/Berlin`.
-    public let timeZoneIdentifier: String
+    package let timeZoneIdentifier: String
 
-    public init(localeTag: String, timeZoneIdentifier: String) {
+    package init(localeTag: String, timeZoneIdentifier: String) {
         self.localeTag = localeTag
         self.timeZoneIdentifier = timeZoneIdentifier
     }
 
     /// Validates a time zone name: IANA identifiers only (`Europe/Berlin`, `UTC`), never abbreviations.
-    public static func timeZone(named name: String) -> TimeZone? {
+    package static func timeZone(named name: String) -> TimeZone? {
         guard name.utf8.count <= 64, let zone = TimeZone(identifier: name), zone.identifier == name || name == "UTC" else {
             return nil
         }

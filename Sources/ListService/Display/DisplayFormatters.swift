@@ -3,11 +3,11 @@ import Basics
 
 /// The formatters for one display context, made once and reused. Foundation's formatters are
 /// not documented as thread-safe, so each set is used under its own lock.
-public final class DisplayFormatters: Sendable {
-    public let context: DisplayContext
+package final class DisplayFormatters: Sendable {
+    package let context: DisplayContext
     private let state: Locked<Formatting>
 
-    public init(context: DisplayContext) {
+    package init(context: DisplayContext) {
         self.context = context
         let locale = Locale(identifier: context.localeTag.replacingOccurrences(of: "-", with: "_"))
         func dateFormatter(time: DateFormatter.Style) -> DateFormatter {
@@ -25,14 +25,14 @@ public final class DisplayFormatters: Sendable {
     }
 
     /// Runs `body` with exclusive use of the formatters.
-    public func withFormatters<T: Sendable>(_ body: (inout Formatting) -> T) -> T {
+    package func withFormatters<T: Sendable>(_ body: (inout Formatting) -> T) -> T {
         state.withLock { body(&$0) }
     }
 
     /// Exclusive use of one formatter set: a medium date formatter and one currency formatter
     /// per currency met so far. Amounts repeat (prices times small quantities) and many rows
     /// share a day, so formatted text is remembered, up to a bound.
-    public struct Formatting {
+    package struct Formatting {
         let locale: Locale
         let mediumDate: DateFormatter
         let mediumDateTime: DateFormatter
@@ -48,7 +48,7 @@ public final class DisplayFormatters: Sendable {
 
         static let maxRememberedAmounts = 50_000
 
-        public mutating func money(_ amount: Money, currency code: String) -> String {
+        package mutating func money(_ amount: Money, currency code: String) -> String {
             let key = AmountKey(currency: code, cents: amount.cents)
             if let known = formattedAmounts[key] { return known }
             let text = format(amount, currency: code)
@@ -58,11 +58,11 @@ public final class DisplayFormatters: Sendable {
         }
 
         /// Medium date and short time in the client's zone (`Nov 2, 2026 at 2:31 PM`).
-        public func mediumDateTime(_ date: Date) -> String { mediumDateTime.string(from: date) }
+        package func mediumDateTime(_ date: Date) -> String { mediumDateTime.string(from: date) }
 
         /// A number rounded to one decimal with the locale's separator (`4.3`, `4,3`).
         /// (Foundation's NumberFormatter on Linux ignores the fraction-digit limits here.)
-        public func oneDecimal(_ value: Double) -> String {
+        package func oneDecimal(_ value: Double) -> String {
             let tenths = Int64((value * 10).rounded())
             let sign = tenths < 0 ? "-" : ""
             return "\(sign)\(tenths.magnitude / 10)\(decimalSeparator)\(tenths.magnitude % 10)"
@@ -84,7 +84,7 @@ public final class DisplayFormatters: Sendable {
 
         /// The medium date, remembered per local calendar day (finding the day is cheap;
         /// formatting is not).
-        public mutating func mediumDate(_ date: Date) -> String {
+        package mutating func mediumDate(_ date: Date) -> String {
             let offset = mediumDate.timeZone.secondsFromGMT(for: date)
             let day = Int64(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down))
             if let known = formattedDays[day] { return known }
@@ -97,12 +97,12 @@ public final class DisplayFormatters: Sendable {
 }
 
 /// Formatter sets by display context, bounded so odd locales cannot grow memory without end.
-public final class FormatterCache: Sendable {
+package final class FormatterCache: Sendable {
     private let cache: Locked<LRUCache<DisplayContext, DisplayFormatters>>
 
-    public init(capacity: Int = 64) { cache = Locked(LRUCache(capacity: capacity)) }
+    package init(capacity: Int = 64) { cache = Locked(LRUCache(capacity: capacity)) }
 
-    public func formatters(for context: DisplayContext) -> DisplayFormatters {
+    package func formatters(for context: DisplayContext) -> DisplayFormatters {
         cache.withLock { cache in
             if let existing = cache[context] { return existing }
             let made = DisplayFormatters(context: context)

@@ -2,9 +2,9 @@ import Foundation
 
 /// Fast parsing and formatting of ISO 8601 UTC timestamps (`2026-11-02T14:31:05Z`), without
 /// a formatter per call: loading 100k orders parses 100k dates.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; nil when malformed or out of range.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(utf8: $0) }
     }
@@ -58,7 +58,7 @@ public enum ISO8601 {
     }
 
     /// `2026-11-02T14:31:05Z` (whole seconds, UTC).
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400

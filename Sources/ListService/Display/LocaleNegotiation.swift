@@ -2,12 +2,12 @@ import Foundation
 
 /// Picks the client's locale from `locale=` or `Accept-Language` (RFC 9110 §12.5.4) among
 /// the locales Foundation can format for; anything unknown falls back to `en-US`.
-public enum LocaleNegotiation {
-    public static let fallback = "en-US"
+package enum LocaleNegotiation {
+    package static let fallback = "en-US"
     private static let available = Set(Locale.availableIdentifiers)
 
     /// The BCP 47 tag (`de-DE`) of the best supported locale.
-    public static func negotiate(explicit: String?, acceptLanguage: String?) -> String {
+    package static func negotiate(explicit: String?, acceptLanguage: String?) -> String {
         if let explicit { return supportedTag(explicit) ?? fallback }
         guard let acceptLanguage else { return fallback }
         let ranges = acceptLanguage.split(separator: ",").prefix(32).enumerated().compactMap { index, element in

@@ -1,13 +1,13 @@
 import Foundation
 
 /// An exact amount in hundredths of its currency's unit (cents); never binary floating point.
-public struct Money: Sendable, Hashable, Comparable {
-    public var cents: Int64
+package struct Money: Sendable, Hashable, Comparable {
+    package var cents: Int64
 
-    public init(cents: Int64) { self.cents = cents }
+    package init(cents: Int64) { self.cents = cents }
 
     /// Parses decimal text such as `1234.5`; nil for more than two decimal places or overflow.
-    public init?(decimalText text: String) {
+    package init?(decimalText text: String) {
         if let cents = Self.plainCents(text) {
             self.cents = cents
             return
@@ -48,14 +48,14 @@ public struct Money: Sendable, Hashable, Comparable {
         return isNegative ? -cents : cents
     }
 
-    public static func < (lhs: Money, rhs: Money) -> Bool { lhs.cents < rhs.cents }
-    public static func + (lhs: Money, rhs: Money) -> Money { Money(cents: lhs.cents + rhs.cents) }
+    package static func < (lhs: Money, rhs: Money) -> Bool { lhs.cents < rhs.cents }
+    package static func + (lhs: Money, rhs: Money) -> Money { Money(cents: lhs.cents + rhs.cents) }
 
     /// The amount as an exact `Decimal`, for formatters.
-    public var decimal: Decimal { Decimal(cents) / 100 }
+    package var decimal: Decimal { Decimal(cents) / 100 }
 
     /// The amount as plain decimal text with two places (`1234.50`).
-    public var plainText: String {
+    package var plainText: String {
         let sign = cents < 0 ? "-" : ""
         let magnitude = cents.magnitude
         let fraction = magnitude % 100

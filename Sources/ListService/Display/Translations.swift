@@ -1,23 +1,23 @@
 /// A collection's phrases in every language it translates, English for the others. Amounts
 /// and dates are formatted by Foundation for every locale; the few words rows show are ours.
-public struct Translations<Phrases: Sendable>: Sendable {
+package struct Translations<Phrases: Sendable>: Sendable {
     private let english: Phrases
     private let byLanguage: [String: Phrases]
 
     /// `byLanguage` by ISO 639 code (`de`, `ja`).
-    public init(english: Phrases, _ byLanguage: [String: Phrases]) {
+    package init(english: Phrases, _ byLanguage: [String: Phrases]) {
         self.english = english
         self.byLanguage = byLanguage
     }
 
     /// The phrases for a BCP 47 locale tag (`de-DE` reads `de`).
-    public func phrases(for localeTag: String) -> Phrases {
+    package func phrases(for localeTag: String) -> Phrases {
         let language = localeTag.split(separator: "-").first.map(String.init) ?? "en"
         return byLanguage[language] ?? english
     }
 }
 
 /// The phrases of a collection whose rows show none of their own.
-public struct NoPhrases: Sendable {
-    public init() {}
+package struct NoPhrases: Sendable {
+    package init() {}
 }

@@ -3,24 +3,24 @@
 /// collection, so everything under it (filter, sort, format, journal) is specialized for that
 /// collection: generic code called from another module would run unspecialized (cold lists
 /// took twice as long).
-public struct CollectionEndpoint: Sendable {
+package struct CollectionEndpoint: Sendable {
     /// The path segment and name: `orders` serves `/orders`.
-    public let name: String
+    package let name: String
     /// Whether the collection also serves map markers (`/{name}/map`).
-    public let hasMap: Bool
+    package let hasMap: Bool
     /// The page of `request` for a session's list or map.
-    public let page: @Sendable (ListRequest, Session, ListPurpose) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    package let page: @Sendable (ListRequest, Session, ListPurpose) throws(ListServiceError) -> (ListPage, CacheOutcome)
     /// One item's row for a display context.
-    public let row: @Sendable (_ id: String, DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    package let row: @Sendable (_ id: String, DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome)
     /// Writes, for a collection clients can change; nil otherwise.
-    public let writes: Writes?
+    package let writes: Writes?
 
     /// An editable collection's writes; each reports once the change is durable (or refused).
-    public struct Writes: Sendable {
+    package struct Writes: Sendable {
         /// Named state changes (`complete`, `tap`): `POST /{name}/:id/{action}`.
-        public let actions: [String]
-        public let create: @Sendable (JSONObject, DisplayContext, _ report: @escaping @Sendable (WriteAnswer) -> Void) -> Void
-        public let edit:
+        package let actions: [String]
+        package let create: @Sendable (JSONObject, DisplayContext, _ report: @escaping @Sendable (WriteAnswer) -> Void) -> Void
+        package let edit:
             @Sendable (
                 _ id: String, ItemEdit, VersionCondition?, DisplayContext, _ report: @escaping @Sendable (WriteAnswer) -> Void
             ) -> Void
@@ -28,7 +28,7 @@ public struct CollectionEndpoint: Sendable {
 }
 
 /// A write's outcome with the row to answer it with, formatted for the client.
-public enum WriteAnswer: Sendable {
+package enum WriteAnswer: Sendable {
     case created(id: String, row: ListPage)
     case updated(row: ListPage)
     /// The change would not alter the item; nothing was written.

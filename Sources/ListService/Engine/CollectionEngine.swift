@@ -5,8 +5,8 @@ import Basics
 /// current as items change: a change patches each cached list that holds the item in place
 /// (remove, insert at its sorted position) and leaves every other list, page and ETag alone.
 /// Bounded LRU caches keep memory flat whatever clients ask.
-public final class CollectionEngine<C: ListCollection>: Sendable {
-    public let metrics: ServiceMetrics
+package final class CollectionEngine<C: ListCollection>: Sendable {
+    package let metrics: ServiceMetrics
     private let current: Locked<CollectionState<C>>
     private let formatters: FormatterCache
     private let clock: @Sendable () -> Date
@@ -59,7 +59,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
 
     /// `pageCapacity` bounds the shared pages in number, `cacheBytes` the shared pages and
     /// sorted results together in bytes (three quarters for pages, a quarter for results).
-    public init(
+    package init(
         state: CollectionState<C>, metrics: ServiceMetrics, formatters: FormatterCache, pageCapacity: Int = 2048,
         cacheBytes: Int = 64 * 1024 * 1024, clock: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -73,16 +73,16 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
         isSharing = pageCapacity > 0
     }
 
-    public var now: Date { clock() }
+    package var now: Date { clock() }
 
     /// The bytes the shared caches hold now (pages, and sorted results at 4 bytes a slot).
-    public var sharedBytes: Int { pages.withLock { $0.totalCost } + results.withLock { $0.totalCost } }
-    public var state: CollectionState<C> { current.withLock { $0 } }
+    package var sharedBytes: Int { pages.withLock { $0.totalCost } + results.withLock { $0.totalCost } }
+    package var state: CollectionState<C> { current.withLock { $0 } }
 
     // MARK: reading
 
     /// The page for `criteria`, from the shared cache or computed now.
-    public func page(for criteria: ListCriteria<C>) throws(ListServiceError) -> (ListPage, CacheOutcome) {
+    package func page(for criteria: ListCriteria<C>) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         let (result, _) = sortedResult(for: criteria)
         let key = PageKey.list(criteria, revision: result.token.revision)
         let now = self.now
@@ -93,7 +93,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// The map for `criteria`: every matching item's marker, in the collection's marker order.
-    public func map(for criteria: ListCriteria<C>) -> (ListPage, CacheOutcome) {
+    package func map(for criteria: ListCriteria<C>) -> (ListPage, CacheOutcome) {
         let (result, _) = sortedResult(for: criteria)
         let key = PageKey.list(criteria, revision: result.token.revision)
         if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
@@ -115,7 +115,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// One item's row for `display`, or `notFound`.
-    public func row(id: String, display: DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome) {
+    package func row(id: String, display: DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         guard let (item, revision) = state.itemAndRevision(id: id) else { throw .notFound(C.itemName, id: id) }
         let key = PageKey.row(id: id, display, revision: revision)
         let now = self.now
@@ -165,7 +165,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
     /// changed item; other lists keep their results, pages and ETags. A bulk change builds a
     /// new state beside the old one, which keeps serving reads until the swap. Changes come
     /// from one writer at a time (`WriteCoordinator`).
-    public func apply(_ changes: [ItemChange<C.Item>]) {
+    package func apply(_ changes: [ItemChange<C.Item>]) {
         if changes.count > Self.bulkChangeThreshold {
             var items = state.allItems
             var positions = Dictionary(uniqueKeysWithValues: items.enumerated().map { (C.id(of: $1), $0) })
@@ -243,7 +243,7 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
 
     /// An item's row for `display`, formatted now and not cached (for `If-Match` on items a
     /// write batch has already changed).
-    public func formattedRow(_ item: C.Item, display: DisplayContext) -> ListPage {
+    package func formattedRow(_ item: C.Item, display: DisplayContext) -> ListPage {
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
             C.writeRow(item, in: &context, to: &json)
             return C.rowExpiry(of: item, in: context)
@@ -253,14 +253,14 @@ public final class CollectionEngine<C: ListCollection>: Sendable {
 
     /// The item's version: a digest of its stored form, the same in every locale and zone and
     /// across restarts; it changes with every change to the item.
-    public func version(of item: C.Item) -> String {
+    package func version(of item: C.Item) -> String {
         var json = JSONWriter()
         C.writeItem(item, to: &json)
         return ETag.hexDigest(json.bytes)
     }
 
     /// Replaces every item (bulk changes, tests): every list recomputes on next use.
-    public func replaceAll(_ items: [C.Item]) {
+    package func replaceAll(_ items: [C.Item]) {
         let rebuilt = CollectionState<C>(items: items)  // built while the old state serves reads
         current.withLock { $0 = rebuilt }
         results.withLock { cache in

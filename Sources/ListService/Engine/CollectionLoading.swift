@@ -1,7 +1,7 @@
 import Foundation
 
 /// Loading a collection's data file into a `CollectionState`.
-public enum CollectionLoading {
+package enum CollectionLoading {
     /// Reads the collection's file from `directory`; the error names the file and the field.
     static func loadItems<C: ListCollection>(_ collection: C.Type, from directory: URL) throws(DataLoadError) -> [C.Item] {
         let file = directory.appendingPathComponent(C.fileName)
@@ -19,22 +19,22 @@ public enum CollectionLoading {
 }
 
 /// A data file that cannot be served, said in one line: `orders.json: [17].total: is missing`.
-public struct DataLoadError: Error, CustomStringConvertible, Sendable {
-    public let file: String
-    public let reason: String
+package struct DataLoadError: Error, CustomStringConvertible, Sendable {
+    package let file: String
+    package let reason: String
 
-    public init(file: String, reason: String) {
+    package init(file: String, reason: String) {
         self.file = file
         self.reason = reason
     }
 
-    public var description: String { "\(file): \(reason)" }
+    package var description: String { "\(file): \(reason)" }
 }
 
 /// Decodes the elements of a top-level JSON array one at a time, with errors that name the
 /// file, the element and the field, and unique ids.
-public enum JSONArrayDecoding {
-    public static func decode<Item>(
+package enum JSONArrayDecoding {
+    package static func decode<Item>(
         _ bytes: UnsafeRawBufferPointer, file: String, id: (Item) -> String,
         element: (JSONValue, String) throws(JSONFieldError) -> Item
     ) throws(DataLoadError) -> [Item] {

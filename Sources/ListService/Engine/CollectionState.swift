@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Item slots are stable: an update keeps its slot, a delete leaves a tombstone, an insert
 /// appends, so index lists held by caches stay meaningful.
-public final class CollectionState<C: ListCollection>: @unchecked Sendable {
+package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     // Invariant: every `var` below is read only inside `lock.withReadLock` and written only
     // inside `lock.withWriteLock`; that is what makes the unchecked Sendable sound.
     private let lock = ReadWriteLock()
@@ -29,7 +29,7 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let direction: SortDirection
     }
 
-    public init(items: [C.Item]) {
+    package init(items: [C.Item]) {
         storedItems = items
         isLive = Array(repeating: true, count: items.count)
         var positions: [String: Int32] = [:]
@@ -46,10 +46,10 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// The live item in `slot`, or nil for a deleted one (callers hold the lock).
     private func items(_ slot: Int) -> C.Item? { isLive[slot] ? storedItems[slot] : nil }
 
-    public var count: Int { lock.withReadLock { liveCount } }
-    public var version: UInt64 { lock.withReadLock { changeCount } }
+    package var count: Int { lock.withReadLock { liveCount } }
+    package var version: UInt64 { lock.withReadLock { changeCount } }
 
-    public func item(id: String) -> C.Item? {
+    package func item(id: String) -> C.Item? {
         lock.withReadLock { positionByID[id].flatMap { items(Int($0)) } }
     }
 
@@ -62,7 +62,7 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
     }
 
     /// Every live item, in slot order (for snapshots).
-    public var allItems: [C.Item] { lock.withReadLock { storedItems.indices.compactMap { items($0) } } }
+    package var allItems: [C.Item] { lock.withReadLock { storedItems.indices.compactMap { items($0) } } }
 
     /// The slots of the items in `view` and `scope` whose text contains `foldedQuery`, sorted
     /// by `field` in `direction`, ties by id; with the version it was computed at.
@@ -283,7 +283,7 @@ public final class CollectionState<C: ListCollection>: @unchecked Sendable {
 }
 
 /// One change to a collection: put an item (insert or replace by id) or delete one.
-public enum ItemChange<Item: Sendable>: Sendable {
+package enum ItemChange<Item: Sendable>: Sendable {
     case upsert(Item)
     case delete(id: String)
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Strong entity tags from content (FNV-1a, 64 bits): equal bytes, equal tag.
-public enum ETag {
-    public static func make(for bytes: [UInt8]) -> String {
+package enum ETag {
+    package static func make(for bytes: [UInt8]) -> String {
         "\"\(hexDigest(bytes))\""
     }
 
-    public static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

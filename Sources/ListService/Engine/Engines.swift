@@ -22,7 +22,7 @@ extension CollectionEngine: AnyCollectionEngine {
 }
 
 /// One engine per registered collection, in registration order, found by the collection's type.
-public final class Engines: Sendable {
+package final class Engines: Sendable {
     let all: [any AnyCollectionEngine]
     private let byType: [ObjectIdentifier: any AnyCollectionEngine]
 
@@ -32,7 +32,7 @@ public final class Engines: Sendable {
     }
 
     /// The engine of collection `C` (every registered collection has one).
-    public func engine<C: ListCollection>(_ collection: C.Type) -> CollectionEngine<C> {
+    package func engine<C: ListCollection>(_ collection: C.Type) -> CollectionEngine<C> {
         // The engine stored under `C`'s type is the `CollectionEngine<C>` made for it, so this
         // cast fails only for a collection missing from `CollectionRegistry.visitAll`.
         guard let engine = byType[ObjectIdentifier(C.self)] as? CollectionEngine<C> else {

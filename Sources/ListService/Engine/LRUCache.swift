@@ -1,7 +1,7 @@
 /// A map bounded in entries and, when entries carry a cost (their bytes), in total cost; it
 /// evicts the least recently used entries first; every operation is O(1) per entry evicted.
 /// Not thread-safe by itself: owners keep it behind a lock (`Locked`).
-public struct LRUCache<Key: Hashable, Value> {
+package struct LRUCache<Key: Hashable, Value> {
     private struct Node {
         var key: Key
         /// Nil in a free slot, so an evicted value is released at once.
@@ -11,26 +11,26 @@ public struct LRUCache<Key: Hashable, Value> {
         var older: Int?
     }
 
-    public let capacity: Int
+    package let capacity: Int
     /// The most the entries' costs may add up to; the newest entry stays even if it alone is more.
-    public let maxCost: Int
+    package let maxCost: Int
     /// What the entries' costs add up to now.
-    public private(set) var totalCost = 0
+    package private(set) var totalCost = 0
     private var nodes: [Node] = []
     private var slots: [Key: Int] = [:]
     private var freeSlots: [Int] = []
     private var newest: Int?
     private var oldest: Int?
 
-    public init(capacity: Int, maxCost: Int = .max) {
+    package init(capacity: Int, maxCost: Int = .max) {
         self.capacity = max(1, capacity)
         self.maxCost = maxCost
     }
 
-    public var count: Int { slots.count }
+    package var count: Int { slots.count }
 
     /// Reads an entry and marks it most recently used.
-    public subscript(key: Key) -> Value? {
+    package subscript(key: Key) -> Value? {
         mutating get {
             guard let slot = slots[key] else { return nil }
             moveToNewest(slot)
@@ -42,24 +42,24 @@ public struct LRUCache<Key: Hashable, Value> {
     }
 
     /// The least recently used entry, without touching it.
-    public var oldestEntry: (key: Key, value: Value)? {
+    package var oldestEntry: (key: Key, value: Value)? {
         guard let oldest, let value = nodes[oldest].value else { return nil }
         return (nodes[oldest].key, value)
     }
 
     /// Replaces values in place (without touching recency): `transform` returns a new value,
     /// or nil to keep the old one.
-    public mutating func updateValues(_ transform: (Key, Value) -> Value?) {
+    package mutating func updateValues(_ transform: (Key, Value) -> Value?) {
         for slot in slots.values {
             if let current = nodes[slot].value, let updated = transform(nodes[slot].key, current) { nodes[slot].value = updated }
         }
     }
 
     /// Whether inserting a new key now would evict `oldestEntry`.
-    public var isFull: Bool { slots.count >= capacity }
+    package var isFull: Bool { slots.count >= capacity }
 
     @discardableResult
-    public mutating func remove(_ key: Key) -> Value? {
+    package mutating func remove(_ key: Key) -> Value? {
         guard let slot = slots.removeValue(forKey: key) else { return nil }
         unlink(slot)
         freeSlots.append(slot)
@@ -71,7 +71,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// Inserts or replaces an entry costing `cost` (its bytes, say) and marks it most recently
     /// used; returns the entries evicted to stay within `capacity` and `maxCost`.
     @discardableResult
-    public mutating func insert(_ key: Key, _ value: Value, cost: Int) -> [(key: Key, value: Value)] {
+    package mutating func insert(_ key: Key, _ value: Value, cost: Int) -> [(key: Key, value: Value)] {
         if let slot = slots[key] {
             totalCost += cost - nodes[slot].cost
             nodes[slot].value = value

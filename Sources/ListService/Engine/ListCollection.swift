@@ -1,13 +1,13 @@
 import Foundation
 
 /// A closed set of values a query parameter may take (`filter=pending`, `sort=total`).
-public protocol ListChoice: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {}
+package protocol ListChoice: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {}
 
 /// Everything the engine needs to serve one collection, declared in one place: the model,
 /// its named views (filters), searchable fields, sort keys and defaults, and its display row.
 /// The engine does the rest for every collection: criteria parsing and 400s, per-session
 /// view-models, shared results, pagination, ETags, metrics and routes.
-public protocol ListCollection: Sendable {
+package protocol ListCollection: Sendable {
     associatedtype Item: Sendable
     /// The named lists (`filter` for orders, `view` for tasks).
     associatedtype View: ListChoice
@@ -86,15 +86,15 @@ public protocol ListCollection: Sendable {
 }
 
 extension ListCollection {
-    public static var scopeParameters: [String] { [] }
-    public static var directionAliases: [String: SortDirection] { [:] }
-    public static func rowExpiry(of item: Item, in context: RowContext<Phrases>) -> Date? { nil }
-    public static var markerSort: (field: SortField, direction: SortDirection)? { nil }
-    public static func sequence(of id: String) -> Int? { nil }
-    public static func holdsEveryItem(_ view: View) -> Bool { false }
-    public static var isDataFileOptional: Bool { false }
+    package static var scopeParameters: [String] { [] }
+    package static var directionAliases: [String: SortDirection] { [:] }
+    package static func rowExpiry(of item: Item, in context: RowContext<Phrases>) -> Date? { nil }
+    package static var markerSort: (field: SortField, direction: SortDirection)? { nil }
+    package static func sequence(of id: String) -> Int? { nil }
+    package static func holdsEveryItem(_ view: View) -> Bool { false }
+    package static var isDataFileOptional: Bool { false }
 
-    public static func encodeDataFile(_ items: [Item]) -> [UInt8] {
+    package static func encodeDataFile(_ items: [Item]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 256 * items.count)
         json.beginArray()
         for item in items { writeItem(item, to: &json) }
@@ -103,22 +103,22 @@ extension ListCollection {
     }
 
     /// Decodes a JSON array data file with `decodeItem`.
-    public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Item] {
+    package static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Item] {
         try JSONArrayDecoding.decode(bytes, file: file, id: id(of:)) { (value, path) throws(JSONFieldError) in
             try decodeItem(value, path: path)
         }
     }
-    public static func writeMarker(_ item: Item, to json: inout JSONWriter) {}
+    package static func writeMarker(_ item: Item, to json: inout JSONWriter) {}
     /// Whether list responses echo the session's selection (collections with a map do).
     static var sharesSelection: Bool { markerSort != nil }
 }
 
 extension ListCollection where Phrases == NoPhrases {
-    public static var translations: Translations<NoPhrases> { Translations(english: NoPhrases(), [:]) }
+    package static var translations: Translations<NoPhrases> { Translations(english: NoPhrases(), [:]) }
 }
 
 extension ListCollection where Scope == NoScope {
-    public static func scope(
+    package static func scope(
         for view: View, parameters: ParameterReader, display: DisplayContext, now: Date
     ) throws(ListServiceError) -> ResolvedScope<Scope> {
         ResolvedScope(NoScope())
@@ -127,12 +127,12 @@ extension ListCollection where Scope == NoScope {
 
 /// A list's scope, when it goes stale, and the scope parameters as applied (for the
 /// response's `criteria`, defaults filled in).
-public struct ResolvedScope<Scope: Hashable & Sendable>: Sendable {
-    public let scope: Scope
-    public let validUntil: Date
-    public let appliedParameters: [String: String]
+package struct ResolvedScope<Scope: Hashable & Sendable>: Sendable {
+    package let scope: Scope
+    package let validUntil: Date
+    package let appliedParameters: [String: String]
 
-    public init(_ scope: Scope, validUntil: Date = .distantFuture, appliedParameters: [String: String] = [:]) {
+    package init(_ scope: Scope, validUntil: Date = .distantFuture, appliedParameters: [String: String] = [:]) {
         self.scope = scope
         self.validUntil = validUntil
         self.appliedParameters = appliedParameters
@@ -140,19 +140,19 @@ public struct ResolvedScope<Scope: Hashable & Sendable>: Sendable {
 }
 
 /// The scope of a collection whose views need nothing from the request.
-public struct NoScope: Hashable, Sendable {
-    public init() {}
+package struct NoScope: Hashable, Sendable {
+    package init() {}
 }
 
 /// A sort value: a number, or text compared case- and accent-insensitively first. Ties
 /// between equal keys always break by id, ascending.
-public enum SortKey: Comparable, Sendable, Hashable {
+package enum SortKey: Comparable, Sendable, Hashable {
     case number(Int64)
     case text(folded: String, exact: String)
 
-    public static func text(_ value: String) -> SortKey { .text(folded: TextFolding.fold(value), exact: value) }
+    package static func text(_ value: String) -> SortKey { .text(folded: TextFolding.fold(value), exact: value) }
 
-    public static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+    package static func < (lhs: SortKey, rhs: SortKey) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): a < b
         case (.text(let a, let exactA), .text(let b, let exactB)): (a, exactA) < (b, exactB)
@@ -192,13 +192,13 @@ public enum SortKey: Comparable, Sendable, Hashable {
 
 /// What a row is written with: formatters for the client, the collection's phrases in its
 /// language, and the time.
-public struct RowContext<Phrases: Sendable> {
-    public var formatting: DisplayFormatters.Formatting
-    public let phrases: Phrases
-    public let display: DisplayContext
-    public let now: Date
+package struct RowContext<Phrases: Sendable> {
+    package var formatting: DisplayFormatters.Formatting
+    package let phrases: Phrases
+    package let display: DisplayContext
+    package let now: Date
     /// The client's current calendar day, worked out once per page.
-    public let today: Range<Date>
+    package let today: Range<Date>
     let timeZone: TimeZone
 
     init(formatting: DisplayFormatters.Formatting, phrases: Phrases, display: DisplayContext, now: Date) {
@@ -211,7 +211,7 @@ public struct RowContext<Phrases: Sendable> {
     }
 
     /// Calendar days from today to the day of `date` in the client's zone (negative: past).
-    public func calendarDays(until date: Date) -> Int {
+    package func calendarDays(until date: Date) -> Int {
         func localDay(_ instant: Date) -> Int {
             Int(((instant.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: instant))) / 86_400).rounded(.down))
         }

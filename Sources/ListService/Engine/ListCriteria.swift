@@ -2,36 +2,36 @@ import Foundation
 
 /// A validated, normalized list request of collection `C`: which items, in which order,
 /// which page, and how to format them.
-public struct ListCriteria<C: ListCollection>: Sendable, Hashable {
-    public let view: C.View
-    public let scope: C.Scope
-    public let search: String
-    public let foldedSearch: String
-    public let sort: C.SortField
-    public let direction: SortDirection
-    public let limit: Int
-    public let start: PageStart
-    public let display: DisplayContext
+package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
+    package let view: C.View
+    package let scope: C.Scope
+    package let search: String
+    package let foldedSearch: String
+    package let sort: C.SortField
+    package let direction: SortDirection
+    package let limit: Int
+    package let start: PageStart
+    package let display: DisplayContext
     /// When the list's meaning changes by itself (the month or day ends), or `distantFuture`.
-    public let validUntil: Date
+    package let validUntil: Date
     /// The scope parameters as applied, for the response's `criteria` (`date`).
-    public let appliedParameters: [String: String]
+    package let appliedParameters: [String: String]
 
-    public static var limitRange: ClosedRange<Int> { 1...500 }
+    package static var limitRange: ClosedRange<Int> { 1...500 }
 
     /// What the criteria are for: a page of rows, or every marker of a map in a fixed order.
-    public typealias Purpose = ListPurpose
+    package typealias Purpose = ListPurpose
 
-    public let purpose: Purpose
+    package let purpose: Purpose
 
     /// The parameters a request for `purpose` may carry.
-    public static func parameters(for purpose: Purpose) -> [String] {
+    package static func parameters(for purpose: Purpose) -> [String] {
         let shared = (C.viewParameter.map { [$0] } ?? []) + ["q"] + C.scopeParameters + ["locale", "tz"]
         return purpose == .list ? shared + ["sort", "order", "limit", "cursor", "offset"] : shared
     }
 
     /// Validates `request`; every problem names its parameter.
-    public init(_ request: ListRequest, now: Date, purpose: Purpose = .list) throws(ListServiceError) {
+    package init(_ request: ListRequest, now: Date, purpose: Purpose = .list) throws(ListServiceError) {
         self.purpose = purpose
         let reader = try ParameterReader(request.parameters, allowed: Self.parameters(for: purpose))
         view =
@@ -72,13 +72,13 @@ public struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     }
 
     /// Identifies the list (not the page or formatting): cursors carry it.
-    public var fingerprint: String {
+    package var fingerprint: String {
         ETag.hexDigest("\(C.name)|\(view.rawValue)|\(scope)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
     }
 }
 
 /// Where a page starts in its list.
-public enum PageStart: Sendable, Hashable {
+package enum PageStart: Sendable, Hashable {
     case first
     case offset(Int)
     /// Keyset pagination: just after the row the cursor names, wherever it now is.
@@ -86,7 +86,7 @@ public enum PageStart: Sendable, Hashable {
 }
 
 /// What a list is for: rows (`GET /{name}`) or map markers (`GET /{name}/map`).
-public enum ListPurpose: Sendable, Hashable {
+package enum ListPurpose: Sendable, Hashable {
     case list
     case map
 }

@@ -2,13 +2,13 @@ import Foundation
 import Synchronization
 
 /// One computed response body, ready for the wire, shared by every session that asks for it.
-public final class ListPage: Sendable {
-    public let body: [UInt8]
-    public let etag: String
+package final class ListPage: Sendable {
+    package let body: [UInt8]
+    package let etag: String
     /// Says whether the list it came from is still current; a change to the list revokes it.
     let token: CacheValidity
     /// Time-relative criteria (this month, today) go stale at this instant.
-    public let validUntil: Date
+    package let validUntil: Date
 
     /// A page of one item's row carries the item's version in its ETag (`"<version>-<bytes>"`),
     /// so `If-Match` on a write can compare versions whatever representation it was read in.
@@ -52,10 +52,10 @@ final class CacheValidity: Sendable {
 }
 
 /// Whether serving a page cost any work, for `X-Cache` and the counters.
-public enum CacheOutcome: Sendable, Equatable {
+package enum CacheOutcome: Sendable, Equatable {
     case sessionHit
     case sharedHit
     case miss
 
-    public var isHit: Bool { self != .miss }
+    package var isHit: Bool { self != .miss }
 }

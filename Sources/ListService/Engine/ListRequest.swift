@@ -1,17 +1,17 @@
 /// What a client asked of a list, as sent: query parameters in order and the
 /// `Accept-Language` header. Validation happens in each collection's criteria.
-public struct ListRequest: Sendable {
-    public var parameters: [(name: String, value: String)]
-    public var acceptLanguage: String?
+package struct ListRequest: Sendable {
+    package var parameters: [(name: String, value: String)]
+    package var acceptLanguage: String?
 
-    public init(parameters: [(name: String, value: String)], acceptLanguage: String? = nil) {
+    package init(parameters: [(name: String, value: String)], acceptLanguage: String? = nil) {
         self.parameters = parameters
         self.acceptLanguage = acceptLanguage
     }
 
     /// Identical requests have identical keys; a view-model compares keys to answer a repeat
     /// without parsing or validating anything again.
-    public var cacheKey: String {
+    package var cacheKey: String {
         var key = acceptLanguage ?? ""
         for (name, value) in parameters {
             key += "\u{0}\(name)\u{1}\(value)"

@@ -1,5 +1,5 @@
 /// An error of the service's core, independent of HTTP; `API/` maps each kind to a status.
-public struct ListServiceError: Error, Sendable, CustomStringConvertible {
+package struct ListServiceError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in terms a status can be chosen from.
     package enum Kind: Sendable, Equatable {
         case invalidParameter
@@ -8,27 +8,27 @@ public struct ListServiceError: Error, Sendable, CustomStringConvertible {
 
     package let kind: Kind
     /// Stable, machine-readable code (API: tests pin it).
-    public let code: String
-    public let detail: String
+    package let code: String
+    package let detail: String
     /// The query parameter or header at fault.
-    public let parameter: String?
+    package let parameter: String?
     /// The values the parameter accepts, when they are a closed set.
-    public let allowedValues: [String]?
+    package let allowedValues: [String]?
 
-    public var description: String { detail }
+    package var description: String { detail }
 
-    public static func invalidParameter(_ name: String, _ detail: String, allowed: [String]? = nil) -> ListServiceError {
+    package static func invalidParameter(_ name: String, _ detail: String, allowed: [String]? = nil) -> ListServiceError {
         ListServiceError(kind: .invalidParameter, code: "invalid-parameter", detail: detail, parameter: name, allowedValues: allowed)
     }
 
-    public static func unknownParameter(_ name: String, allowed: [String]) -> ListServiceError {
+    package static func unknownParameter(_ name: String, allowed: [String]) -> ListServiceError {
         ListServiceError(
             kind: .invalidParameter, code: "unknown-parameter",
             detail: "Unknown query parameter '\(name)'; this endpoint takes \(allowed.joined(separator: ", ")).",
             parameter: name, allowedValues: allowed)
     }
 
-    public static func notFound(_ what: String, id: String) -> ListServiceError {
+    package static func notFound(_ what: String, id: String) -> ListServiceError {
         ListServiceError(kind: .notFound, code: "not-found", detail: "No \(what) with id '\(id)'.", parameter: nil, allowedValues: nil)
     }
 }

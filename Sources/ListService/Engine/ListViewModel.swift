@@ -5,8 +5,8 @@ import Basics
 /// produced. A repeated request is answered from here with no parsing, filtering, sorting or
 /// formatting; a change of criteria, selection or data recomputes (or borrows another
 /// session's equal page).
-public final class ListViewModel<C: ListCollection>: PageHolder {
-    public let purpose: ListCriteria<C>.Purpose
+package final class ListViewModel<C: ListCollection>: PageHolder {
+    package let purpose: ListCriteria<C>.Purpose
     private let current = Locked<Current?>(nil)
     /// Where the bytes of the held page are counted (and bounded).
     private let memory: PageMemory
@@ -24,7 +24,7 @@ public final class ListViewModel<C: ListCollection>: PageHolder {
     }
 
     /// The page for `request` in `session`, and whether serving it cost any work.
-    public func page(
+    package func page(
         for request: ListRequest, session: Session, engine: CollectionEngine<C>
     ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         let requestKey = request.cacheKey

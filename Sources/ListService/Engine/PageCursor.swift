@@ -3,13 +3,13 @@ import Foundation
 /// An opaque keyset cursor: the sort value and id of the last row of a page, plus a
 /// fingerprint of the criteria it belongs to and a checksum of all three, so a cursor edited
 /// by hand is refused rather than read. Encoded as base64url text.
-public struct PageCursor: Sendable, Hashable {
-    public let fingerprint: String
+package struct PageCursor: Sendable, Hashable {
+    package let fingerprint: String
     /// The last row's sort value, as text (cents, milliseconds, or a name).
-    public let sortValue: String
-    public let id: String
+    package let sortValue: String
+    package let id: String
 
-    public init(fingerprint: String, sortValue: String, id: String) {
+    package init(fingerprint: String, sortValue: String, id: String) {
         self.fingerprint = fingerprint
         self.sortValue = sortValue
         self.id = id
@@ -17,7 +17,7 @@ public struct PageCursor: Sendable, Hashable {
 
     private static let separator: Character = "\u{1F}"
 
-    public var encoded: String {
+    package var encoded: String {
         let text = Self.payload(fingerprint, sortValue, id)
         return Data((text + String(Self.separator) + Self.checksum(text)).utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -25,7 +25,7 @@ public struct PageCursor: Sendable, Hashable {
     }
 
     /// Decodes a cursor; nil for anything this server did not issue.
-    public init?(encoded: String) {
+    package init?(encoded: String) {
         guard encoded.utf8.count <= 2048 else { return nil }
         var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)

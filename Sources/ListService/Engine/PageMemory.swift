@@ -9,7 +9,7 @@ protocol PageHolder: AnyObject, Sendable {
 /// The bytes of the pages sessions hold, bounded: each view-model reports the page it keeps,
 /// and past `maxBytes` the least recently served ones drop theirs. A page shared by several
 /// sessions counts once per session, so the bound is conservative.
-public final class PageMemory: Sendable {
+package final class PageMemory: Sendable {
     private let holders: Locked<LRUCache<ObjectIdentifier, Holder>>
 
     /// A held page's holder, kept (strongly: a holder of an expired session stays until its
@@ -18,10 +18,10 @@ public final class PageMemory: Sendable {
         let holder: any PageHolder
     }
 
-    public init(maxBytes: Int) { holders = Locked(LRUCache(capacity: .max, maxCost: maxBytes)) }
+    package init(maxBytes: Int) { holders = Locked(LRUCache(capacity: .max, maxCost: maxBytes)) }
 
     /// The bytes held now.
-    public var heldBytes: Int { holders.withLock { $0.totalCost } }
+    package var heldBytes: Int { holders.withLock { $0.totalCost } }
 
     /// Records that `holder` now keeps a page of `bytes` and makes it the most recently used;
     /// the holders evicted to stay within the bound drop their pages.

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Reads and validates query parameters, naming the parameter and what it accepts in every error.
-public struct ParameterReader {
+package struct ParameterReader {
     private var values: [String: String] = [:]
 
     /// Rejects parameters outside `allowed` and any given twice.
-    public init(_ parameters: [(name: String, value: String)], allowed: [String]) throws(ListServiceError) {
+    package init(_ parameters: [(name: String, value: String)], allowed: [String]) throws(ListServiceError) {
         for (name, value) in parameters {
             guard allowed.contains(name) else { throw .unknownParameter(name, allowed: allowed) }
             guard values[name] == nil else {
@@ -15,10 +15,10 @@ public struct ParameterReader {
         }
     }
 
-    public func string(_ name: String) -> String? { values[name] }
+    package func string(_ name: String) -> String? { values[name] }
 
     /// `asc` or `desc`, or one of the collection's aliases for them.
-    public func direction(_ name: String, aliases: [String: SortDirection], default defaultValue: SortDirection) throws(ListServiceError)
+    package func direction(_ name: String, aliases: [String: SortDirection], default defaultValue: SortDirection) throws(ListServiceError)
         -> SortDirection
     {
         guard let text = values[name] else { return defaultValue }
@@ -28,7 +28,7 @@ public struct ParameterReader {
     }
 
     /// One of a closed set of values (`filter=pending`), or the default when absent.
-    public func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T) throws(ListServiceError) -> T
+    package func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T) throws(ListServiceError) -> T
     where T.RawValue == String {
         guard let text = values[name] else { return defaultValue }
         guard let value = T(rawValue: text) else {
@@ -40,7 +40,7 @@ public struct ParameterReader {
     }
 
     /// A whole number within `range`, or the default when absent.
-    public func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int?) throws(ListServiceError) -> Int? {
+    package func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int?) throws(ListServiceError) -> Int? {
         guard let text = values[name] else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
             throw .invalidParameter(
@@ -50,7 +50,7 @@ public struct ParameterReader {
     }
 
     /// A search text: trimmed, at most 200 characters, no control characters.
-    public func searchText(_ name: String) throws(ListServiceError) -> String {
+    package func searchText(_ name: String) throws(ListServiceError) -> String {
         let text = (values[name] ?? "").trimmingCharacters(in: .whitespaces)
         // Code points, as JSON Schema's maxLength counts them.
         guard text.unicodeScalars.count <= 200 else {
@@ -63,7 +63,7 @@ public struct ParameterReader {
     }
 
     /// The display context from `locale` (else `Accept-Language`) and `tz`.
-    public func displayContext(acceptLanguage: String?) throws(ListServiceError) -> DisplayContext {
+    package func displayContext(acceptLanguage: String?) throws(ListServiceError) -> DisplayContext {
         let locale = LocaleNegotiation.negotiate(explicit: values["locale"], acceptLanguage: acceptLanguage)
         let zoneName = values["tz"] ?? "UTC"
         guard DisplayContext.timeZone(named: zoneName) != nil else {

@@ -3,7 +3,7 @@ import CSystem
 /// Folded search text per field, each distinct value stored once: 100,000 orders have about
 /// a thousand distinct customer names, so a query searches those, not 100,000 copies. Values
 /// sit in one contiguous arena per field, searched with `memmem`.
-public struct SearchIndex: Sendable {
+package struct SearchIndex: Sendable {
     private var fields: [Field]
 
     /// One searchable field: its distinct folded values and each item's value.
@@ -59,7 +59,7 @@ public struct SearchIndex: Sendable {
         }
     }
 
-    public init(fieldCount: Int) {
+    package init(fieldCount: Int) {
         fields = Array(repeating: Field(), count: fieldCount)
     }
 
@@ -67,7 +67,7 @@ public struct SearchIndex: Sendable {
     static let noValue: Int32 = -1
 
     /// Adds the next item's folded values, one per field.
-    public mutating func append(_ foldedValues: [String]) {
+    package mutating func append(_ foldedValues: [String]) {
         precondition(foldedValues.count == fields.count)
         for (index, value) in foldedValues.enumerated() { fields[index].append(value) }
     }
@@ -75,7 +75,7 @@ public struct SearchIndex: Sendable {
     /// Sets item `item`'s folded values (nil: none, for a deleted item); `item == count` appends.
     /// Values no longer used stay in the arena until the next rebuild: a value is small, and
     /// distinct values (names, places) are few.
-    public mutating func set(item: Int, to foldedValues: [String]?) {
+    package mutating func set(item: Int, to foldedValues: [String]?) {
         if fields.isEmpty, let foldedValues { fields = Array(repeating: Field(), count: foldedValues.count) }
         for index in fields.indices {
             let id = foldedValues.map { fields[index].valueID(for: $0[index]) } ?? Self.noValue
@@ -88,7 +88,7 @@ public struct SearchIndex: Sendable {
     }
 
     /// Clears `matches[i]` for every item none of whose fields contains `foldedQuery`.
-    public func keepMatches(of foldedQuery: String, in matches: inout [Bool]) {
+    package func keepMatches(of foldedQuery: String, in matches: inout [Bool]) {
         let query = Array(foldedQuery.utf8)
         guard !query.isEmpty else { return }
         let matchedValues = fields.map { $0.matchingValues(query) }

@@ -2,17 +2,17 @@ import Basics
 
 /// Where the core's log lines go (`level=… event=…`): stderr in the server, nowhere or a
 /// test's buffer in tests, so a passing test run prints nothing. HTTPLite keeps its own log.
-public struct ServiceLog: Sendable {
+package struct ServiceLog: Sendable {
     private let emit: @Sendable (String) -> Void
 
     /// A log that hands each line (without its newline) to `emit`.
-    public init(_ emit: @escaping @Sendable (String) -> Void) { self.emit = emit }
+    package init(_ emit: @escaping @Sendable (String) -> Void) { self.emit = emit }
 
     /// One line per call on stderr, written with one system call.
-    public static let standardError = ServiceLog(StandardError.writeLine)
+    package static let standardError = ServiceLog(StandardError.writeLine)
 
     /// Drops every line.
-    public static let discarding = ServiceLog { _ in }
+    package static let discarding = ServiceLog { _ in }
 
     func line(_ text: String) { emit(text) }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A counter on `/metrics`.
-public enum ServiceCounter: CaseIterable, Sendable {
+package enum ServiceCounter: CaseIterable, Sendable {
     /// List and row requests answered by the core.
     case requests
     /// Served from the session's own view-model: no work at all.
@@ -20,7 +20,7 @@ public enum ServiceCounter: CaseIterable, Sendable {
 }
 
 /// Counters that show the cache working (or not), as relaxed atomics.
-public final class ServiceMetrics: Sendable {
+package final class ServiceMetrics: Sendable {
     private let requests = Atomic<Int>(0)
     private let sessionHits = Atomic<Int>(0)
     private let sharedHits = Atomic<Int>(0)
@@ -31,13 +31,13 @@ public final class ServiceMetrics: Sendable {
     private let rowsFormatted = Atomic<Int>(0)
     private let notModified = Atomic<Int>(0)
 
-    public init() {}
+    package init() {}
 
-    public func increment(_ counter: ServiceCounter, by amount: Int = 1) {
+    package func increment(_ counter: ServiceCounter, by amount: Int = 1) {
         withCounter(counter) { _ = $0.add(amount, ordering: .relaxed) }
     }
 
-    public func value(_ counter: ServiceCounter) -> Int {
+    package func value(_ counter: ServiceCounter) -> Int {
         withCounter(counter) { $0.load(ordering: .relaxed) }
     }
 

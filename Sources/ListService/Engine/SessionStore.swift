@@ -2,8 +2,8 @@ import Foundation
 import Basics
 
 /// One client's state: a view-model per collection (made on first use) and what it selected.
-public final class Session: Sendable {
-    public let id: String
+package final class Session: Sendable {
+    package let id: String
     private let viewModels = Locked<[ViewModelKey: any Sendable]>([:])
     private let selections = Locked<[String: String]>([:])
     private let pageMemory: PageMemory
@@ -14,7 +14,7 @@ public final class Session: Sendable {
     }
 
     /// The session's view-model for collection `C`'s list (or map).
-    public func viewModel<C: ListCollection>(
+    package func viewModel<C: ListCollection>(
         for collection: C.Type, purpose: ListCriteria<C>.Purpose = .list
     ) -> ListViewModel<C> {
         let key = ViewModelKey(collection: ObjectIdentifier(C.self), isMap: purpose == .map)
@@ -34,19 +34,19 @@ public final class Session: Sendable {
     }
 
     /// The item selected in a collection, shared by that collection's list and map.
-    public func selection(in collection: String) -> String? { selections.withLock { $0[collection] } }
+    package func selection(in collection: String) -> String? { selections.withLock { $0[collection] } }
 
-    public func select(_ id: String?, in collection: String) { selections.withLock { $0[collection] = id } }
+    package func select(_ id: String?, in collection: String) { selections.withLock { $0[collection] = id } }
 }
 
 /// Live sessions, capped in number (least recently used evicted) and expired after an idle
 /// time-to-live; the pages they hold are capped in bytes (`PageMemory`), so memory stays
 /// bounded whatever the number of clients and whatever they ask for.
-public final class SessionStore: Sendable {
+package final class SessionStore: Sendable {
     private let entries: Locked<LRUCache<String, Entry>>
     private let timeToLive: TimeInterval
     /// The bytes of the pages sessions hold.
-    public let pageMemory: PageMemory
+    package let pageMemory: PageMemory
 
     private struct Entry {
         let session: Session
@@ -55,19 +55,19 @@ public final class SessionStore: Sendable {
 
     /// `maxPageBytes` bounds the pages all sessions hold together; past it the least recently
     /// used sessions drop theirs (their next request is served from the shared cache or recomputed).
-    public init(capacity: Int = 10_000, timeToLive: Duration = .seconds(1800), maxPageBytes: Int = 128 * 1024 * 1024) {
+    package init(capacity: Int = 10_000, timeToLive: Duration = .seconds(1800), maxPageBytes: Int = 128 * 1024 * 1024) {
         entries = Locked(LRUCache(capacity: capacity))
         pageMemory = PageMemory(maxBytes: maxPageBytes)
         let (seconds, attoseconds) = timeToLive.components
         self.timeToLive = Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    public var count: Int { entries.withLock { $0.count } }
+    package var count: Int { entries.withLock { $0.count } }
 
     /// The session named `id`. An unknown or expired id gets a new session: under that id
     /// when `adoptsUnknownID` (a client-chosen header), else under a fresh random id (a stale
     /// cookie). `isNew` tells the caller to hand the id to the client.
-    public func session(id: String?, adoptsUnknownID: Bool, now: Date) -> (session: Session, isNew: Bool) {
+    package func session(id: String?, adoptsUnknownID: Bool, now: Date) -> (session: Session, isNew: Bool) {
         entries.withLock { entries in
             if let id, let entry = entries[id], now.timeIntervalSince(entry.lastUsed) < timeToLive {
                 entries[id] = Entry(session: entry.session, lastUsed: now)
@@ -84,7 +84,7 @@ public final class SessionStore: Sendable {
     }
 
     /// Whether `id` may name a session: 1–128 characters of A–Z, a–z, 0–9, `-` and `_`.
-    public static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         (1...128).contains(id.utf8.count)
             && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95 }
     }

@@ -1,4 +1,4 @@
 /// Ascending or descending; ties always break by id ascending so every order is total.
-public enum SortDirection: String, Sendable, CaseIterable, Hashable {
+package enum SortDirection: String, Sendable, CaseIterable, Hashable {
     case asc, desc
 }

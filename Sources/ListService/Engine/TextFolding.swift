@@ -1,9 +1,9 @@
 import Foundation
 
 /// Case- and diacritic-insensitive search keys: `Jöhn` → `john`, `José` → `jose`, `ß` → `ss`.
-public enum TextFolding {
+package enum TextFolding {
     /// Folds `text`; ASCII takes a fast path that gives the same result as Foundation's folding.
-    public static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
         }

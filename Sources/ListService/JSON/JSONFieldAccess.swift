@@ -1,22 +1,22 @@
 /// A field that is missing or of the wrong kind, named by its path (`orders[17].total`).
-public struct JSONFieldError: Error, CustomStringConvertible, Sendable {
-    public let path: String
-    public let reason: String
+package struct JSONFieldError: Error, CustomStringConvertible, Sendable {
+    package let path: String
+    package let reason: String
 
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// Typed access to an object's members with errors that name the field.
-public struct JSONFields {
-    public let object: JSONObject
-    public let path: String
+package struct JSONFields {
+    package let object: JSONObject
+    package let path: String
 
-    public init(_ value: JSONValue, path: String) throws(JSONFieldError) {
+    package init(_ value: JSONValue, path: String) throws(JSONFieldError) {
         guard case .object(let object) = value else {
             throw JSONFieldError(path: path, reason: "expected an object, found \(value.kindDescription)")
         }
@@ -24,21 +24,21 @@ public struct JSONFields {
         self.path = path
     }
 
-    public func fieldPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func fieldPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    public func value(_ key: String) throws(JSONFieldError) -> JSONValue {
+    package func value(_ key: String) throws(JSONFieldError) -> JSONValue {
         guard let value = object[key] else { throw JSONFieldError(path: fieldPath(key), reason: "is missing") }
         return value
     }
 
-    public func string(_ key: String) throws(JSONFieldError) -> String {
+    package func string(_ key: String) throws(JSONFieldError) -> String {
         let value = try value(key)
         guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
         return string
     }
 
     /// A string that may be absent or null.
-    public func optionalString(_ key: String) throws(JSONFieldError) -> String? {
+    package func optionalString(_ key: String) throws(JSONFieldError) -> String? {
         switch object[key] {
         case nil, .null?: return nil
         case .string(let string)?: return string
@@ -46,20 +46,20 @@ public struct JSONFields {
         }
     }
 
-    public func bool(_ key: String) throws(JSONFieldError) -> Bool {
+    package func bool(_ key: String) throws(JSONFieldError) -> Bool {
         let value = try value(key)
         guard case .bool(let bool) = value else { throw mismatch(key, "true or false", value) }
         return bool
     }
 
-    public func number(_ key: String) throws(JSONFieldError) -> JSONNumber {
+    package func number(_ key: String) throws(JSONFieldError) -> JSONNumber {
         let value = try value(key)
         guard case .number(let number) = value else { throw mismatch(key, "a number", value) }
         return number
     }
 
     /// A number that may be absent or null.
-    public func optionalNumber(_ key: String) throws(JSONFieldError) -> JSONNumber? {
+    package func optionalNumber(_ key: String) throws(JSONFieldError) -> JSONNumber? {
         switch object[key] {
         case nil, .null?: return nil
         case .number(let number)?: return number
@@ -67,13 +67,13 @@ public struct JSONFields {
         }
     }
 
-    public func array(_ key: String) throws(JSONFieldError) -> [JSONValue] {
+    package func array(_ key: String) throws(JSONFieldError) -> [JSONValue] {
         let value = try value(key)
         guard case .array(let array) = value else { throw mismatch(key, "an array", value) }
         return array
     }
 
-    public func fields(_ key: String) throws(JSONFieldError) -> JSONFields {
+    package func fields(_ key: String) throws(JSONFieldError) -> JSONFields {
         try JSONFields(try value(key), path: fieldPath(key))
     }
 

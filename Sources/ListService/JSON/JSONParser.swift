@@ -1,33 +1,33 @@
 /// A strict RFC 8259 parser over UTF-8 bytes: no trailing commas, comments, NaN or duplicate
 /// member names (RFC 8259 §4 leaves their meaning open, so two readers could disagree). Limits
 /// on depth and on the number of values bound the stack and the tree a hostile body can cost.
-public struct JSONParser {
+package struct JSONParser {
     /// Where and why parsing stopped.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public let offset: Int
-        public let reason: String
-        public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        package let offset: Int
+        package let reason: String
+        package var description: String { "invalid JSON at byte \(offset): \(reason)" }
     }
 
     /// How much a document may hold.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Deepest nesting of arrays and objects.
-        public var maxDepth: Int
+        package var maxDepth: Int
         /// Most values in the whole document (members, elements and the values within them).
-        public var maxValues: Int
+        package var maxValues: Int
 
-        public init(maxDepth: Int, maxValues: Int) {
+        package init(maxDepth: Int, maxValues: Int) {
             self.maxDepth = maxDepth
             self.maxValues = maxValues
         }
 
         /// The service's own files and journal records: trusted sizes, any number of values.
-        public static let files = Limits(maxDepth: 256, maxValues: .max)
+        package static let files = Limits(maxDepth: 256, maxValues: .max)
         /// A request body: shallow and small, so its tree costs a small multiple of its bytes.
-        public static let requestBody = Limits(maxDepth: 32, maxValues: 20_000)
+        package static let requestBody = Limits(maxDepth: 32, maxValues: 20_000)
     }
 
-    public static func parse(_ bytes: [UInt8], limits: Limits = .files) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], limits: Limits = .files) throws(Failure) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> JSONValue in
             var parser = JSONParser(bytes: buffer, limits: limits)
             parser.skipWhitespace()
@@ -40,7 +40,7 @@ public struct JSONParser {
 
     /// Calls `body` with each element of a top-level array, one at a time, so a large file
     /// never exists as one tree in memory.
-    public static func forEachElement(
+    package static func forEachElement(
         ofArrayIn bytes: UnsafeRawBufferPointer, _ body: (JSONValue) throws -> Void
     ) throws {
         var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: .files)
@@ -60,7 +60,7 @@ public struct JSONParser {
     /// as one tree. `element` returns false to stop early. Returns whether the object held
     /// `arrayMember` as an array.
     @discardableResult
-    public static func forEachElement(
+    package static func forEachElement(
         ofArrayMember arrayMember: String, inObject bytes: UnsafeRawBufferPointer, elementLimits: Limits,
         member: (String, JSONValue) throws -> Void, element: (JSONValue) throws -> Bool
     ) throws -> Bool {

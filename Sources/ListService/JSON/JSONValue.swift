@@ -1,5 +1,5 @@
 /// A parsed JSON document. Numbers keep their source text so money stays exact.
-public indirect enum JSONValue: Sendable, Equatable {
+package indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -8,7 +8,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 
     /// What a value is, for error messages ("expected a string, found a number").
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -21,28 +21,28 @@ public indirect enum JSONValue: Sendable, Equatable {
 }
 
 /// A JSON number as written in the source.
-public struct JSONNumber: Sendable, Equatable {
-    public let text: String
+package struct JSONNumber: Sendable, Equatable {
+    package let text: String
 
-    public var double: Double? { Double(text) }
+    package var double: Double? { Double(text) }
 
     /// The number as a whole `Int64`, nil if it has a fraction, an exponent or overflows.
-    public var int64: Int64? { Int64(text) }
+    package var int64: Int64? { Int64(text) }
 }
 
 /// A JSON object's members in source order.
-public struct JSONObject: Sendable, Equatable {
-    public var members: [(key: String, value: JSONValue)]
+package struct JSONObject: Sendable, Equatable {
+    package var members: [(key: String, value: JSONValue)]
 
-    public init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
+    package init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         members.first { $0.key == key }?.value
     }
 
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }

@@ -1,18 +1,18 @@
 import Basics
 /// Appends JSON to a byte buffer without intermediate strings; the caller supplies structure.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
     private var needsComma = false
 
-    public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    package init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    package mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    package mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    package mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes a member name; the next value call writes its value.
-    public mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -21,91 +21,91 @@ public struct JSONWriter {
     }
 
     /// Writes one member: `"name":value`.
-    public mutating func field(_ name: StaticString, _ value: String) {
+    package mutating func field(_ name: StaticString, _ value: String) {
         key(name)
         string(value)
     }
 
-    public mutating func field(_ name: StaticString, _ value: String?) {
+    package mutating func field(_ name: StaticString, _ value: String?) {
         key(name)
         optionalString(value)
     }
 
-    public mutating func field(_ name: StaticString, _ value: Bool) {
+    package mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
-    public mutating func field(_ name: StaticString, _ value: Int) {
+    package mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
         int(value)
     }
 
     /// A number member; nil (an unknown magnitude, say) is written as null.
-    public mutating func field(_ name: StaticString, _ value: Double?) {
+    package mutating func field(_ name: StaticString, _ value: Double?) {
         key(name)
         if let value { number(value) } else { null() }
     }
 
     /// A number member given as exact decimal text (money).
-    public mutating func field(_ name: StaticString, decimalText: String) {
+    package mutating func field(_ name: StaticString, decimalText: String) {
         key(name)
         number(text: decimalText)
     }
 
     /// Writes a member name known only at run time.
-    public mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separate()
         JSONString.append(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separate()
         JSONString.append(value, to: &bytes)
         needsComma = true
     }
 
-    public mutating func optionalString(_ value: String?) {
+    package mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
-    public mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
         needsComma = true
     }
 
     /// A finite number in its shortest round-tripping form; non-finite values become null.
-    public mutating func number(_ value: Double) {
+    package mutating func number(_ value: Double) {
         guard value.isFinite else { return null() }
         separate()
         bytes.append(contentsOf: value.description.utf8)
         needsComma = true
     }
 
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
         needsComma = true
     }
 
-    public mutating func null() {
+    package mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)
         needsComma = true
     }
 
     /// A number given as its exact decimal text (money: `1234.50`).
-    public mutating func number(text: String) {
+    package mutating func number(text: String) {
         separate()
         bytes.append(contentsOf: text.utf8)
         needsComma = true
     }
 
     /// Writes already-encoded JSON (a cached row, say) as one value.
-    public mutating func raw(_ json: [UInt8]) {
+    package mutating func raw(_ json: [UInt8]) {
         separate()
         bytes.append(contentsOf: json)
         needsComma = true

@@ -2,8 +2,8 @@ import Foundation
 
 /// The embedded data set served when no `--data` directory is given: deterministic orders
 /// in the shared format's vocabulary, dated in the 18 months before `anchor`.
-public enum DefaultOrders {
-    public static func make(count: Int = 10_000, anchor: Date) -> [Order] {
+package enum DefaultOrders {
+    package static func make(count: Int = 10_000, anchor: Date) -> [Order] {
         var random = SplitMix64(seed: 7)
         let span = 548 * 86_400
         let anchorSeconds = Int(anchor.timeIntervalSince1970)

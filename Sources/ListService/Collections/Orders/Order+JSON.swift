@@ -3,7 +3,7 @@ import Foundation
 extension Order {
     /// Decodes one order in the shared data format (`../shared/data/README.md`), checking
     /// that money is exact and the total matches the items.
-    public init(json: JSONValue, path: String) throws(JSONFieldError) {
+    package init(json: JSONValue, path: String) throws(JSONFieldError) {
         let fields = try JSONFields(json, path: path)
         let id = try fields.string("id")
         guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }

@@ -1,13 +1,13 @@
 import Foundation
 
 /// The named order lists a client can ask for.
-public enum OrderFilter: String, ListChoice {
+package enum OrderFilter: String, ListChoice {
     case all, pending, completed, cancelled, highValue, currentMonth
 
     /// The one definition of each filter, used wherever orders are filtered.
     /// `currentMonth` is the client's calendar month (in its time zone) and is only read
     /// by that filter.
-    public func matches(status: OrderStatus, total: Money, date: Date, currentMonth: Range<Date>?) -> Bool {
+    package func matches(status: OrderStatus, total: Money, date: Date, currentMonth: Range<Date>?) -> Bool {
         switch self {
         case .all: true
         case .pending: status == .pending
@@ -20,6 +20,6 @@ public enum OrderFilter: String, ListChoice {
 }
 
 /// The fields an order list can be sorted by.
-public enum OrderSortField: String, ListChoice {
+package enum OrderSortField: String, ListChoice {
     case date, total, customer
 }

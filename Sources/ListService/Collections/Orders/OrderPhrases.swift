@@ -1,5 +1,5 @@
 /// The words order rows show, per language.
-public struct OrderPhrases: Sendable {
+package struct OrderPhrases: Sendable {
     let freeShipping: String
     /// Put before the formatted shipping cost.
     let shippingPrefix: String

@@ -7,9 +7,9 @@ extension Orders: EditableCollection {
     static let maxUnitPrice = Money(cents: 100_000_000)
     static let knownCurrencies = Set(Locale.commonISOCurrencyCodes)
 
-    public static let actions = ["complete", "cancel"]
+    package static let actions = ["complete", "cancel"]
 
-    public static func sequence(of id: String) -> Int? {
+    package static func sequence(of id: String) -> Int? {
         id.hasPrefix("o-") ? Int(id.dropFirst(2)) : nil
     }
 
@@ -20,7 +20,7 @@ extension Orders: EditableCollection {
 
     /// `POST /orders`: the server assigns id, title, date (now) and status (pending), and
     /// computes the total from the items.
-    public static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<Order, WriteRejection> {
+    package static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<Order, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["customerName", "currency", "items", "shippingAddress"])
         let name = validator.text("customerName", maxLength: 100)
@@ -42,7 +42,7 @@ extension Orders: EditableCollection {
     }
 
     /// `PATCH /orders/:id`: a JSON merge patch of `customerName` and `shippingAddress`.
-    public static func patch(_ order: Order, with body: JSONObject, now: Date) -> Result<Order, WriteRejection> {
+    package static func patch(_ order: Order, with body: JSONObject, now: Date) -> Result<Order, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["customerName", "shippingAddress"])
         var patched = order
@@ -58,7 +58,7 @@ extension Orders: EditableCollection {
 
     /// `complete` and `cancel`: pending orders move; doing it twice changes nothing; a
     /// completed order cannot be cancelled, nor a cancelled one completed.
-    public static func perform(_ action: String, on order: Order) -> Result<Order, WriteRejection> {
+    package static func perform(_ action: String, on order: Order) -> Result<Order, WriteRejection> {
         var changed = order
         switch (action, order.status) {
         case ("complete", .completed), ("cancel", .cancelled): return .success(order)

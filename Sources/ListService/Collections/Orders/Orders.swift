@@ -1,13 +1,13 @@
 import Foundation
 
 /// The orders collection, declared for the engine: `GET /orders?filter=pending&q=john`.
-public enum Orders: ListCollection {
-    public typealias Item = Order
-    public typealias View = OrderFilter
-    public typealias SortField = OrderSortField
+package enum Orders: ListCollection {
+    package typealias Item = Order
+    package typealias View = OrderFilter
+    package typealias SortField = OrderSortField
 
     /// What the filters read.
-    public struct FilterFields: Sendable {
+    package struct FilterFields: Sendable {
         let status: OrderStatus
         let total: Money
         let date: Date
@@ -15,22 +15,22 @@ public enum Orders: ListCollection {
 
     /// The client's current month, for `currentMonth` only (nil for every other filter, so
     /// they share results across time zones).
-    public struct Scope: Hashable, Sendable {
+    package struct Scope: Hashable, Sendable {
         let currentMonth: Range<Date>?
     }
 
-    public static let name = "orders"
-    public static let itemName = "order"
-    public static let viewParameter: String? = "filter"
-    public static let defaultView = OrderFilter.all
-    public static let fileName = "orders.json"
+    package static let name = "orders"
+    package static let itemName = "order"
+    package static let viewParameter: String? = "filter"
+    package static let defaultView = OrderFilter.all
+    package static let fileName = "orders.json"
 
     /// High-value lists are about money; every other list is about recency. Newest or
     /// largest first unless asked otherwise.
-    public static func defaultSortField(for view: OrderFilter) -> OrderSortField { view == .highValue ? .total : .date }
-    public static func defaultDirection(for field: OrderSortField, view: OrderFilter) -> SortDirection { .desc }
+    package static func defaultSortField(for view: OrderFilter) -> OrderSortField { view == .highValue ? .total : .date }
+    package static func defaultDirection(for field: OrderSortField, view: OrderFilter) -> SortDirection { .desc }
 
-    public static func scope(
+    package static func scope(
         for view: OrderFilter, parameters: ParameterReader, display: DisplayContext, now: Date
     ) throws(ListServiceError) -> ResolvedScope<Scope> {
         guard view == .currentMonth else { return ResolvedScope(Scope(currentMonth: nil)) }
@@ -38,21 +38,21 @@ public enum Orders: ListCollection {
         return ResolvedScope(Scope(currentMonth: month), validUntil: month.upperBound)
     }
 
-    public static func id(of order: Order) -> String { order.id }
+    package static func id(of order: Order) -> String { order.id }
 
-    public static func filterFields(of order: Order) -> FilterFields {
+    package static func filterFields(of order: Order) -> FilterFields {
         FilterFields(status: order.status, total: order.total, date: order.date)
     }
 
-    public static func matches(_ fields: FilterFields, view: OrderFilter, scope: Scope) -> Bool {
+    package static func matches(_ fields: FilterFields, view: OrderFilter, scope: Scope) -> Bool {
         view.matches(status: fields.status, total: fields.total, date: fields.date, currentMonth: scope.currentMonth)
     }
 
-    public static func holdsEveryItem(_ view: OrderFilter) -> Bool { view == .all }
+    package static func holdsEveryItem(_ view: OrderFilter) -> Bool { view == .all }
 
-    public static func searchableText(of order: Order) -> [String] { [order.customerName, order.title] }
+    package static func searchableText(of order: Order) -> [String] { [order.customerName, order.title] }
 
-    public static func sortKey(of order: Order, by field: OrderSortField) -> SortKey {
+    package static func sortKey(of order: Order, by field: OrderSortField) -> SortKey {
         switch field {
         case .date: .number(order.date.millisecondsSince1970)
         case .total: .number(order.total.cents)
@@ -60,20 +60,20 @@ public enum Orders: ListCollection {
         }
     }
 
-    public static let translations = OrderPhrases.translations
+    package static let translations = OrderPhrases.translations
 
-    public static func writeRow(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
+    package static func writeRow(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
         OrderRow.write(order, formatting: &context.formatting, phrases: context.phrases, to: &json)
     }
 
-    public static func makeDefaultItems(anchor: Date) -> [Order] { DefaultOrders.make(anchor: anchor) }
+    package static func makeDefaultItems(anchor: Date) -> [Order] { DefaultOrders.make(anchor: anchor) }
 
-    public static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Order {
+    package static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Order {
         try Order(json: value, path: path)
     }
 
     /// An order in the shared data format.
-    public static func writeItem(_ order: Order, to json: inout JSONWriter) {
+    package static func writeItem(_ order: Order, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", order.id)
         json.field("title", order.title)
@@ -105,7 +105,7 @@ public enum Orders: ListCollection {
     }
 
     /// Decodes `orders.json`, sharing the storage of repeated strings.
-    public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Order] {
+    package static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Order] {
         var interner = StringInterner()
         return try JSONArrayDecoding.decode(bytes, file: file, id: \.id) { (value, path) throws(JSONFieldError) in
             var order = try Order(json: value, path: path)

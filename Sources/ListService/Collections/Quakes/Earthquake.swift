@@ -1,18 +1,18 @@
 import Foundation
 
 /// One earthquake as the USGS feeds describe it. Magnitude and place may be unknown.
-public struct Earthquake: Sendable, Equatable {
-    public var id: String
-    public var magnitude: Double?
-    public var place: String?
-    public var time: Date
+package struct Earthquake: Sendable, Equatable {
+    package var id: String
+    package var magnitude: Double?
+    package var place: String?
+    package var time: Date
     /// When USGS last revised the event; a newer import replaces an older one.
-    public var updated: Date
-    public var longitude: Double
-    public var latitude: Double
-    public var depthKm: Double
+    package var updated: Date
+    package var longitude: Double
+    package var latitude: Double
+    package var depthKm: Double
 
-    public init(
+    package init(
         id: String, magnitude: Double?, place: String?, time: Date, updated: Date, longitude: Double, latitude: Double,
         depthKm: Double
     ) {
@@ -27,7 +27,7 @@ public struct Earthquake: Sendable, Equatable {
     }
 
     /// The radius of its map circle in points: larger for stronger quakes, never invisible.
-    public var markerRadius: Double {
+    package var markerRadius: Double {
         guard let magnitude else { return 2 }
         return max(2, (magnitude * 4 * 10).rounded() / 10)
     }
@@ -39,7 +39,7 @@ extension Earthquake {
     static let maxPlaceLength = 500
 
     /// Decodes one GeoJSON feature of a USGS feed; unknown properties are ignored.
-    public init(feature: JSONValue, path: String) throws(JSONFieldError) {
+    package init(feature: JSONValue, path: String) throws(JSONFieldError) {
         let fields = try JSONFields(feature, path: path)
         let properties = try fields.fields("properties")
         let geometry = try fields.fields("geometry")

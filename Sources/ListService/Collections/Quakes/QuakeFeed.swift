@@ -1,11 +1,11 @@
 /// A USGS FeatureCollection read feature by feature (never as one tree): the features that
 /// decoded, and a bounded summary of the others.
-public struct QuakeFeed: Sendable {
+package struct QuakeFeed: Sendable {
     var quakes: [Earthquake] = []
     var rejections = RejectionSummary()
 
     /// Why a feed was refused as a whole; nothing was imported.
-    public enum Refusal: Error, Sendable {
+    package enum Refusal: Error, Sendable {
         /// Not JSON, or past the parser's limits (400).
         case malformedJSON(String)
         /// Not a FeatureCollection, or mostly invalid features (422).
@@ -19,7 +19,7 @@ public struct QuakeFeed: Sendable {
 
     /// Reads `bytes`, decoding each feature and summarising the rejected ones; a feed that is
     /// mostly garbage is refused early.
-    public static func parse(_ bytes: [UInt8]) -> Result<QuakeFeed, Refusal> {
+    package static func parse(_ bytes: [UInt8]) -> Result<QuakeFeed, Refusal> {
         var feed = QuakeFeed()
         var ids = UniqueIDs()
         var hasFeatures = false, index = 0

@@ -3,7 +3,7 @@ extension CollectionService {
     /// `updated` is not newer than the stored one is left alone. Reports the import's summary
     /// (counts of inserted, updated and unchanged, and the feed's rejections) as JSON once
     /// durable, or storage's refusal.
-    public func importFeed(_ feed: QuakeFeed, then report: @escaping @Sendable (Result<[UInt8], WriteRejection>) -> Void) {
+    package func importFeed(_ feed: QuakeFeed, then report: @escaping @Sendable (Result<[UInt8], WriteRejection>) -> Void) {
         writes.submit { batch in
             var inserted = 0, updated = 0, unchanged = 0
             for quake in feed.quakes {

@@ -1,5 +1,5 @@
 /// The words earthquake rows show, per language.
-public struct QuakePhrases: Sendable {
+package struct QuakePhrases: Sendable {
     let unknownLocation: String
 
     static let translations = Translations(

@@ -3,39 +3,39 @@ import Foundation
 /// The earthquakes collection, declared for the engine: the quakes of one day in the
 /// client's time zone whose place contains `q`, as a list (`/quakes`) and as map markers
 /// (`/quakes/map`) over one shared predicate.
-public enum Quakes: ListCollection {
-    public typealias Item = Earthquake
+package enum Quakes: ListCollection {
+    package typealias Item = Earthquake
 
     /// Earthquakes have one view; the day and `q` choose among them.
-    public enum View: String, ListChoice {
+    package enum View: String, ListChoice {
         case all
     }
 
-    public enum SortField: String, ListChoice {
+    package enum SortField: String, ListChoice {
         case time, magnitude
     }
 
-    public typealias FilterFields = Date
+    package typealias FilterFields = Date
 
     /// The requested day in the client's time zone.
-    public struct Scope: Hashable, Sendable {
+    package struct Scope: Hashable, Sendable {
         let day: Range<Date>
     }
 
-    public static let name = "quakes"
-    public static let itemName = "earthquake"
-    public static let viewParameter: String? = nil
-    public static let defaultView = View.all
-    public static let fileName = "quakes.geojson"
-    public static let scopeParameters = ["date"]
-    public static let directionAliases: [String: SortDirection] = ["forward": .asc, "reverse": .desc]
-    public static let markerSort: (field: SortField, direction: SortDirection)? = (.magnitude, .desc)
+    package static let name = "quakes"
+    package static let itemName = "earthquake"
+    package static let viewParameter: String? = nil
+    package static let defaultView = View.all
+    package static let fileName = "quakes.geojson"
+    package static let scopeParameters = ["date"]
+    package static let directionAliases: [String: SortDirection] = ["forward": .asc, "reverse": .desc]
+    package static let markerSort: (field: SortField, direction: SortDirection)? = (.magnitude, .desc)
 
-    public static func defaultSortField(for view: View) -> SortField { .time }
-    public static func defaultDirection(for field: SortField, view: View) -> SortDirection { .desc }
+    package static func defaultSortField(for view: View) -> SortField { .time }
+    package static func defaultDirection(for field: SortField, view: View) -> SortDirection { .desc }
 
     /// `date=YYYY-MM-DD` in the client's zone; without it, today there (stale at midnight).
-    public static func scope(
+    package static func scope(
         for view: View, parameters: ParameterReader, display: DisplayContext, now: Date
     ) throws(ListServiceError) -> ResolvedScope<Scope> {
         let zone = display.timeZoneIdentifier
@@ -50,15 +50,15 @@ public enum Quakes: ListCollection {
         return ResolvedScope(Scope(day: day), appliedParameters: ["date": text])
     }
 
-    public static func id(of quake: Earthquake) -> String { quake.id }
-    public static func filterFields(of quake: Earthquake) -> Date { quake.time }
+    package static func id(of quake: Earthquake) -> String { quake.id }
+    package static func filterFields(of quake: Earthquake) -> Date { quake.time }
 
     /// The one predicate list and map share: on the day.
-    public static func matches(_ time: Date, view: View, scope: Scope) -> Bool { scope.day.contains(time) }
+    package static func matches(_ time: Date, view: View, scope: Scope) -> Bool { scope.day.contains(time) }
 
-    public static func searchableText(of quake: Earthquake) -> [String] { [quake.place ?? ""] }
+    package static func searchableText(of quake: Earthquake) -> [String] { [quake.place ?? ""] }
 
-    public static func sortKey(of quake: Earthquake, by field: SortField) -> SortKey {
+    package static func sortKey(of quake: Earthquake, by field: SortField) -> SortKey {
         switch field {
         case .time: .number(quake.time.millisecondsSince1970)
         // Unknown magnitudes sort below every known one.
@@ -66,9 +66,9 @@ public enum Quakes: ListCollection {
         }
     }
 
-    public static let translations = QuakePhrases.translations
+    package static let translations = QuakePhrases.translations
 
-    public static func writeRow(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
+    package static func writeRow(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", quake.id)
         json.field("place", quake.place ?? context.phrases.unknownLocation)
@@ -81,7 +81,7 @@ public enum Quakes: ListCollection {
         json.endObject()
     }
 
-    public static func writeMarker(_ quake: Earthquake, to json: inout JSONWriter) {
+    package static func writeMarker(_ quake: Earthquake, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", quake.id)
         json.field("latitude", quake.latitude)
@@ -91,14 +91,14 @@ public enum Quakes: ListCollection {
         json.endObject()
     }
 
-    public static func makeDefaultItems(anchor: Date) -> [Earthquake] { DefaultQuakes.make(anchor: anchor) }
+    package static func makeDefaultItems(anchor: Date) -> [Earthquake] { DefaultQuakes.make(anchor: anchor) }
 
-    public static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Earthquake {
+    package static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Earthquake {
         try Earthquake(feature: value, path: path)
     }
 
     /// An earthquake as a GeoJSON feature in the USGS format.
-    public static func writeItem(_ quake: Earthquake, to json: inout JSONWriter) {
+    package static func writeItem(_ quake: Earthquake, to json: inout JSONWriter) {
         json.beginObject()
         json.field("type", "Feature")
         json.field("id", quake.id)
@@ -123,7 +123,7 @@ public enum Quakes: ListCollection {
     }
 
     /// A USGS FeatureCollection of `quakes`.
-    public static func encodeDataFile(_ quakes: [Earthquake]) -> [UInt8] {
+    package static func encodeDataFile(_ quakes: [Earthquake]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 300 * quakes.count)
         json.beginObject()
         json.field("type", "FeatureCollection")
@@ -136,7 +136,7 @@ public enum Quakes: ListCollection {
     }
 
     /// Decodes a USGS FeatureCollection.
-    public static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Earthquake] {
+    package static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Earthquake] {
         let document: JSONValue
         do {
             document = try JSONParser.parse(Array(bytes))

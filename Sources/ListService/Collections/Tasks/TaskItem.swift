@@ -1,15 +1,15 @@
 import Foundation
 
 /// A to-do item with its rules. (Named `TaskItem`, as Swift's `Task` is taken.)
-public struct TaskItem: Sendable, Equatable {
-    public var id: String
-    public var title: String
-    public var isActive: Bool
-    public var isArchived: Bool
-    public var dueDate: Date
-    public var priority: TaskPriority
+package struct TaskItem: Sendable, Equatable {
+    package var id: String
+    package var title: String
+    package var isActive: Bool
+    package var isArchived: Bool
+    package var dueDate: Date
+    package var priority: TaskPriority
 
-    public init(id: String, title: String, isActive: Bool, isArchived: Bool, dueDate: Date, priority: TaskPriority) {
+    package init(id: String, title: String, isActive: Bool, isArchived: Bool, dueDate: Date, priority: TaskPriority) {
         self.id = id
         self.title = title
         self.isActive = isActive
@@ -19,20 +19,20 @@ public struct TaskItem: Sendable, Equatable {
     }
 
     /// Past its due time.
-    public func isOverdue(at now: Date) -> Bool { dueDate < now }
+    package func isOverdue(at now: Date) -> Bool { dueDate < now }
 }
 
 /// How urgent a task is; `urgent` sorts first.
-public enum TaskPriority: String, Sendable, CaseIterable {
+package enum TaskPriority: String, Sendable, CaseIterable {
     case low, medium, high, urgent
 
     /// 0 for low up to 3 for urgent.
-    public var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    package var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 }
 
 extension TaskItem {
     /// Decodes one task in the shared data format.
-    public init(json: JSONValue, path: String) throws(JSONFieldError) {
+    package init(json: JSONValue, path: String) throws(JSONFieldError) {
         let fields = try JSONFields(json, path: path)
         let dueText = try fields.string("dueDate")
         guard let due = ISO8601.parse(dueText) else {

@@ -1,5 +1,5 @@
 /// The words task rows show, per language.
-public struct TaskPhrases: Sendable {
+package struct TaskPhrases: Sendable {
     let priorities: [TaskPriority: String]
     let dueToday: String
     let dueTomorrow: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// Creating and editing tasks.
 extension Tasks: EditableCollection {
-    public static func sequence(of id: String) -> Int? {
+    package static func sequence(of id: String) -> Int? {
         id.hasPrefix("t-") ? Int(id.dropFirst(2)) : nil
     }
 
@@ -13,7 +13,7 @@ extension Tasks: EditableCollection {
 
     /// `POST /tasks`: `title` and `dueDate` required; `priority` defaults to medium, the task
     /// starts active and not archived unless told otherwise.
-    public static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<TaskItem, WriteRejection> {
+    package static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<TaskItem, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(fields)
         let title = validator.text("title", maxLength: 200)
@@ -30,7 +30,7 @@ extension Tasks: EditableCollection {
     }
 
     /// `PATCH /tasks/:id`: a JSON merge patch of title, priority, dueDate, isActive, isArchived.
-    public static func patch(_ task: TaskItem, with body: JSONObject, now: Date) -> Result<TaskItem, WriteRejection> {
+    package static func patch(_ task: TaskItem, with body: JSONObject, now: Date) -> Result<TaskItem, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(fields)
         var patched = task

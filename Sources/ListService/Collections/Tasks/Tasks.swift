@@ -2,16 +2,16 @@ import Foundation
 
 /// The tasks collection, declared for the engine: `GET /tasks?view=active&sort=priority`.
 /// Filtering and sorting live here, in the view-model's engine, never in the client.
-public enum Tasks: ListCollection {
-    public typealias Item = TaskItem
-    public typealias Scope = NoScope
+package enum Tasks: ListCollection {
+    package typealias Item = TaskItem
+    package typealias Scope = NoScope
 
     /// The named task lists.
-    public enum View: String, ListChoice {
+    package enum View: String, ListChoice {
         case active, archived, all
     }
 
-    public enum SortField: String, ListChoice {
+    package enum SortField: String, ListChoice {
         /// Urgent first, then the earliest due date.
         case priority
         case dueDate
@@ -19,32 +19,32 @@ public enum Tasks: ListCollection {
     }
 
     /// What the views read.
-    public struct FilterFields: Sendable {
+    package struct FilterFields: Sendable {
         let isActive: Bool
         let isArchived: Bool
     }
 
-    public static let name = "tasks"
-    public static let itemName = "task"
-    public static let viewParameter: String? = "view"
-    public static let defaultView = View.active
-    public static let fileName = "tasks.json"
+    package static let name = "tasks"
+    package static let itemName = "task"
+    package static let viewParameter: String? = "view"
+    package static let defaultView = View.active
+    package static let fileName = "tasks.json"
 
-    public static func defaultSortField(for view: View) -> SortField { .priority }
+    package static func defaultSortField(for view: View) -> SortField { .priority }
 
     /// Priority reads best most urgent first; dates and titles in their natural order.
-    public static func defaultDirection(for field: SortField, view: View) -> SortDirection {
+    package static func defaultDirection(for field: SortField, view: View) -> SortDirection {
         field == .priority ? .desc : .asc
     }
 
-    public static func id(of task: TaskItem) -> String { task.id }
+    package static func id(of task: TaskItem) -> String { task.id }
 
-    public static func filterFields(of task: TaskItem) -> FilterFields {
+    package static func filterFields(of task: TaskItem) -> FilterFields {
         FilterFields(isActive: task.isActive, isArchived: task.isArchived)
     }
 
     /// The one definition of each view.
-    public static func matches(_ fields: FilterFields, view: View, scope: NoScope) -> Bool {
+    package static func matches(_ fields: FilterFields, view: View, scope: NoScope) -> Bool {
         switch view {
         case .active: fields.isActive && !fields.isArchived
         case .archived: fields.isArchived
@@ -52,11 +52,11 @@ public enum Tasks: ListCollection {
         }
     }
 
-    public static func holdsEveryItem(_ view: View) -> Bool { view == .all }
+    package static func holdsEveryItem(_ view: View) -> Bool { view == .all }
 
-    public static func searchableText(of task: TaskItem) -> [String] { [task.title] }
+    package static func searchableText(of task: TaskItem) -> [String] { [task.title] }
 
-    public static func sortKey(of task: TaskItem, by field: SortField) -> SortKey {
+    package static func sortKey(of task: TaskItem, by field: SortField) -> SortKey {
         let due = task.dueDate.millisecondsSince1970
         switch field {
         case .priority:
@@ -69,9 +69,9 @@ public enum Tasks: ListCollection {
         }
     }
 
-    public static let translations = TaskPhrases.translations
+    package static let translations = TaskPhrases.translations
 
-    public static func writeRow(_ task: TaskItem, in context: inout RowContext<TaskPhrases>, to json: inout JSONWriter) {
+    package static func writeRow(_ task: TaskItem, in context: inout RowContext<TaskPhrases>, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", task.id)
         json.field("title", task.title)
@@ -84,19 +84,19 @@ public enum Tasks: ListCollection {
     }
 
     /// The due label changes at the client's midnight; `isOverdue` at the due time.
-    public static func rowExpiry(of task: TaskItem, in context: RowContext<TaskPhrases>) -> Date? {
+    package static func rowExpiry(of task: TaskItem, in context: RowContext<TaskPhrases>) -> Date? {
         let midnight = context.today.upperBound
         return task.dueDate > context.now ? min(midnight, task.dueDate) : midnight
     }
 
-    public static func makeDefaultItems(anchor: Date) -> [TaskItem] { DefaultTasks.make(anchor: anchor) }
+    package static func makeDefaultItems(anchor: Date) -> [TaskItem] { DefaultTasks.make(anchor: anchor) }
 
-    public static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> TaskItem {
+    package static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> TaskItem {
         try TaskItem(json: value, path: path)
     }
 
     /// A task in the shared data format.
-    public static func writeItem(_ task: TaskItem, to json: inout JSONWriter) {
+    package static func writeItem(_ task: TaskItem, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", task.id)
         json.field("title", task.title)

@@ -1,20 +1,20 @@
 /// A person in the tap counter: tapping one adds one to its count.
-public struct User: Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var taps: Int
+package struct User: Sendable, Equatable {
+    package var id: String
+    package var name: String
+    package var taps: Int
 
-    public init(id: String, name: String, taps: Int) {
+    package init(id: String, name: String, taps: Int) {
         self.id = id
         self.name = name
         self.taps = taps
     }
 
     /// The most taps a person can have; a tap past it is refused (409).
-    public static let maxTaps = Int(Int32.max)
+    package static let maxTaps = Int(Int32.max)
 
     /// The person tapped once more, or nil at `maxTaps`.
-    public func tapped() -> User? {
+    package func tapped() -> User? {
         guard taps < Self.maxTaps else { return nil }
         var tapped = self
         tapped.taps += 1
@@ -23,7 +23,7 @@ public struct User: Sendable, Equatable {
 
     /// The first letter of the first and of the last word, capitalised: "Ada Lovelace" → "AL",
     /// "Plato" → "P".
-    public var initials: String {
+    package var initials: String {
         let words = name.split(whereSeparator: { $0.isWhitespace })
         guard let first = words.first?.first else { return "" }
         let last = words.count > 1 ? words.last?.first : nil
@@ -33,7 +33,7 @@ public struct User: Sendable, Equatable {
 
 extension User {
     /// Decodes one person in the data format: `{"id": "u-000001", "name": "…", "taps": 0}`.
-    public init(json: JSONValue, path: String) throws(JSONFieldError) {
+    package init(json: JSONValue, path: String) throws(JSONFieldError) {
         let fields = try JSONFields(json, path: path)
         let id = try fields.string("id")
         guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }

@@ -1,5 +1,5 @@
 /// The words user rows show, per language.
-public struct UserPhrases: Sendable {
+package struct UserPhrases: Sendable {
     /// "1 tap", "3 taps".
     let taps: @Sendable (Int) -> String
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Adding, renaming and tapping people.
 extension Users: EditableCollection {
-    public static func sequence(of id: String) -> Int? {
+    package static func sequence(of id: String) -> Int? {
         id.hasPrefix("u-") ? Int(id.dropFirst(2)) : nil
     }
 
@@ -12,7 +12,7 @@ extension Users: EditableCollection {
     static let maxNameLength = 100
 
     /// `POST /users`: `name` required; a new person has no taps.
-    public static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<User, WriteRejection> {
+    package static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<User, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["name"])
         let name = validator.text("name", maxLength: maxNameLength)
@@ -22,7 +22,7 @@ extension Users: EditableCollection {
     }
 
     /// `PATCH /users/:id`: a JSON merge patch of `name`.
-    public static func patch(_ user: User, with body: JSONObject, now: Date) -> Result<User, WriteRejection> {
+    package static func patch(_ user: User, with body: JSONObject, now: Date) -> Result<User, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["name"])
         var patched = user
@@ -32,9 +32,9 @@ extension Users: EditableCollection {
     }
 
     /// `POST /users/:id/tap`: one more tap.
-    public static let actions = ["tap"]
+    package static let actions = ["tap"]
 
-    public static func perform(_ action: String, on user: User) -> Result<User, WriteRejection> {
+    package static func perform(_ action: String, on user: User) -> Result<User, WriteRejection> {
         guard action == "tap" else { return .failure(.notFound("action '\(action)'")) }
         guard let tapped = user.tapped() else { return .failure(.conflict("This user has the most taps a count can hold.")) }
         return .success(tapped)

@@ -3,17 +3,17 @@ import Glibc
 
 /// Where the service keeps its data and what it does at start-up: load each collection's
 /// snapshot, replay its journal, and make sure a snapshot exists for the next start.
-public struct StorageConfiguration: Sendable {
+package struct StorageConfiguration: Sendable {
     /// Where the initial data files are (`--data`); nil: the embedded data.
-    public var dataDirectory: String?
+    package var dataDirectory: String?
     /// Where snapshots and journals live; nil keeps changes in memory only (`--in-memory`).
-    public var stateDirectory: String?
+    package var stateDirectory: String?
     /// A journal this large is compacted into its collection's data file.
-    public var compactAfterBytes = 64 * 1024 * 1024
+    package var compactAfterBytes = 64 * 1024 * 1024
     /// The embedded data's anchor (see `CollectionService.defaultAnchor`).
-    public var anchor: Date
+    package var anchor: Date
 
-    public init(dataDirectory: String?, stateDirectory: String?, anchor: Date) {
+    package init(dataDirectory: String?, stateDirectory: String?, anchor: Date) {
         self.dataDirectory = dataDirectory
         self.stateDirectory = stateDirectory
         self.anchor = anchor
@@ -21,8 +21,8 @@ public struct StorageConfiguration: Sendable {
 }
 
 /// Start-up could not produce a trustworthy state; one line says why.
-public struct StartupError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct StartupError: Error, CustomStringConvertible, Sendable {
+    package let description: String
 }
 
 /// One collection's state as recovered at start-up.

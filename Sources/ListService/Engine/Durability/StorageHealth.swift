@@ -2,13 +2,13 @@ import Basics
 
 /// Which collections cannot be written right now (a journal append failed: disk full, I/O
 /// error), readable from any thread for `/health/ready`. Cleared when an append succeeds again.
-public final class StorageHealth: Sendable {
+package final class StorageHealth: Sendable {
     private let failures = Locked<[String: String]>([:])
 
     init() {}
 
     /// The failing collections with the error each last reported, by name.
-    public var failingCollections: [(name: String, error: String)] {
+    package var failingCollections: [(name: String, error: String)] {
         failures.withLock { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 

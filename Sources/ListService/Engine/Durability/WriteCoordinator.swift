@@ -6,13 +6,13 @@ import Basics
 /// latest state (including earlier writes of its batch), journaled, and answered only once its
 /// record is on disk. Writes that arrive while a batch is being synced wait and go together in
 /// the next batch, sharing one fsync per collection (group commit).
-public final class WriteCoordinator: Sendable {
+package final class WriteCoordinator: Sendable {
     private let queue = DispatchQueue(label: "listservice.writes")
     private let pending = Locked<Pending>(Pending())
     private let writer: WriterState
     let engines: Engines
     /// Which collections cannot be written right now (for `/health/ready`).
-    public let health: StorageHealth
+    package let health: StorageHealth
 
     private struct Pending {
         var operations: [@Sendable (inout WriteBatch) -> Void] = []
@@ -28,7 +28,7 @@ public final class WriteCoordinator: Sendable {
 
     /// Queues a write. `operation` runs on the writer queue with the batch it belongs to;
     /// whatever it registers with `WriteBatch.onCommit` runs once the batch is durable.
-    public func submit(_ operation: @escaping @Sendable (inout WriteBatch) -> Void) {
+    package func submit(_ operation: @escaping @Sendable (inout WriteBatch) -> Void) {
         let shouldSchedule = pending.withLock { pending in
             pending.operations.append(operation)
             defer { pending.isDrainScheduled = true }
@@ -61,7 +61,7 @@ public final class WriteCoordinator: Sendable {
 
     /// Waits until no compaction runs in the background and its journal trims are done (at
     /// shutdown, so the process does not exit mid-snapshot).
-    public func finishBackgroundWork() {
+    package func finishBackgroundWork() {
         repeat {
             writer.backgroundWork.wait()
             queue.sync {}  // the trims queued by finished compactions, which may start another
@@ -69,7 +69,7 @@ public final class WriteCoordinator: Sendable {
     }
 
     /// Writes every collection's snapshot now and trims its journal; returns when done.
-    public func compactNow() {
+    package func compactNow() {
         queue.sync { writer.compact(coordinator: self, force: true) }
         queue.sync {}  // the trims were queued behind the snapshot writes
     }
@@ -77,7 +77,7 @@ public final class WriteCoordinator: Sendable {
 
 /// The writes of one batch: what they changed (an overlay over the engines' state) and what
 /// to do once the batch is durable.
-public struct WriteBatch {
+package struct WriteBatch {
     let engines: Engines
     var sequences: [String: Int]
     /// Each changed collection's changes, under its type.
@@ -85,13 +85,13 @@ public struct WriteBatch {
     var completions: [(Result<Void, WriteRejection>) -> Void] = []
 
     /// The item as the batch sees it: earlier writes in the batch first, then the engine.
-    public func item<C: ListCollection>(_ collection: C.Type, id: String) -> C.Item? {
+    package func item<C: ListCollection>(_ collection: C.Type, id: String) -> C.Item? {
         if let changes = changes(of: C.self), let overlaid = changes.overlay[id] { return overlaid }
         return engines.engine(C.self).state.item(id: id)
     }
 
     /// Records a change; it is journaled and applied when the batch commits.
-    public mutating func record<C: ListCollection>(_ collection: C.Type, _ change: ItemChange<C.Item>) {
+    package mutating func record<C: ListCollection>(_ collection: C.Type, _ change: ItemChange<C.Item>) {
         let changes = changes(of: C.self) ?? CollectionChanges<C>(engine: engines.engine(C.self))
         changes.add(change)
         collections[ObjectIdentifier(C.self)] = changes
@@ -104,7 +104,7 @@ public struct WriteBatch {
 
     /// Makes a new item of `C` with the next sequence number, which is used up only when
     /// `make` succeeds: a refused create leaves the sequence as it was.
-    public mutating func withNextSequence<C: EditableCollection, Made>(
+    package mutating func withNextSequence<C: EditableCollection, Made>(
         _ collection: C.Type, _ make: (Int) -> Result<Made, WriteRejection>
     ) -> Result<Made, WriteRejection> {
         let next = (sequences[C.name] ?? 0) + 1
@@ -114,7 +114,7 @@ public struct WriteBatch {
     }
 
     /// Runs after the batch is durable and applied (success) or refused by storage (failure).
-    public mutating func onCommit(_ body: @escaping (Result<Void, WriteRejection>) -> Void) { completions.append(body) }
+    package mutating func onCommit(_ body: @escaping (Result<Void, WriteRejection>) -> Void) { completions.append(body) }
 }
 
 /// A batch's changes to one collection, type-erased for the batch.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A collection clients can change. Validation lives here, beside the model, and reports every
 /// problem at once; the engine journals, applies and patches.
-public protocol EditableCollection: ListCollection {
+package protocol EditableCollection: ListCollection {
     /// Builds a new item from a create body (`POST /{name}`), with a server-assigned id.
     static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<Item, WriteRejection>
     /// Applies a JSON merge patch (RFC 7396) of the editable fields (`PATCH /{name}/:id`).
@@ -14,25 +14,25 @@ public protocol EditableCollection: ListCollection {
 }
 
 extension EditableCollection {
-    public static var actions: [String] { [] }
-    public static func perform(_ action: String, on item: Item) -> Result<Item, WriteRejection> {
+    package static var actions: [String] { [] }
+    package static func perform(_ action: String, on item: Item) -> Result<Item, WriteRejection> {
         .failure(.notFound("action '\(action)'"))
     }
 }
 
 /// A problem with one field of a write body, for the `errors` list of a 422.
-public struct FieldProblem: Sendable, Equatable {
-    public let field: String
-    public let detail: String
+package struct FieldProblem: Sendable, Equatable {
+    package let field: String
+    package let detail: String
 
-    public init(_ field: String, _ detail: String) {
+    package init(_ field: String, _ detail: String) {
         self.field = field
         self.detail = detail
     }
 }
 
 /// Why a write was refused; nothing changed.
-public struct WriteRejection: Error, Sendable, Equatable {
+package struct WriteRejection: Error, Sendable, Equatable {
     /// What kind of refusal, for the status it maps to.
     package enum Kind: Sendable, Equatable {
         /// Fields fail validation (422).
@@ -48,36 +48,36 @@ public struct WriteRejection: Error, Sendable, Equatable {
     }
 
     package let kind: Kind
-    public let detail: String
+    package let detail: String
 
     package init(kind: Kind, detail: String) {
         self.kind = kind
         self.detail = detail
     }
 
-    public static func invalid(_ problems: [FieldProblem]) -> WriteRejection {
+    package static func invalid(_ problems: [FieldProblem]) -> WriteRejection {
         WriteRejection(kind: .invalid(problems), detail: "\(problems.count) field(s) are invalid.")
     }
     /// One field is invalid: "'field' detail".
-    public static func invalid(field: String, _ detail: String) -> WriteRejection {
+    package static func invalid(field: String, _ detail: String) -> WriteRejection {
         WriteRejection(kind: .invalid([FieldProblem(field, detail)]), detail: "'\(field)' \(detail)")
     }
-    public static func notFound(_ what: String) -> WriteRejection { WriteRejection(kind: .notFound, detail: "No \(what).") }
-    public static func conflict(_ detail: String) -> WriteRejection { WriteRejection(kind: .conflict, detail: detail) }
+    package static func notFound(_ what: String) -> WriteRejection { WriteRejection(kind: .notFound, detail: "No \(what).") }
+    package static func conflict(_ detail: String) -> WriteRejection { WriteRejection(kind: .conflict, detail: detail) }
     static func stale(_ detail: String) -> WriteRejection { WriteRejection(kind: .stale, detail: detail) }
 }
 
 /// Collects field problems while a body is read, so a client learns of all of them at once.
-public struct FieldValidator {
-    public private(set) var problems: [FieldProblem] = []
+package struct FieldValidator {
+    package private(set) var problems: [FieldProblem] = []
     let body: JSONObject
 
-    public init(_ body: JSONObject) { self.body = body }
+    package init(_ body: JSONObject) { self.body = body }
 
-    public mutating func report(_ field: String, _ detail: String) { problems.append(FieldProblem(field, detail)) }
+    package mutating func report(_ field: String, _ detail: String) { problems.append(FieldProblem(field, detail)) }
 
     /// A required (or, when `isRequired` is false, optional) string of 1…`maxLength` characters after trimming.
-    public mutating func text(_ field: String, in object: JSONObject? = nil, path: String? = nil, maxLength: Int, isRequired: Bool = true)
+    package mutating func text(_ field: String, in object: JSONObject? = nil, path: String? = nil, maxLength: Int, isRequired: Bool = true)
         -> String?
     {
         let name = path ?? field
@@ -106,7 +106,7 @@ public struct FieldValidator {
         }
     }
 
-    public mutating func bool(_ field: String, in object: JSONObject? = nil, path: String? = nil, isRequired: Bool = true) -> Bool? {
+    package mutating func bool(_ field: String, in object: JSONObject? = nil, path: String? = nil, isRequired: Bool = true) -> Bool? {
         switch (object ?? body)[field] {
         case .bool(let value)?: return value
         case nil:
@@ -122,9 +122,9 @@ public struct FieldValidator {
     }
 
     /// Reports every member not in `allowed` (typos must not pass silently).
-    public mutating func rejectUnknown(_ allowed: [String], in object: JSONObject? = nil, prefix: String = "") {
+    package mutating func rejectUnknown(_ allowed: [String], in object: JSONObject? = nil, prefix: String = "") {
         for key in (object ?? body).keys where !allowed.contains(key) { report(prefix + key, "is not a field that can be set here.") }
     }
 
-    public var result: WriteRejection? { problems.isEmpty ? nil : .invalid(problems) }
+    package var result: WriteRejection? { problems.isEmpty ? nil : .invalid(problems) }
 }

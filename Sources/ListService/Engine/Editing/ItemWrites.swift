@@ -1,5 +1,5 @@
 /// A change a client asks of an existing item.
-public enum ItemEdit: Sendable {
+package enum ItemEdit: Sendable {
     /// A JSON merge patch (RFC 7396) of the editable fields.
     case patch(JSONObject)
     /// A named state change (`complete`, `tap`).
@@ -9,7 +9,7 @@ public enum ItemEdit: Sendable {
 
 /// What a write did. Created, updated and deleted items are durable when the outcome is
 /// reported; `unchanged` was never written (the change would not alter the item).
-public enum WriteOutcome<Item: Sendable>: Sendable {
+package enum WriteOutcome<Item: Sendable>: Sendable {
     case created(Item)
     case updated(Item)
     case unchanged(Item)
