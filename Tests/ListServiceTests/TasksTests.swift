@@ -63,6 +63,26 @@ import Testing
         #expect(german?["priorityLabel"] as? String == "Dringend")
     }
 
+    @Test func tasksThatAreNotOpen_areNeverOverdue_andSaySo() throws {
+        let inactiveOverdue = task("t-8", "Paused and late", due: "2026-10-01T09:00:00Z", .low, active: false)
+        let service = makeService(tasks: tasks + [inactiveOverdue], now: now)
+        let (page, _) = try list(Tasks.self, "view=all", service: service)
+        let byID = Dictionary(uniqueKeysWithValues: (page["items"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) })
+        #expect(byID["t-6"]?["dueLabel"] as? String == "Archived", "an archived task 50 days past due")
+        #expect(byID["t-6"]?["isOverdue"] as? Bool == false)
+        #expect(byID["t-6"]?["isArchived"] as? Bool == true)
+        #expect(byID["t-8"]?["dueLabel"] as? String == "Inactive")
+        #expect(byID["t-8"]?["isOverdue"] as? Bool == false)
+        #expect(byID["t-8"]?["isActive"] as? Bool == false)
+        #expect(byID["t-3"]?["isActive"] as? Bool == true && byID["t-3"]?["isArchived"] as? Bool == false)
+        let (german, _) = try list(Tasks.self, "view=archived&locale=de-DE", service: service)
+        #expect((german["items"] as? [[String: Any]])?.first?["dueLabel"] as? String == "Archiviert")
+        // Nothing in a page of closed tasks changes by itself.
+        let (closed, _) = try service.engine(Tasks.self).page(
+            for: ListCriteria<Tasks>(ListRequest(parameters: [("view", "archived")]), now: now))
+        #expect(closed.validUntil == .distantFuture)
+    }
+
     @Test func badView_namesTheParameter() {
         #expect(throws: ListServiceError.self) { try rows("view=done") }
         do {

@@ -18,8 +18,11 @@ package struct TaskItem: Sendable, Equatable {
         self.priority = priority
     }
 
-    /// Past its due time.
-    package func isOverdue(at now: Date) -> Bool { dueDate < now }
+    /// Still to be done: active and not archived. Only an open task can be overdue.
+    package var isOpen: Bool { isActive && !isArchived }
+
+    /// Open and past its due time.
+    package func isOverdue(at now: Date) -> Bool { isOpen && dueDate < now }
 }
 
 /// How urgent a task is; `urgent` sorts first.

@@ -5,12 +5,22 @@ package struct TaskPhrases: Sendable {
     let dueTomorrow: String
     let dueInDays: @Sendable (Int) -> String
     let overdueByDays: @Sendable (Int) -> String
+    /// The due label of an archived task, and of an inactive one: neither is due.
+    let archived: String
+    let inactive: String
 
     func priority(_ priority: TaskPriority) -> String { priorities[priority] ?? priority.rawValue }
 
-    /// "Due today", "Due tomorrow", "Due in 3 days", "Overdue by 2 days": `days` from today
-    /// to the due day, in calendar days of the client's zone.
-    func due(inDays days: Int) -> String {
+    /// An open task's "Due today", "Due tomorrow", "Due in 3 days", "Overdue by 2 days" (`days`
+    /// from today to the due day, in calendar days of the client's zone); "Archived" or
+    /// "Inactive" for a task that is not open, whose due date no longer urges anything.
+    func due(_ task: TaskItem, inDays days: Int) -> String {
+        if task.isArchived { return archived }
+        if !task.isActive { return inactive }
+        return due(inDays: days)
+    }
+
+    private func due(inDays days: Int) -> String {
         switch days {
         case 0: dueToday
         case 1: dueTomorrow
@@ -23,23 +33,26 @@ package struct TaskPhrases: Sendable {
         english: TaskPhrases(
             priorities: [.low: "Low", .medium: "Medium", .high: "High", .urgent: "Urgent"],
             dueToday: "Due today", dueTomorrow: "Due tomorrow", dueInDays: { "Due in \($0) days" },
-            overdueByDays: { $0 == 1 ? "Overdue by 1 day" : "Overdue by \($0) days" }),
+            overdueByDays: { $0 == 1 ? "Overdue by 1 day" : "Overdue by \($0) days" }, archived: "Archived", inactive: "Inactive"),
         [
             "de": TaskPhrases(
                 priorities: [.low: "Niedrig", .medium: "Mittel", .high: "Hoch", .urgent: "Dringend"],
                 dueToday: "Heute fällig", dueTomorrow: "Morgen fällig", dueInDays: { "Fällig in \($0) Tagen" },
-                overdueByDays: { $0 == 1 ? "Seit 1 Tag überfällig" : "Seit \($0) Tagen überfällig" }),
+                overdueByDays: { $0 == 1 ? "Seit 1 Tag überfällig" : "Seit \($0) Tagen überfällig" }, archived: "Archiviert",
+                inactive: "Inaktiv"),
             "fr": TaskPhrases(
                 priorities: [.low: "Basse", .medium: "Moyenne", .high: "Haute", .urgent: "Urgente"],
                 dueToday: "À rendre aujourd’hui", dueTomorrow: "À rendre demain", dueInDays: { "À rendre dans \($0) jours" },
-                overdueByDays: { $0 == 1 ? "En retard de 1 jour" : "En retard de \($0) jours" }),
+                overdueByDays: { $0 == 1 ? "En retard de 1 jour" : "En retard de \($0) jours" }, archived: "Archivée",
+                inactive: "Inactive"),
             "es": TaskPhrases(
                 priorities: [.low: "Baja", .medium: "Media", .high: "Alta", .urgent: "Urgente"],
                 dueToday: "Vence hoy", dueTomorrow: "Vence mañana", dueInDays: { "Vence en \($0) días" },
-                overdueByDays: { $0 == 1 ? "Vencida hace 1 día" : "Vencida hace \($0) días" }),
+                overdueByDays: { $0 == 1 ? "Vencida hace 1 día" : "Vencida hace \($0) días" }, archived: "Archivada",
+                inactive: "Inactiva"),
             "ja": TaskPhrases(
                 priorities: [.low: "低", .medium: "中", .high: "高", .urgent: "緊急"],
                 dueToday: "今日が期限", dueTomorrow: "明日が期限", dueInDays: { "\($0)日後が期限" },
-                overdueByDays: { "\($0)日超過" }),
+                overdueByDays: { "\($0)日超過" }, archived: "アーカイブ済み", inactive: "無効"),
         ])
 }

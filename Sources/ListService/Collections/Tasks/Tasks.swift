@@ -78,13 +78,17 @@ package enum Tasks: ListCollection {
         json.field("priority", task.priority.rawValue)
         json.field("priorityLabel", context.phrases.priority(task.priority))
         json.field("formattedDueDate", context.formatting.mediumDateTime(task.dueDate))
+        json.field("isActive", task.isActive)
+        json.field("isArchived", task.isArchived)
         json.field("isOverdue", task.isOverdue(at: context.now))
-        json.field("dueLabel", context.phrases.due(inDays: context.calendarDays(until: task.dueDate)))
+        json.field("dueLabel", context.phrases.due(task, inDays: context.calendarDays(until: task.dueDate)))
         json.endObject()
     }
 
-    /// The due label changes at the client's midnight; `isOverdue` at the due time.
+    /// An open task's due label changes at the client's midnight, `isOverdue` at the due
+    /// time; the row of a task that is not open never changes by itself.
     package static func rowExpiry(of task: TaskItem, in context: RowContext<TaskPhrases>) -> Date? {
+        guard task.isOpen else { return nil }
         let midnight = context.today.upperBound
         return task.dueDate > context.now ? min(midnight, task.dueDate) : midnight
     }
