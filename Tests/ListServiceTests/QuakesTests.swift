@@ -94,6 +94,31 @@ import Testing
         #expect(throws: ListServiceError.self) { try list(Quakes.self, "sort=time", purpose: .map, service: makeService(quakes: quakes)) }
     }
 
+    @Test func markers_carryTheirCallout_andDepthIsFormattedForTheLocale() throws {
+        var deep = quakes
+        deep[0].depthKm = 10
+        deep[3].depthKm = 10.46
+        let service = makeService(quakes: deep)
+        let (map, _) = try list(Quakes.self, "locale=de-DE&tz=Europe/Berlin", purpose: .map, service: service)
+        let markers = Dictionary(uniqueKeysWithValues: (map["items"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) })
+        #expect(markers["q4"]?["place"] as? String == "Off the coast of Japan")
+        #expect(markers["q4"]?["formattedMagnitude"] as? String == "M 6,0")
+        #expect(markers["q4"]?["formattedDepth"] as? String == "10,5 km")
+        #expect((markers["q4"]?["formattedTime"] as? String)?.contains("13:00") == true, "12:00Z in Berlin")
+        #expect(markers["q1"]?["formattedDepth"] as? String == "10 km")
+        #expect(markers["q2"]?["place"] as? String == "Unbekannter Ort")
+        #expect(markers["q2"]?["formattedMagnitude"] as? String == "M ?")
+        #expect(markers["q2"]?["formattedDepth"] as? String == "-1,5 km", "above sea level")
+        // The list's rows say the same as the markers.
+        let (rows, _) = try list(Quakes.self, "locale=de-DE&tz=Europe/Berlin", service: service)
+        let row = (rows["items"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "q4" }
+        for field in ["place", "formattedMagnitude", "formattedTime", "formattedDepth"] {
+            #expect(row?[field] as? String == markers["q4"]?[field] as? String, "\(field)")
+        }
+        let (english, _) = try list(Quakes.self, "q=japan", service: service)
+        #expect((english["items"] as? [[String: Any]])?.first?["formattedDepth"] as? String == "10.5 km")
+    }
+
     @Test func selection_isEchoedByListAndMapOfTheSession() throws {
         let service = makeService(quakes: quakes)
         let session = service.sessions.session(id: "s", adoptsUnknownID: true, now: service.now).session

@@ -98,12 +98,16 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let key = PageKey.list(criteria, revision: result.token.revision)
         if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
         let items = contents(of: result, criteria: criteria)?.items ?? []
-        var json = JSONWriter(reservingCapacity: 128 * items.count + 256)
+        let (markers, _) = writeRows(display: criteria.display, now: now) { context, json in
+            json.beginArray()
+            for item in items { C.writeMarker(item, in: &context, to: &json) }
+            json.endArray()
+            return nil
+        }
+        var json = JSONWriter(reservingCapacity: markers.count + 256)
         json.beginObject()
         json.key("items")
-        json.beginArray()
-        for item in items { C.writeMarker(item, to: &json) }
-        json.endArray()
+        json.raw(markers)
         json.field("total", items.count)
         json.key("criteria")
         writeCriteria(criteria, to: &json)

@@ -62,7 +62,7 @@ package protocol ListCollection: Sendable {
     /// say). Nil: no map. A list and a map of one session share its selection.
     static var markerSort: (field: SortField, direction: SortDirection)? { get }
     /// Writes an item's map marker.
-    static func writeMarker(_ item: Item, to json: inout JSONWriter)
+    static func writeMarker(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter)
 
     /// The sequence number in an id the service assigned (`o-000123` → 123); new ids continue
     /// after the highest. Nil for ids the service does not assign.
@@ -108,7 +108,7 @@ extension ListCollection {
             try decodeItem(value, path: path)
         }
     }
-    package static func writeMarker(_ item: Item, to json: inout JSONWriter) {}
+    package static func writeMarker(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter) {}
     /// Whether list responses echo the session's selection (collections with a map do).
     static var sharesSelection: Bool { markerSort != nil }
 }

@@ -74,21 +74,39 @@ package enum Quakes: ListCollection {
         json.field("place", quake.place ?? context.phrases.unknownLocation)
         json.field("formattedTime", context.formatting.mediumDateTime(quake.time))
         json.field("magnitude", quake.magnitude)
-        json.field("formattedMagnitude", quake.magnitude.map { "M " + context.formatting.oneDecimal($0) } ?? "M ?")
+        json.field("formattedMagnitude", formattedMagnitude(quake, context.formatting))
         json.field("depthKm", quake.depthKm)
+        json.field("formattedDepth", formattedDepth(quake, context.formatting))
         json.field("latitude", quake.latitude)
         json.field("longitude", quake.longitude)
         json.endObject()
     }
 
-    package static func writeMarker(_ quake: Earthquake, to json: inout JSONWriter) {
+    /// A marker: where to draw it, how large, and what its callout shows.
+    package static func writeMarker(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", quake.id)
         json.field("latitude", quake.latitude)
         json.field("longitude", quake.longitude)
         json.field("magnitude", quake.magnitude)
         json.field("markerRadius", quake.markerRadius)
+        json.field("place", quake.place ?? context.phrases.unknownLocation)
+        json.field("formattedMagnitude", formattedMagnitude(quake, context.formatting))
+        json.field("formattedTime", context.formatting.mediumDateTime(quake.time))
+        json.field("formattedDepth", formattedDepth(quake, context.formatting))
         json.endObject()
+    }
+
+    /// "M 4.3" with the locale's decimal separator; "M ?" when the feed has no magnitude.
+    private static func formattedMagnitude(_ quake: Earthquake, _ formatting: DisplayFormatters.Formatting) -> String {
+        quake.magnitude.map { "M " + formatting.oneDecimal($0) } ?? "M ?"
+    }
+
+    /// "10 km", "10,5 km": to a tenth, the decimal only when there is one, in the locale's form.
+    private static func formattedDepth(_ quake: Earthquake, _ formatting: DisplayFormatters.Formatting) -> String {
+        let tenths = (quake.depthKm * 10).rounded()
+        let number = tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int64(tenths / 10)) : formatting.oneDecimal(quake.depthKm)
+        return number + " km"
     }
 
     package static func makeDefaultItems(anchor: Date) -> [Earthquake] { DefaultQuakes.make(anchor: anchor) }
