@@ -140,6 +140,23 @@ import Testing
         #expect(router.send(.get, "/tasks/t-000002").status == .notFound)
     }
 
+    @Test func aDueDateWithoutATime_isTheEndOfThatDayInTheClientsZone() throws {
+        let berlin = router.send(
+            .post, "/tasks", query: [("tz", "Europe/Berlin"), ("locale", "de-DE")], json: #"{"title":"Pick","dueDate":"2026-11-25"}"#)
+        #expect(berlin.status == .created)
+        let id = try #require(berlin.headers["Location"]).split(separator: "/").last.map(String.init) ?? ""
+        #expect(service.engine(Tasks.self).state.item(id: id)?.dueDate == ISO8601.parse("2026-11-25T22:59:59Z"), "23:59:59 in Berlin")
+        #expect((berlin.bodyJSON["formattedDueDate"] as? String)?.contains("23:59") == true)
+        #expect(berlin.bodyJSON["dueLabel"] as? String == "Fällig in 5 Tagen", "today is Nov 20 in Berlin")
+        let utc = router.send(.patch, "/tasks/\(id)", json: #"{"dueDate":"2026-11-20"}"#)
+        #expect(service.engine(Tasks.self).state.item(id: id)?.dueDate == ISO8601.parse("2026-11-20T23:59:59Z"), "no tz: UTC")
+        #expect(utc.bodyJSON["dueLabel"] as? String == "Due today")
+        #expect(utc.bodyJSON["isOverdue"] as? Bool == false)
+        for bad in ["2026-02-30", "2026-11-5", "25.11.2026"] {
+            #expect(router.send(.patch, "/tasks/\(id)", json: #"{"dueDate":"\#(bad)"}"#).status == .unprocessableContent, "\(bad)")
+        }
+    }
+
     @Test func quakeImport_upsertsNewerAndReportsEachRejection() throws {
         func feature(_ id: String, updated: Int, mag: String = "4.2", longitude: String = "-150") -> String {
             """

@@ -50,9 +50,11 @@ extension CollectionEndpoint {
             collection, engine: engine,
             writes: Writes(
                 actions: C.actions,
-                create: { body, display, report in editing.create(from: body) { report(editing.answer($0, display: display)) } },
+                create: { body, display, report in
+                    editing.create(from: body, display: display) { report(editing.answer($0, display: display)) }
+                },
                 edit: { id, edit, condition, display, report in
-                    editing.edit(id: id, edit, condition: condition) { report(editing.answer($0, display: display)) }
+                    editing.edit(id: id, edit, condition: condition, display: display) { report(editing.answer($0, display: display)) }
                 }))
     }
 

@@ -20,7 +20,7 @@ extension Orders: EditableCollection {
 
     /// `POST /orders`: the server assigns id, title, date (now) and status (pending), and
     /// computes the total from the items.
-    package static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<Order, WriteRejection> {
+    package static func makeItem(from body: JSONObject, sequence: Int, context: EditContext) -> Result<Order, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["customerName", "currency", "items", "shippingAddress"])
         let name = validator.text("customerName", maxLength: 100)
@@ -36,13 +36,13 @@ extension Orders: EditableCollection {
         let order = Order(
             id: id, title: title,
             customerName: name, currency: currency, total: Order.total(of: items),
-            date: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), status: .pending, items: items,
+            date: Date(timeIntervalSince1970: context.now.timeIntervalSince1970.rounded(.down)), status: .pending, items: items,
             shippingAddress: address)
         return .success(order)
     }
 
     /// `PATCH /orders/:id`: a JSON merge patch of `customerName` and `shippingAddress`.
-    package static func patch(_ order: Order, with body: JSONObject, now: Date) -> Result<Order, WriteRejection> {
+    package static func patch(_ order: Order, with body: JSONObject, context: EditContext) -> Result<Order, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["customerName", "shippingAddress"])
         var patched = order

@@ -13,11 +13,11 @@ extension Tasks: EditableCollection {
 
     /// `POST /tasks`: `title` and `dueDate` required; `priority` defaults to medium, the task
     /// starts active and not archived unless told otherwise.
-    package static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<TaskItem, WriteRejection> {
+    package static func makeItem(from body: JSONObject, sequence: Int, context: EditContext) -> Result<TaskItem, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(fields)
         let title = validator.text("title", maxLength: 200)
-        let due = dueDate(&validator, isRequired: true)
+        let due = dueDate(&validator, isRequired: true, context: context)
         let priority = self.priority(&validator) ?? .medium
         let isActive = validator.bool("isActive", isRequired: false) ?? true
         let isArchived = validator.bool("isArchived", isRequired: false) ?? false
@@ -30,12 +30,12 @@ extension Tasks: EditableCollection {
     }
 
     /// `PATCH /tasks/:id`: a JSON merge patch of title, priority, dueDate, isActive, isArchived.
-    package static func patch(_ task: TaskItem, with body: JSONObject, now: Date) -> Result<TaskItem, WriteRejection> {
+    package static func patch(_ task: TaskItem, with body: JSONObject, context: EditContext) -> Result<TaskItem, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(fields)
         var patched = task
         if body["title"] != nil, let title = validator.text("title", maxLength: 200) { patched.title = title }
-        if body["dueDate"] != nil, let due = dueDate(&validator, isRequired: true) { patched.dueDate = due }
+        if body["dueDate"] != nil, let due = dueDate(&validator, isRequired: true, context: context) { patched.dueDate = due }
         if body["priority"] != nil, let priority = priority(&validator) { patched.priority = priority }
         if body["isActive"] != nil, let isActive = validator.bool("isActive") { patched.isActive = isActive }
         if body["isArchived"] != nil, let isArchived = validator.bool("isArchived") { patched.isArchived = isArchived }
@@ -43,10 +43,16 @@ extension Tasks: EditableCollection {
         return .success(patched)
     }
 
-    private static func dueDate(_ validator: inout FieldValidator, isRequired: Bool) -> Date? {
+    /// A timestamp (`2026-11-20T17:00:00Z`), or a date without a time as a date picker gives it
+    /// (`2026-11-20`), which means the end of that day in the client's time zone (23:59:59
+    /// there): due that day, overdue from the next midnight.
+    private static func dueDate(_ validator: inout FieldValidator, isRequired: Bool, context: EditContext) -> Date? {
         guard let text = validator.text("dueDate", maxLength: 40, isRequired: isRequired) else { return nil }
+        if let day = CalendarDays.day(named: text, in: context.timeZoneIdentifier) {
+            return day.upperBound.addingTimeInterval(-1)
+        }
         guard let date = ISO8601.parse(text) else {
-            validator.report("dueDate", "must be an ISO 8601 timestamp such as 2026-11-20T17:00:00Z.")
+            validator.report("dueDate", "must be a date (2026-11-20) or an ISO 8601 timestamp (2026-11-20T17:00:00Z).")
             return nil
         }
         return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))  // journaled at whole seconds

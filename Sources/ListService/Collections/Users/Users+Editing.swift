@@ -12,7 +12,7 @@ extension Users: EditableCollection {
     static let maxNameLength = 100
 
     /// `POST /users`: `name` required; a new person has no taps.
-    package static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<User, WriteRejection> {
+    package static func makeItem(from body: JSONObject, sequence: Int, context: EditContext) -> Result<User, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["name"])
         let name = validator.text("name", maxLength: maxNameLength)
@@ -22,7 +22,7 @@ extension Users: EditableCollection {
     }
 
     /// `PATCH /users/:id`: a JSON merge patch of `name`.
-    package static func patch(_ user: User, with body: JSONObject, now: Date) -> Result<User, WriteRejection> {
+    package static func patch(_ user: User, with body: JSONObject, context: EditContext) -> Result<User, WriteRejection> {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["name"])
         var patched = user

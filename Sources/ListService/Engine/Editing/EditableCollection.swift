@@ -4,9 +4,9 @@ import Foundation
 /// problem at once; the engine journals, applies and patches.
 package protocol EditableCollection: ListCollection {
     /// Builds a new item from a create body (`POST /{name}`), with a server-assigned id.
-    static func makeItem(from body: JSONObject, sequence: Int, now: Date) -> Result<Item, WriteRejection>
+    static func makeItem(from body: JSONObject, sequence: Int, context: EditContext) -> Result<Item, WriteRejection>
     /// Applies a JSON merge patch (RFC 7396) of the editable fields (`PATCH /{name}/:id`).
-    static func patch(_ item: Item, with body: JSONObject, now: Date) -> Result<Item, WriteRejection>
+    static func patch(_ item: Item, with body: JSONObject, context: EditContext) -> Result<Item, WriteRejection>
     /// Named state changes (`POST /{name}/:id/complete`).
     static var actions: [String] { get }
     /// Performs an action; returns the item unchanged when it already is in that state.

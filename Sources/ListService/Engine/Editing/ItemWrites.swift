@@ -24,10 +24,10 @@ struct ItemWrites<C: EditableCollection>: Sendable {
     let writes: WriteCoordinator
 
     /// Creates an item from a create body: validated, given the next id, journaled.
-    func create(from body: JSONObject, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void) {
-        let now = engine.now
+    func create(from body: JSONObject, display: DisplayContext, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void) {
+        let context = EditContext(now: engine.now, timeZoneIdentifier: display.timeZoneIdentifier)
         writes.submit { batch in
-            switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, now: now) }) {
+            switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, context: context) }) {
             case .failure(let rejection):
                 report(.refused(rejection))
             case .success(let item):
@@ -41,17 +41,18 @@ struct ItemWrites<C: EditableCollection>: Sendable {
     /// checks `condition` (412). The body is judged first: a precondition only decides whether
     /// a valid change may go ahead. A change that alters nothing is not written.
     func edit(
-        id: String, _ edit: ItemEdit, condition: VersionCondition?, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
+        id: String, _ edit: ItemEdit, condition: VersionCondition?, display: DisplayContext,
+        then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
     ) {
         let engine = self.engine
-        let now = engine.now
+        let context = EditContext(now: engine.now, timeZoneIdentifier: display.timeZoneIdentifier)
         writes.submit { batch in
             guard let item = batch.item(C.self, id: id) else {
                 return report(.refused(.notFound("\(C.itemName) with id '\(id)'")))
             }
             let decided: Result<C.Item?, WriteRejection>
             switch edit {
-            case .patch(let body): decided = C.patch(item, with: body, now: now).map { $0 }
+            case .patch(let body): decided = C.patch(item, with: body, context: context).map { $0 }
             case .action(let name): decided = C.perform(name, on: item).map { $0 }
             case .delete: decided = .success(nil)
             }
