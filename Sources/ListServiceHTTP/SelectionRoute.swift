@@ -9,7 +9,6 @@ enum SelectionRoute {
     static func add(to router: inout Router, service: CollectionService) {
         let collections = service.namesSharingSelection
         router.put("/session/selection") { request in
-            let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
             let body = try JSONBody.object(of: request)
             guard case .string(let collection)? = body["collection"], collections.contains(collection) else {
                 throw WriteRejection.invalid(
@@ -25,7 +24,9 @@ enum SelectionRoute {
             if let id, !service.contains(id: id, in: collection) {
                 throw ListServiceError.notFound("item in \(collection)", id: id).httpError
             }
-            resolution.session.select(id, in: collection)
+            // Only a valid selection makes or touches a session.
+            let resolution = try SessionResolution(request, store: service.sessions, now: service.now, needsSession: true)
+            resolution.session?.select(id, in: collection)
             var json = JSONWriter()
             json.beginObject()
             json.field("collection", collection)

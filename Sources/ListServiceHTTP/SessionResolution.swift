@@ -3,32 +3,43 @@ import HTTPLite
 import ListService
 
 /// Finds the request's session: `X-Session-ID` for non-browser clients, else the `sid`
-/// cookie; a new session's id goes back in a `Set-Cookie`.
+/// cookie. A client that sends neither (curl, health checks, scripts) gets a cookie but no
+/// session: one is made only when it comes back with the cookie, so anonymous requests leave
+/// nothing behind.
 struct SessionResolution {
-    let session: Session
-    /// Headers the response must carry (the cookie of a new session).
+    /// Nil for a request that names no session and does not need one.
+    let session: Session?
+    /// Headers the response must carry (the cookie a new client should send back).
     let headers: HTTPHeaders
 
     static let cookieName = "sid"
 
-    init(_ request: Request, store: SessionStore, now: Date) throws(HTTPError) {
+    /// `needsSession`: the request stores something in its session (a selection), so one is
+    /// made even for a client that named none.
+    init(_ request: Request, store: SessionStore, now: Date, needsSession: Bool = false) throws(HTTPError) {
         if let header = request.headers["X-Session-ID"] {
-            guard SessionStore.isValidID(header) else {
-                throw .invalidSessionID
-            }
+            guard SessionStore.isValidID(header) else { throw .invalidSessionID }
             session = store.session(id: header, adoptsUnknownID: true, now: now).session
             headers = HTTPHeaders()
             return
         }
-        // An unknown or malformed cookie is replaced, never trusted to name a new session.
-        let cookie = Self.cookieValue(request.headers.values(for: "Cookie"))
-        let known = cookie.flatMap { SessionStore.isValidID($0) ? $0 : nil }
-        let (session, isNew) = store.session(id: known, adoptsUnknownID: false, now: now)
-        self.session = session
-        headers =
-            isNew
-            ? ["Set-Cookie": "\(Self.cookieName)=\(self.session.id); Path=/; HttpOnly; SameSite=Lax"]
-            : HTTPHeaders()
+        // A cookie of the form the service sets names (or, coming back for the first time,
+        // makes) the session; anything else is replaced by a new cookie.
+        if let cookie = Self.cookieValue(request.headers.values(for: "Cookie")), SessionStore.isIssuedID(cookie) {
+            session = store.session(id: cookie, adoptsUnknownID: true, now: now).session
+            headers = HTTPHeaders()
+            return
+        }
+        let id: String
+        if needsSession {
+            let made = store.session(id: nil, adoptsUnknownID: false, now: now).session
+            session = made
+            id = made.id
+        } else {
+            session = nil
+            id = SessionStore.makeID()
+        }
+        headers = ["Set-Cookie": "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Lax"]
     }
 
     static func cookieValue(_ headers: [String]) -> String? {

@@ -27,7 +27,7 @@ import Testing
         return json(bytes)
     }
 
-    @Test func firstRequest_setsASessionCookie_andRepeatIsAHit() {
+    @Test func firstRequest_setsACookie_theSessionBeginsWhenItComesBack() {
         let first = get("/orders", query: [("filter", "pending")])
         #expect(first.status == .ok)
         #expect(first.headers["X-Cache"] == "miss")
@@ -36,10 +36,32 @@ import Testing
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
         let sid = String(cookie.dropFirst(4).prefix(while: { $0 != ";" }))
         #expect(sid.count == 32, "128 random bits in hex")
-        let again = get("/orders", query: [("filter", "pending")], headers: ["Cookie": "theme=dark; sid=\(sid)"])
+        #expect(service.sessions.count == 0, "a client that never comes back leaves nothing")
+        let back = get("/orders", query: [("filter", "pending")], headers: ["Cookie": "theme=dark; sid=\(sid)"])
+        #expect(back.headers["X-Cache"] == "hit", "the page the first request computed, from the shared cache")
+        #expect(back.headers["Set-Cookie"] == nil)
+        #expect(service.sessions.count == 1)
+        let again = get("/orders", query: [("filter", "pending")], headers: ["Cookie": "sid=\(sid)"])
         #expect(again.headers["X-Cache"] == "hit")
-        #expect(again.headers["Set-Cookie"] == nil)
-        #expect(service.metrics.value(.sessionHits) == 1)
+        #expect(service.metrics.value(.sessionHits) == 1, "now the session's own view-model answers")
+    }
+
+    @Test func anonymousRequests_leaveNoSessionBehind_andForeignCookiesAreReplaced() {
+        for index in 0..<200 { _ = get("/orders", query: [("limit", "\(1 + index % 50)")]) }
+        #expect(service.sessions.count == 0)
+        for cookie in ["sid=chosen-by-client", "sid=", "sid=ABCDEF0123456789ABCDEF0123456789"] {
+            let response = get("/orders", headers: ["Cookie": cookie])
+            #expect(response.headers["Set-Cookie"]?.hasPrefix("sid=") == true, "\(cookie) is not one the service set")
+        }
+        #expect(service.sessions.count == 0)
+        // A selection needs somewhere to live: it makes a session at once, but only when valid.
+        let refused = ServiceRoutes.makeRouter(service: service).send(.put, "/session/selection", json: #"{"collection":"nope","id":null}"#)
+        #expect(refused.status == .unprocessableContent)
+        #expect(service.sessions.count == 0)
+        let selected = ServiceRoutes.makeRouter(service: service).send(.put, "/session/selection", json: #"{"collection":"quakes","id":null}"#)
+        #expect(selected.status == .ok)
+        #expect(selected.headers["Set-Cookie"]?.hasPrefix("sid=") == true)
+        #expect(service.sessions.count == 1)
     }
 
     @Test func sessionHeader_namesTheSession() {

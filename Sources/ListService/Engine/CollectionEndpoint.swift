@@ -8,8 +8,9 @@ package struct CollectionEndpoint: Sendable {
     package let name: String
     /// Whether the collection also serves map markers (`/{name}/map`).
     package let hasMap: Bool
-    /// The page of `request` for a session's list or map.
-    package let page: @Sendable (ListRequest, Session, ListPurpose) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// The page of `request` for a session's list or map; with no session, from the shared
+    /// caches and kept nowhere.
+    package let page: @Sendable (ListRequest, Session?, ListPurpose) throws(ListServiceError) -> (ListPage, CacheOutcome)
     /// One item's row for a display context.
     package let row: @Sendable (_ id: String, DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome)
     /// Writes, for a collection clients can change; nil otherwise.
@@ -62,7 +63,8 @@ extension CollectionEndpoint {
         name = C.name
         hasMap = C.markerSort != nil
         page = { request, session, purpose throws(ListServiceError) in
-            try session.viewModel(for: C.self, purpose: purpose).page(for: request, session: session, engine: engine)
+            guard let session else { return try ListViewModel<C>.page(for: request, purpose: purpose, engine: engine) }
+            return try session.viewModel(for: C.self, purpose: purpose).page(for: request, session: session, engine: engine)
         }
         row = { id, display throws(ListServiceError) in try engine.row(id: id, display: display) }
         self.writes = writes

@@ -38,13 +38,22 @@ package final class ListViewModel<C: ListCollection>: PageHolder {
         }) {
             return (hit, .sessionHit)
         }
-        let criteria = try ListCriteria<C>(request, now: now, purpose: purpose)
-        var (page, outcome) = purpose == .map ? engine.map(for: criteria) : try engine.page(for: criteria)
-        if C.sharesSelection { page = page.echoing(selectedID: selection) }
+        let (page, outcome) = try Self.page(for: request, purpose: purpose, selection: selection, engine: engine)
         current.withLock { $0 = Current(requestKey: requestKey, selection: selection, page: page) }
         memory.hold(page.body.count, by: self)
         return (page, outcome)
     }
 
     func dropPage() { current.withLock { $0 = nil } }
+
+    /// The page for `request` with no session (a client that keeps no cookie): from the
+    /// shared caches, or computed; nothing is kept for the client.
+    package static func page(
+        for request: ListRequest, purpose: ListPurpose, selection: String? = nil, engine: CollectionEngine<C>
+    ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
+        let criteria = try ListCriteria<C>(request, now: engine.now, purpose: purpose)
+        var (page, outcome) = purpose == .map ? engine.map(for: criteria) : try engine.page(for: criteria)
+        if C.sharesSelection { page = page.echoing(selectedID: selection) }
+        return (page, outcome)
+    }
 }

@@ -89,8 +89,14 @@ package final class SessionStore: Sendable {
             && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95 }
     }
 
+    /// Whether `id` has the form of an id this store gives out (32 lowercase hex digits): a
+    /// cookie the service set, which names a session from the client's second request on.
+    package static func isIssuedID(_ id: String) -> Bool {
+        id.utf8.count == 32 && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+
     /// 128 random bits from the system's CSPRNG, as 32 hex digits.
-    static func makeID() -> String {
+    package static func makeID() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in String(zeroPadded: generator.next() as UInt64, width: 16, radix: 16) }.joined()
     }
