@@ -58,7 +58,8 @@ import Testing
         let refused = ServiceRoutes.makeRouter(service: service).send(.put, "/session/selection", json: #"{"collection":"nope","id":null}"#)
         #expect(refused.status == .unprocessableContent)
         #expect(service.sessions.count == 0)
-        let selected = ServiceRoutes.makeRouter(service: service).send(.put, "/session/selection", json: #"{"collection":"quakes","id":null}"#)
+        let selected = ServiceRoutes.makeRouter(service: service).send(
+            .put, "/session/selection", json: #"{"collection":"quakes","id":null}"#)
         #expect(selected.status == .ok)
         #expect(selected.headers["Set-Cookie"]?.hasPrefix("sid=") == true)
         #expect(service.sessions.count == 1)
