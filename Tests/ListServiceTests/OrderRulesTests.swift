@@ -28,6 +28,47 @@ import Testing
         #expect(Order.make(total: .dollars("23.45")).shippingCost == .dollars("2.35"))  // 2.345 → 2.35
     }
 
+    @Test(arguments: [
+        ("USD", "950.00", false), ("EUR", "950.00", true),  // €950 = $1,026
+        ("GBP", "790.00", true), ("GBP", "787.00", false),  // £790 = $1,003.30; £787 = $999.49
+        ("JPY", "150000", true), ("JPY", "149000", false),  // ¥150,000 = $1,005; ¥149,000 = $998.30
+    ])
+    func highValue_isMoreThanAThousandDollars_inEveryCurrency(currency: String, total: String, expected: Bool) {
+        #expect(Order.make(currency: currency, total: .dollars(total)).isHighValue == expected)
+    }
+
+    @Test func freeShipping_isAboveOneHundredDollars_theCostStaysInTheOrdersCurrency() {
+        #expect(Order.make(currency: "GBP", total: .dollars("80.00")).isShippingFree, "£80 = $101.60")
+        #expect(!Order.make(currency: "EUR", total: .dollars("92.00")).isShippingFree, "€92 = $99.36")
+        #expect(Order.make(currency: "EUR", total: .dollars("92.00")).shippingCost == .dollars("9.20"), "10% in euros")
+        #expect(!Order.make(currency: "USD", total: .dollars("100.00")).isShippingFree)
+        #expect(Order.make(currency: "CHF", total: .dollars("90.00")).isShippingFree, "CHF 90 = $101.70")
+    }
+
+    @Test func ordersInDifferentCurrencies_sortAndFilterAsAmountsOfMoney() throws {
+        let orders = [
+            Order.make(id: "o-1", currency: "USD", total: .dollars("8902.00")),
+            Order.make(id: "o-2", currency: "GBP", total: .dollars("9893.00")),  // $12,564.11
+            Order.make(id: "o-3", currency: "EUR", total: .dollars("8300.00")),  // $8,964
+            Order.make(id: "o-4", currency: "JPY", total: .dollars("1000000")),  // $6,700
+            Order.make(id: "o-5", currency: "EUR", total: .dollars("900.00")),  // $972: not high value
+        ]
+        let service = makeService(orders: orders)
+        let (page, _) = try list(Orders.self, "sort=total&order=desc", service: service)
+        #expect(ids(page) == ["o-2", "o-3", "o-1", "o-4", "o-5"])
+        let (high, _) = try list(Orders.self, "filter=highValue", service: service)
+        #expect(Set(ids(high)) == ["o-1", "o-2", "o-3", "o-4"])
+        let row = (page["items"] as? [[String: Any]])?.first
+        #expect(row?["formattedTotal"] as? String == "£9,893.00", "shown in its own currency")
+    }
+
+    @Test func inDollars_roundsHalfUp_andSaturatesInsteadOfOverflowing() {
+        #expect(CurrencyRates.inDollars(Money(cents: 1), currency: "EUR") == Money(cents: 1))  // 1.08 → 1
+        #expect(CurrencyRates.inDollars(Money(cents: 50), currency: "GBP") == Money(cents: 64))  // 63.5 → 64
+        #expect(CurrencyRates.inDollars(Money(cents: .max / 2), currency: "GBP") == Money(cents: .max))
+        #expect(CurrencyRates.inDollars(Money(cents: 100), currency: "XAU") == nil)
+    }
+
     @Test func requiresSignature_needsASignatureItemAndAResidentialAddress() {
         let signed = [OrderItem(name: "Laptop", quantity: 1, unitPrice: .dollars("1499"), requiresSignature: true)]
         let unsigned = [OrderItem(name: "Mug", quantity: 2, unitPrice: .dollars("9.99"), requiresSignature: false)]

@@ -37,6 +37,7 @@ import Testing
         ("{}", "orders.json: invalid JSON at byte 0: expected a JSON array"),
         (#"[{"id":"o-1"}]"#, "orders.json: [0].currency: is missing"),
         ("[1]", "orders.json: [0]: expected an object, found a number"),
+        (#"[{"id":"o-1","currency":"XAU"}]"#, "orders.json: [0].currency: 'XAU' is not a currency orders may be in (AUD, BRL"),
     ])
     func badFile_isOneLineNamingFileAndField(json: String, message: String) {
         guard case .failure(let error) = load(json) else {

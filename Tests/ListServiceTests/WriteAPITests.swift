@@ -49,6 +49,8 @@ import Testing
                 "shippingAddress.postalCode", "shippingAddress.isResidential",
             ])
         #expect(response.bodyJSON["code"] as? String == "validation-failed")
+        let currencyProblem = (response.bodyJSON["errors"] as? [[String: Any]] ?? []).first { $0["field"] as? String == "currency" }
+        #expect((currencyProblem?["detail"] as? String)?.hasPrefix("must be one of AUD, BRL, CAD") == true)
         #expect(service.engine(Orders.self).state.count == 50)
         #expect(
             router.send(.post, "/orders", json: #"{"customerName":"A","currency":"USD","items":[],"shippingAddress":{}}"#)

@@ -8,8 +8,10 @@ extension Order {
         let id = try fields.string("id")
         guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }
         let currency = try fields.string("currency")
-        guard currency.utf8.count == 3, currency.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
-            throw JSONFieldError(path: fields.fieldPath("currency"), reason: "'\(currency)' is not an ISO 4217 code")
+        guard CurrencyRates.microDollarsPerUnit[currency] != nil else {
+            throw JSONFieldError(
+                path: fields.fieldPath("currency"),
+                reason: "'\(currency)' is not a currency orders may be in (\(CurrencyRates.currencies.joined(separator: ", ")))")
         }
         let dateText = try fields.string("date")
         guard let date = ISO8601.parse(dateText) else {

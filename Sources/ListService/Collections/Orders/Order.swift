@@ -28,24 +28,29 @@ package struct Order: Sendable, Equatable {
         self.shippingAddress = shippingAddress
     }
 
-    /// Orders above this, in their currency, are high value.
+    /// The total in US dollars at the fixed rates (`CurrencyRates`): what orders in different
+    /// currencies are compared by. Every order's currency has a rate (creation and decoding
+    /// admit no other), so the zero fallback is never reached.
+    package var totalInDollars: Money { CurrencyRates.inDollars(total, currency: currency) ?? Money(cents: 0) }
+
+    /// Orders worth more than this many dollars are high value.
     static let highValueThreshold = Money(cents: 100_000)
 
-    /// Orders above 1,000 in their currency.
-    package var isHighValue: Bool { Self.isHighValue(total: total) }
+    /// Worth more than $1,000, whatever its currency.
+    package var isHighValue: Bool { Self.isHighValue(totalInDollars: totalInDollars) }
 
     /// The one definition of high value, for an order and for the `highValue` filter's columns.
-    static func isHighValue(total: Money) -> Bool { total > highValueThreshold }
+    static func isHighValue(totalInDollars: Money) -> Bool { totalInDollars > highValueThreshold }
 
     /// A signature is needed when any item asks for one and the parcel goes to a home.
     package var requiresSignature: Bool {
         shippingAddress.isResidential && items.contains { $0.requiresSignature }
     }
 
-    /// Shipping is free for orders above 100.
-    package var isShippingFree: Bool { total > Money(cents: 10_000) }
+    /// Shipping is free for orders worth more than $100, whatever their currency.
+    package var isShippingFree: Bool { totalInDollars > Money(cents: 10_000) }
 
-    /// Free above 100; otherwise 10% of the total, rounded half-up to the cent.
+    /// Free above $100; otherwise 10% of the total in its own currency, rounded half-up.
     package var shippingCost: Money {
         guard !isShippingFree else { return Money(cents: 0) }
         // 10% of c cents is c/10 cents; adding 5 tenths before dividing rounds half-up.

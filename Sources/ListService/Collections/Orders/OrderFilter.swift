@@ -7,14 +7,14 @@ package enum OrderFilter: String, ListChoice {
     /// The one definition of each filter, used wherever orders are filtered.
     /// `currentMonth` is the client's calendar month (in its time zone) and is only read
     /// by that filter.
-    package func matches(status: OrderStatus, total: Money, date: Date, currentMonth: Range<Date>?) -> Bool {
+    package func matches(status: OrderStatus, totalInDollars: Money, date: Date, currentMonth: Range<Date>?) -> Bool {
         switch self {
         case .all: true
         case .pending: status == .pending
         case .completed: status == .completed
         case .cancelled: status == .cancelled
-        case .highValue: Order.isHighValue(total: total)
-        case .currentMonth: status != .cancelled && total.cents > 0 && currentMonth?.contains(date) == true
+        case .highValue: Order.isHighValue(totalInDollars: totalInDollars)
+        case .currentMonth: status != .cancelled && totalInDollars.cents > 0 && currentMonth?.contains(date) == true
         }
     }
 }

@@ -5,7 +5,6 @@ extension Orders: EditableCollection {
     static let maxItems = 100
     static let maxQuantity = 10_000
     static let maxUnitPrice = Money(cents: 100_000_000)
-    static let knownCurrencies = Set(Locale.commonISOCurrencyCodes)
 
     package static let actions = ["complete", "cancel"]
 
@@ -25,8 +24,8 @@ extension Orders: EditableCollection {
         validator.rejectUnknown(["customerName", "currency", "items", "shippingAddress"])
         let name = validator.text("customerName", maxLength: 100)
         let currency = validator.text("currency", maxLength: 3)
-        if let currency, !knownCurrencies.contains(currency) {
-            validator.report("currency", "'\(currency)' is not an ISO 4217 currency code.")
+        if let currency, CurrencyRates.microDollarsPerUnit[currency] == nil {
+            validator.report("currency", "must be one of \(CurrencyRates.currencies.joined(separator: ", ")).")
         }
         let items = readItems(&validator)
         let address = readAddress(body["shippingAddress"], into: &validator, isPatch: false, current: nil)

@@ -9,7 +9,7 @@ package enum Orders: ListCollection {
     /// What the filters read.
     package struct FilterFields: Sendable {
         let status: OrderStatus
-        let total: Money
+        let totalInDollars: Money
         let date: Date
     }
 
@@ -41,11 +41,11 @@ package enum Orders: ListCollection {
     package static func id(of order: Order) -> String { order.id }
 
     package static func filterFields(of order: Order) -> FilterFields {
-        FilterFields(status: order.status, total: order.total, date: order.date)
+        FilterFields(status: order.status, totalInDollars: order.totalInDollars, date: order.date)
     }
 
     package static func matches(_ fields: FilterFields, view: OrderFilter, scope: Scope) -> Bool {
-        view.matches(status: fields.status, total: fields.total, date: fields.date, currentMonth: scope.currentMonth)
+        view.matches(status: fields.status, totalInDollars: fields.totalInDollars, date: fields.date, currentMonth: scope.currentMonth)
     }
 
     package static func holdsEveryItem(_ view: OrderFilter) -> Bool { view == .all }
@@ -55,7 +55,7 @@ package enum Orders: ListCollection {
     package static func sortKey(of order: Order, by field: OrderSortField) -> SortKey {
         switch field {
         case .date: .number(order.date.millisecondsSince1970)
-        case .total: .number(order.total.cents)
+        case .total: .number(order.totalInDollars.cents)  // amounts, not numbers: £9,893 is more than $8,902
         case .customer: .text(order.customerName)
         }
     }
