@@ -118,14 +118,14 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         return (page, .miss)
     }
 
-    /// One item's row for `display`, or `notFound`.
+    /// One item's detail (its row and more, see `ListCollection.writeDetail`) for `display`, or `notFound`.
     package func row(id: String, display: DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         guard let (item, revision) = state.itemAndRevision(id: id) else { throw .notFound(C.itemName, id: id) }
         let key = PageKey.row(id: id, display, revision: revision)
         let now = self.now
         if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
-            C.writeRow(item, in: &context, to: &json)
+            C.writeDetail(item, in: &context, to: &json)
             return C.rowExpiry(of: item, in: context)
         }
         metrics.increment(.rowsFormatted)
@@ -245,11 +245,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         return patched
     }
 
-    /// An item's row for `display`, formatted now and not cached (for `If-Match` on items a
+    /// An item's detail for `display`, formatted now and not cached (for `If-Match` on items a
     /// write batch has already changed).
     package func formattedRow(_ item: C.Item, display: DisplayContext) -> ListPage {
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
-            C.writeRow(item, in: &context, to: &json)
+            C.writeDetail(item, in: &context, to: &json)
             return C.rowExpiry(of: item, in: context)
         }
         return ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))

@@ -54,6 +54,9 @@ package protocol ListCollection: Sendable {
     static var translations: Translations<Phrases> { get }
     /// Writes the item's display row.
     static func writeRow(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter)
+    /// Writes what a detail screen and an edit form need (`GET /{name}/:id`, the answer to a
+    /// write): the row's fields and more. By default, the row.
+    static func writeDetail(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter)
     /// When a row's text changes by itself ("Due today" at midnight, `isOverdue` at the due
     /// time); nil for never.
     static func rowExpiry(of item: Item, in context: RowContext<Phrases>) -> Date?
@@ -93,6 +96,9 @@ extension ListCollection {
     package static func sequence(of id: String) -> Int? { nil }
     package static func holdsEveryItem(_ view: View) -> Bool { false }
     package static var isDataFileOptional: Bool { false }
+    package static func writeDetail(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter) {
+        writeRow(item, in: &context, to: &json)
+    }
 
     package static func encodeDataFile(_ items: [Item]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 256 * items.count)

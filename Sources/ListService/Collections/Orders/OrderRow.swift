@@ -1,7 +1,51 @@
-/// The display row of an order: every value formatted for the client, every flag evaluated.
+/// The display row of an order: every value formatted for the client, every flag evaluated;
+/// and its detail, for a detail screen and an edit form.
 enum OrderRow {
     static func write(_ order: Order, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases, to json: inout JSONWriter) {
         json.beginObject()
+        writeFields(order, formatting: &formatting, phrases: phrases, to: &json)
+        json.endObject()
+    }
+
+    /// The row's fields, plus the items with their prices, the shipping address (as fields
+    /// and as the lines of a label), and the raw values an edit form pre-fills.
+    static func writeDetail(
+        _ order: Order, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases, to json: inout JSONWriter
+    ) {
+        json.beginObject()
+        writeFields(order, formatting: &formatting, phrases: phrases, to: &json)
+        json.field("currency", order.currency)
+        json.field("total", order.total.plainText)
+        json.field("date", ISO8601.format(order.date))
+        json.key("items")
+        json.beginArray()
+        for item in order.items {
+            json.beginObject()
+            json.field("name", item.name)
+            json.field("quantity", item.quantity)
+            json.field("unitPrice", item.unitPrice.plainText)
+            json.field("formattedUnitPrice", formatting.money(item.unitPrice, currency: order.currency))
+            json.field("formattedLineTotal", formatting.money(item.lineTotal, currency: order.currency))
+            json.field("requiresSignature", item.requiresSignature)
+            json.endObject()
+        }
+        json.endArray()
+        let address = order.shippingAddress
+        json.key("shippingAddress")
+        json.beginObject()
+        json.field("street", address.street)
+        json.field("city", address.city)
+        json.field("postalCode", address.postalCode)
+        json.field("country", address.country)
+        json.field("isResidential", address.isResidential)
+        json.endObject()
+        json.field("formattedAddress", AddressFormat.lines(of: address, locale: formatting.locale).joined(separator: "\n"))
+        json.endObject()
+    }
+
+    private static func writeFields(
+        _ order: Order, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases, to json: inout JSONWriter
+    ) {
         json.field("id", order.id)
         json.field("title", order.title)
         json.field("customerName", order.customerName)
@@ -15,6 +59,5 @@ enum OrderRow {
                 ? phrases.freeShipping : phrases.shippingPrefix + formatting.money(order.shippingCost, currency: order.currency))
         json.field("requiresSignature", order.requiresSignature)
         json.field("isHighValue", order.isHighValue)
-        json.endObject()
     }
 }

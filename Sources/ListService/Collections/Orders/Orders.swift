@@ -66,6 +66,10 @@ package enum Orders: ListCollection {
         OrderRow.write(order, formatting: &context.formatting, phrases: context.phrases, to: &json)
     }
 
+    package static func writeDetail(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
+        OrderRow.writeDetail(order, formatting: &context.formatting, phrases: context.phrases, to: &json)
+    }
+
     package static func makeDefaultItems(anchor: Date) -> [Order] { DefaultOrders.make(anchor: anchor) }
 
     package static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Order {

@@ -70,6 +70,22 @@ package enum Quakes: ListCollection {
 
     package static func writeRow(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
         json.beginObject()
+        writeRowFields(quake, in: &context, to: &json)
+        json.endObject()
+    }
+
+    /// The row, and every feed field a detail view shows: the raw time, when the feed last
+    /// updated the event (raw and formatted).
+    package static func writeDetail(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
+        json.beginObject()
+        writeRowFields(quake, in: &context, to: &json)
+        json.field("time", ISO8601.format(quake.time))
+        json.field("updated", ISO8601.format(quake.updated))
+        json.field("formattedUpdated", context.formatting.mediumDateTime(quake.updated))
+        json.endObject()
+    }
+
+    private static func writeRowFields(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
         json.field("id", quake.id)
         json.field("place", quake.place ?? context.phrases.unknownLocation)
         json.field("formattedTime", context.formatting.mediumDateTime(quake.time))
@@ -79,7 +95,6 @@ package enum Quakes: ListCollection {
         json.field("formattedDepth", formattedDepth(quake, context.formatting))
         json.field("latitude", quake.latitude)
         json.field("longitude", quake.longitude)
-        json.endObject()
     }
 
     /// A marker: where to draw it, how large, and what its callout shows.
