@@ -24,13 +24,17 @@ extension WriteRejection {
     /// At most this many field problems are listed; `errorCount` tells how many there were.
     static let listedProblems = 50
 
-    var httpError: HTTPError {
+    var httpError: HTTPError { httpError(localeTag: "en") }
+
+    /// The problem, its validation details in the language of `localeTag`.
+    func httpError(localeTag: String) -> HTTPError {
+        let detail = detail(in: localeTag)
         switch kind {
         case .invalid(let problems):
             let errors =
                 "["
                 + problems.prefix(Self.listedProblems)
-                .map { "{\"field\":\(JSONString.quoted($0.field)),\"detail\":\(JSONString.quoted($0.detail))}" }
+                .map { "{\"field\":\(JSONString.quoted($0.field)),\"detail\":\(JSONString.quoted($0.detail(in: localeTag)))}" }
                 .joined(separator: ",") + "]"
             return HTTPError(
                 .unprocessableContent, code: "validation-failed", detail: detail,

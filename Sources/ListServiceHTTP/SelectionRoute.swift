@@ -10,16 +10,15 @@ enum SelectionRoute {
         let collections = service.namesSharingSelection
         router.put("/session/selection") { request in
             let body = try JSONBody.object(of: request)
+            let localeTag = (try? request.displayContext())?.localeTag ?? "en-US"
             guard case .string(let collection)? = body["collection"], collections.contains(collection) else {
-                throw WriteRejection.invalid(
-                    field: "collection", "must be one of \(collections.joined(separator: ", "))."
-                ).httpError
+                throw WriteRejection.invalid(field: "collection", .oneOf(collections)).httpError(localeTag: localeTag)
             }
             let id: String?
             switch body["id"] {
             case .string(let text)?: id = text
             case .null?: id = nil
-            default: throw WriteRejection.invalid(field: "id", "must be an item id or null.").httpError
+            default: throw WriteRejection.invalid(field: "id", .itemIDOrNull).httpError(localeTag: localeTag)
             }
             if let id, !service.contains(id: id, in: collection) {
                 throw ListServiceError.notFound("item in \(collection)", id: id).httpError

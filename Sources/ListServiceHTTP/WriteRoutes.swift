@@ -9,7 +9,7 @@ enum WriteRoutes {
         router.post("/\(name)") { request in
             let display = try request.displayContext()
             return try JSONBody.deferred(request) { body, pending in
-                writes.create(body, display) { answer in pending.complete(response(to: answer, in: name)) }
+                writes.create(body, display) { answer in pending.complete(response(to: answer, in: name, display: display)) }
             }
         }
         router.patch("/\(name)/:id") { request in
@@ -43,18 +43,18 @@ enum WriteRoutes {
         }
 
         func edit(_ edit: ItemEdit, with writes: CollectionEndpoint.Writes, in name: String, pending: DeferredResponse) {
-            writes.edit(id, edit, condition, display) { answer in pending.complete(response(to: answer, in: name)) }
+            writes.edit(id, edit, condition, display) { answer in pending.complete(response(to: answer, in: name, display: display)) }
         }
     }
 
-    /// The answer to a write: the item's row (201 with `Location` for a new item), 204 for a
-    /// deletion, or the refusal's problem.
-    private static func response(to answer: WriteAnswer, in name: String) -> Response {
+    /// The answer to a write: the item's detail (201 with `Location` for a new item), 204 for a
+    /// deletion, or the refusal's problem (validation in the client's language).
+    private static func response(to answer: WriteAnswer, in name: String, display: DisplayContext) -> Response {
         switch answer {
         case .created(let id, let row): .json(row.body, status: .created, headers: ["Location": "/\(name)/\(id)", "ETag": row.etag])
         case .updated(let row), .unchanged(let row): .json(row.body, headers: ["ETag": row.etag])
         case .deleted: Response(status: .noContent)
-        case .refused(let rejection): rejection.httpError.response
+        case .refused(let rejection): rejection.httpError(localeTag: display.localeTag).response
         }
     }
 }

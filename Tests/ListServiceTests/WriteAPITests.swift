@@ -159,6 +159,35 @@ import Testing
         }
     }
 
+    @Test func validationProblems_areInTheClientsLanguage_andReadNaturally() {
+        let one = router.send(.post, "/tasks", json: #"{"title":"Plan"}"#)
+        #expect(one.bodyJSON["detail"] as? String == "1 field is invalid.")
+        let body = #"{"title":"","dueDate":"soon","priority":"meh","colour":"red"}"#
+        let english = router.send(.post, "/tasks", json: body)
+        #expect(english.bodyJSON["detail"] as? String == "4 fields are invalid.")
+        func details(_ response: Response) -> [String: String] {
+            Dictionary(
+                uniqueKeysWithValues: (response.bodyJSON["errors"] as? [[String: Any]] ?? []).map {
+                    ($0["field"] as? String ?? "", $0["detail"] as? String ?? "")
+                })
+        }
+        #expect(details(english)["priority"] == "must be one of low, medium, high, urgent.")
+        let german = router.send(.post, "/tasks", query: [("locale", "de-DE")], json: body)
+        #expect(german.bodyJSON["detail"] as? String == "4 Felder sind ungültig.")
+        #expect(details(german)["title"] == "darf nicht leer sein.")
+        #expect(details(german)["colour"] == "ist kein Feld, das hier gesetzt werden kann.")
+        let french = router.send(.post, "/tasks", headers: ["Accept-Language": "fr-FR"], json: #"{"title":"Plan"}"#)
+        #expect(french.bodyJSON["detail"] as? String == "1 champ est invalide.")
+        #expect(details(french)["dueDate"] == "est obligatoire.")
+        let spanish = router.send(.patch, "/tasks/t-000001", query: [("locale", "es")], json: #"{"isActive":"yes"}"#)
+        #expect(details(spanish)["isActive"] == "debe ser true o false, no una cadena.")
+        let japanese = router.send(.post, "/tasks", query: [("locale", "ja-JP")], json: #"{"title":"Plan"}"#)
+        #expect(japanese.bodyJSON["detail"] as? String == "1件の項目が無効です。")
+        #expect(details(japanese)["dueDate"] == "は必須です。")
+        let other = router.send(.post, "/tasks", query: [("locale", "sv-SE")], json: #"{"title":"Plan"}"#)
+        #expect(other.bodyJSON["detail"] as? String == "1 field is invalid.", "English where a language is not covered")
+    }
+
     @Test func quakeImport_upsertsNewerAndReportsEachRejection() throws {
         func feature(_ id: String, updated: Int, mag: String = "4.2", longitude: String = "-150") -> String {
             """

@@ -25,7 +25,7 @@ extension Orders: EditableCollection {
         let name = validator.text("customerName", maxLength: 100)
         let currency = validator.text("currency", maxLength: 3)
         if let currency, CurrencyRates.microDollarsPerUnit[currency] == nil {
-            validator.report("currency", "must be one of \(CurrencyRates.currencies.joined(separator: ", ")).")
+            validator.report("currency", .oneOf(CurrencyRates.currencies))
         }
         let items = readItems(&validator)
         let address = readAddress(body["shippingAddress"], into: &validator, isPatch: false, current: nil)
@@ -72,16 +72,16 @@ extension Orders: EditableCollection {
 
     private static func readItems(_ validator: inout FieldValidator) -> [OrderItem]? {
         guard case .array(let elements)? = validator.body["items"] else {
-            validator.report("items", validator.body["items"] == nil ? "is required." : "must be an array of items.")
+            validator.report("items", validator.body["items"].map { .wrongKind(expected: .array, found: JSONKind($0)) } ?? .required)
             return nil
         }
-        if elements.isEmpty { validator.report("items", "must hold at least one item.") }
-        if elements.count > maxItems { validator.report("items", "must hold at most \(maxItems) items.") }
+        if elements.isEmpty { validator.report("items", .atLeastItems(1)) }
+        if elements.count > maxItems { validator.report("items", .atMostItems(maxItems)) }
         var items: [OrderItem] = []
         for (index, element) in elements.prefix(maxItems).enumerated() {
             let path = "items[\(index)]"
             guard case .object(let object) = element else {
-                validator.report(path, "must be an object.")
+                validator.report(path, .wrongKind(expected: .object, found: JSONKind(element)))
                 continue
             }
             validator.rejectUnknown(["name", "quantity", "unitPrice", "requiresSignature"], in: object, prefix: path + ".")
@@ -90,25 +90,25 @@ extension Orders: EditableCollection {
             switch object["quantity"] {
             case .number(let number)? where number.int64.map({ (1...Int64(maxQuantity)).contains($0) }) == true:
                 quantity = number.int64.map(Int.init)
-            case nil: validator.report(path + ".quantity", "is required.")
-            default: validator.report(path + ".quantity", "must be a whole number from 1 to \(maxQuantity).")
+            case nil: validator.report(path + ".quantity", .required)
+            default: validator.report(path + ".quantity", .wholeNumber(1...maxQuantity))
             }
             var price: Money?
             switch object["unitPrice"] {
             case .number(let number)?:
                 if let money = Money(decimalText: number.text) {
                     if money.cents < 0 {
-                        validator.report(path + ".unitPrice", "must not be negative.")
+                        validator.report(path + ".unitPrice", .notNegative)
                     } else if money > maxUnitPrice {
-                        validator.report(path + ".unitPrice", "must be at most \(maxUnitPrice.plainText).")
+                        validator.report(path + ".unitPrice", .atMost(maxUnitPrice.plainText))
                     } else {
                         price = money
                     }
                 } else {
-                    validator.report(path + ".unitPrice", "must have at most two decimals.")
+                    validator.report(path + ".unitPrice", .atMostTwoDecimals)
                 }
-            case nil: validator.report(path + ".unitPrice", "is required.")
-            default: validator.report(path + ".unitPrice", "must be a number.")
+            case nil: validator.report(path + ".unitPrice", .required)
+            case let other?: validator.report(path + ".unitPrice", .wrongKind(expected: .number, found: JSONKind(other)))
             }
             let signature = validator.bool("requiresSignature", in: object, path: path + ".requiresSignature", isRequired: false)
             if let name, let quantity, let price {
@@ -123,7 +123,7 @@ extension Orders: EditableCollection {
         _ value: JSONValue?, into validator: inout FieldValidator, isPatch: Bool, current: ShippingAddress?
     ) -> ShippingAddress? {
         guard case .object(let object)? = value else {
-            validator.report("shippingAddress", value == nil ? "is required." : "must be an object.")
+            validator.report("shippingAddress", value.map { .wrongKind(expected: .object, found: JSONKind($0)) } ?? .required)
             return nil
         }
         let parts = ["street", "city", "postalCode", "country"]

@@ -52,17 +52,17 @@ package struct QuakeFeed: Sendable {
         } catch {
             return .failure(.malformedJSON("The body is not valid JSON."))
         }
-        if isWrongType { return .failure(.invalid(.invalid(field: "type", "must be \"FeatureCollection\"."))) }
+        if isWrongType { return .failure(.invalid(.invalid(field: "type", .text("must be \"FeatureCollection\".")))) }
         guard hasFeatures && !isFeaturesNotAnArray else {
-            return .failure(.invalid(.invalid(field: "features", "must be the array of a GeoJSON FeatureCollection.")))
+            return .failure(.invalid(.invalid(field: "features", .text("must be the array of a GeoJSON FeatureCollection."))))
         }
         let read = index
         if read >= garbageCheckAfter && feed.rejections.count * 2 > read {
-            var problems = feed.rejections.first.map { FieldProblem("features[\($0.index)]", $0.reason) }
+            var problems = feed.rejections.first.map { FieldProblem("features[\($0.index)]", .text($0.reason)) }
             problems.append(
                 FieldProblem(
-                    "features", "\(feed.rejections.count) of the first \(read) features are invalid; the feed was refused unread past them."
-                ))
+                    "features",
+                    .text("\(feed.rejections.count) of the first \(read) features are invalid; the feed was refused unread past them.")))
             return .failure(.invalid(WriteRejection(kind: .invalid(problems), detail: "The feed is mostly invalid; nothing was imported.")))
         }
         return .success(feed)

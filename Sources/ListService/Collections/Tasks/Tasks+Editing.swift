@@ -52,7 +52,7 @@ extension Tasks: EditableCollection {
             return day.upperBound.addingTimeInterval(-1)
         }
         guard let date = ISO8601.parse(text) else {
-            validator.report("dueDate", "must be a date (2026-11-20) or an ISO 8601 timestamp (2026-11-20T17:00:00Z).")
+            validator.report("dueDate", .dateOrTimestamp)
             return nil
         }
         return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))  // journaled at whole seconds
@@ -61,7 +61,7 @@ extension Tasks: EditableCollection {
     private static func priority(_ validator: inout FieldValidator) -> TaskPriority? {
         guard let text = validator.text("priority", maxLength: 10, isRequired: false) else { return nil }
         guard let priority = TaskPriority(rawValue: text) else {
-            validator.report("priority", "must be one of low, medium, high, urgent.")
+            validator.report("priority", .oneOf(TaskPriority.allCases.map(\.rawValue)))
             return nil
         }
         return priority

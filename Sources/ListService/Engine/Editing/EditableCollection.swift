@@ -23,12 +23,15 @@ extension EditableCollection {
 /// A problem with one field of a write body, for the `errors` list of a 422.
 package struct FieldProblem: Sendable, Equatable {
     package let field: String
-    package let detail: String
+    package let issue: FieldIssue
 
-    package init(_ field: String, _ detail: String) {
+    package init(_ field: String, _ issue: FieldIssue) {
         self.field = field
-        self.detail = detail
+        self.issue = issue
     }
+
+    /// What is wrong, in the language of `localeTag` (English by default).
+    package func detail(in localeTag: String = "en") -> String { ValidationPhrases.forLocale(localeTag).issue(issue) }
 }
 
 /// Why a write was refused; nothing changed.
@@ -56,11 +59,16 @@ package struct WriteRejection: Error, Sendable, Equatable {
     }
 
     package static func invalid(_ problems: [FieldProblem]) -> WriteRejection {
-        WriteRejection(kind: .invalid(problems), detail: "\(problems.count) field(s) are invalid.")
+        WriteRejection(kind: .invalid(problems), detail: ValidationPhrases.forLocale("en").summary(problems.count))
     }
-    /// One field is invalid: "'field' detail".
-    package static func invalid(field: String, _ detail: String) -> WriteRejection {
-        WriteRejection(kind: .invalid([FieldProblem(field, detail)]), detail: "'\(field)' \(detail)")
+    /// One field is invalid.
+    package static func invalid(field: String, _ issue: FieldIssue) -> WriteRejection { invalid([FieldProblem(field, issue)]) }
+
+    /// The detail in the language of `localeTag`: validation summaries are translated ("2
+    /// fields are invalid"); other refusals say what the collection said.
+    package func detail(in localeTag: String) -> String {
+        guard case .invalid(let problems) = kind, detail == ValidationPhrases.forLocale("en").summary(problems.count) else { return detail }
+        return ValidationPhrases.forLocale(localeTag).summary(problems.count)
     }
     package static func notFound(_ what: String) -> WriteRejection { WriteRejection(kind: .notFound, detail: "No \(what).") }
     package static func conflict(_ detail: String) -> WriteRejection { WriteRejection(kind: .conflict, detail: detail) }
@@ -74,7 +82,7 @@ package struct FieldValidator {
 
     package init(_ body: JSONObject) { self.body = body }
 
-    package mutating func report(_ field: String, _ detail: String) { problems.append(FieldProblem(field, detail)) }
+    package mutating func report(_ field: String, _ issue: FieldIssue) { problems.append(FieldProblem(field, issue)) }
 
     /// A required (or, when `isRequired` is false, optional) string of 1…`maxLength` characters after trimming.
     package mutating func text(_ field: String, in object: JSONObject? = nil, path: String? = nil, maxLength: Int, isRequired: Bool = true)
@@ -83,25 +91,25 @@ package struct FieldValidator {
         let name = path ?? field
         switch (object ?? body)[field] {
         case nil:
-            if isRequired { report(name, "is required.") }
+            if isRequired { report(name, .required) }
             return nil
         case .null?:
-            report(name, isRequired ? "is required." : "must be a string, not null.")
+            report(name, isRequired ? .required : .notNull(.string))
             return nil
         case .string(let raw)?:
             let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if text.isEmpty {
-                report(name, "must not be empty.")
+                report(name, .empty)
             } else if text.unicodeScalars.count > maxLength {  // code points, as JSON Schema's maxLength counts
-                report(name, "must be at most \(maxLength) characters.")
+                report(name, .tooLong(maxCharacters: maxLength))
             } else if text.unicodeScalars.contains(where: { $0.value < 0x20 }) {
-                report(name, "must not contain control characters.")
+                report(name, .controlCharacters)
             } else {
                 return text
             }
             return nil
         case let other?:
-            report(name, "must be a string, not \(other.kindDescription).")
+            report(name, .wrongKind(expected: .string, found: JSONKind(other)))
             return nil
         }
     }
@@ -110,20 +118,20 @@ package struct FieldValidator {
         switch (object ?? body)[field] {
         case .bool(let value)?: return value
         case nil:
-            if isRequired { report(path ?? field, "is required.") }
+            if isRequired { report(path ?? field, .required) }
             return nil
         case .null?:
-            report(path ?? field, "must be true or false, not null.")
+            report(path ?? field, .notNull(.boolean))
             return nil
         case let other?:
-            report(path ?? field, "must be true or false, not \(other.kindDescription).")
+            report(path ?? field, .wrongKind(expected: .boolean, found: JSONKind(other)))
             return nil
         }
     }
 
     /// Reports every member not in `allowed` (typos must not pass silently).
     package mutating func rejectUnknown(_ allowed: [String], in object: JSONObject? = nil, prefix: String = "") {
-        for key in (object ?? body).keys where !allowed.contains(key) { report(prefix + key, "is not a field that can be set here.") }
+        for key in (object ?? body).keys where !allowed.contains(key) { report(prefix + key, .unknownField) }
     }
 
     package var result: WriteRejection? { problems.isEmpty ? nil : .invalid(problems) }
