@@ -188,6 +188,29 @@ import Testing
         #expect(other.bodyJSON["detail"] as? String == "1 field is invalid.", "English where a language is not covered")
     }
 
+    @Test func everyListRow_carriesItsVersion_whichIfMatchTakes() throws {
+        let rows = router.send(.get, "/orders", query: [("filter", "pending"), ("limit", "3")]).bodyJSON["items"] as? [[String: Any]] ?? []
+        let row = try #require(rows.first)
+        let id = try #require(row["id"] as? String)
+        let version = try #require(row["version"] as? String)
+        #expect(version.count == 16)
+        let detail = router.send(.get, "/orders/\(id)", query: [("locale", "de-DE")])
+        #expect(detail.headers["ETag"]?.hasPrefix("\"\(version)-") == true, "the same version the detail's ETag names")
+        #expect(detail.bodyJSON["version"] as? String == version)
+        let renamed = router.send(.patch, "/orders/\(id)", headers: ["If-Match": "\"\(version)\""], json: #"{"customerName":"Ada"}"#)
+        #expect(renamed.status == .ok, "a write straight from the list")
+        let newVersion = try #require(renamed.bodyJSON["version"] as? String)
+        #expect(newVersion != version)
+        #expect(
+            router.send(.patch, "/orders/\(id)", headers: ["If-Match": "\"\(version)\""], json: #"{"customerName":"Bo"}"#).status
+                == .preconditionFailed)
+        let again =
+            router.send(.get, "/orders", query: [("filter", "pending"), ("limit", "3")]).bodyJSON["items"] as? [[String: Any]] ?? []
+        #expect(again.first { $0["id"] as? String == id }?["version"] as? String == newVersion, "the list shows the new version")
+        let tasks = router.send(.get, "/tasks", query: [("view", "all")]).bodyJSON["items"] as? [[String: Any]] ?? []
+        #expect(!tasks.isEmpty && tasks.allSatisfy { ($0["version"] as? String)?.count == 16 }, "every collection's rows")
+    }
+
     @Test func quakeImport_upsertsNewerAndReportsEachRejection() throws {
         func feature(_ id: String, updated: Int, mag: String = "4.2", longitude: String = "-150") -> String {
             """

@@ -124,13 +124,15 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let key = PageKey.row(id: id, display, revision: revision)
         let now = self.now
         if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
+        let itemVersion = version(of: item)
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
             C.writeDetail(item, in: &context, to: &json)
+            json.reopeningLastObject { $0.field("version", itemVersion) }
             return C.rowExpiry(of: item, in: context)
         }
         metrics.increment(.rowsFormatted)
         // A row's key holds its revision, so its token never needs revoking.
-        let page = ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
+        let page = ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: itemVersion)
         if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
@@ -248,19 +250,19 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// An item's detail for `display`, formatted now and not cached (for `If-Match` on items a
     /// write batch has already changed).
     package func formattedRow(_ item: C.Item, display: DisplayContext) -> ListPage {
+        let itemVersion = version(of: item)
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
             C.writeDetail(item, in: &context, to: &json)
+            json.reopeningLastObject { $0.field("version", itemVersion) }
             return C.rowExpiry(of: item, in: context)
         }
-        return ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: version(of: item))
+        return ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: itemVersion)
     }
 
     /// The item's version: a digest of its stored form, the same in every locale and zone and
     /// across restarts; it changes with every change to the item.
     package func version(of item: C.Item) -> String {
-        var json = JSONWriter()
-        C.writeItem(item, to: &json)
-        return ETag.hexDigest(json.bytes)
+        String(zeroPadded: ItemVersions<C>.digest(of: item), width: 16, radix: 16)
     }
 
     /// Replaces every item (bulk changes, tests): every list recomputes on next use.
@@ -298,11 +300,14 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
         }
         let items = contents.items
+        let versions = contents.versions()
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             json.beginArray()
-            for item in items {
+            for (item, version) in zip(items, versions) {
                 C.writeRow(item, in: &context, to: &json)
+                // What If-Match takes, so a client can write straight from a list.
+                json.reopeningLastObject { $0.field("version", hexDigits: version) }
                 if let rowExpiry = C.rowExpiry(of: item, in: context) { expiry = min(expiry ?? rowExpiry, rowExpiry) }
             }
             json.endArray()

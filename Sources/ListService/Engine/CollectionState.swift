@@ -23,6 +23,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private var liveCount: Int
     /// Bumped by every change.
     private var changeCount: UInt64 = 0
+    /// Versions of this state's items, by slot and revision (a new state starts afresh).
+    private let itemVersions = ItemVersions<C>()
 
     struct SortOrderKey: Hashable {
         let field: C.SortField
@@ -99,6 +101,14 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     struct PageContents {
         let total: Int
         let items: [C.Item]
+        /// Each item's slot and revision in the state that made the page, and that state's
+        /// remembered versions.
+        let slots: [Int32]
+        let revisions: [UInt32]
+        let itemVersions: ItemVersions<C>
+
+        /// Each item's version (what `If-Match` takes), in page order.
+        func versions() -> [UInt64] { itemVersions.versions(of: self) }
         /// Whether more rows follow the page.
         let hasMore: Bool
     }
@@ -129,8 +139,10 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                     })
             }
             let end = first + min(limit, list.count - first)
+            let slots = list.slots(in: first..<end).filter { isLive[Int($0)] }
             return PageContents(
-                total: list.count, items: list.slots(in: first..<end).compactMap { self.items(Int($0)) }, hasMore: end < list.count)
+                total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots, revisions: slots.map { revisions[Int($0)] },
+                itemVersions: itemVersions, hasMore: end < list.count)
         }
     }
 

@@ -11,6 +11,28 @@ package struct JSONWriter {
     package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
     package mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
+    /// Writes one member whose value is `value` as 16 lowercase hex digits, in quotes.
+    package mutating func field(_ name: StaticString, hexDigits value: UInt64) {
+        key(name)
+        let digits: StaticString = "0123456789abcdef"
+        bytes.append(UInt8(ascii: "\""))
+        for shift in stride(from: 60, through: 0, by: -4) {
+            bytes.append(digits.utf8Start[Int((value >> UInt64(shift)) & 15)])
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// Opens the object just written again to add members to it (the engine adds an item's
+    /// version to the row a collection wrote); does nothing unless an object was just closed.
+    package mutating func reopeningLastObject(_ addMembers: (inout JSONWriter) -> Void) {
+        guard bytes.last == UInt8(ascii: "}") else { return }
+        bytes.removeLast()
+        needsComma = bytes.last != UInt8(ascii: "{")
+        addMembers(&self)
+        endObject()
+    }
+
     /// Writes a member name; the next value call writes its value.
     package mutating func key(_ name: StaticString) {
         separate()

@@ -1,0 +1,36 @@
+import Basics
+
+/// Item versions (`CollectionEngine.version(of:)`) remembered per slot and revision, so list
+/// rows can carry them: computing one means encoding the item, about as costly as formatting
+/// its row, and a version stays valid until its item changes (a new revision).
+final class ItemVersions<C: ListCollection>: Sendable {
+    private let known = Locked<[Int32: (revision: UInt32, digest: UInt64)]>([:])
+
+    /// The versions of a page's items (as numbers; written as 16 hex digits), in its order:
+    /// remembered ones at once, the others computed (outside the lock) and remembered.
+    func versions(of contents: CollectionState<C>.PageContents) -> [UInt64] {
+        var digests = known.withLock { known in
+            contents.slots.indices.map { index -> UInt64? in
+                guard let entry = known[contents.slots[index]], entry.revision == contents.revisions[index] else { return nil }
+                return entry.digest
+            }
+        }
+        var computed: [(slot: Int32, revision: UInt32, digest: UInt64)] = []
+        for index in digests.indices where digests[index] == nil {
+            let digest = Self.digest(of: contents.items[index])
+            digests[index] = digest
+            computed.append((contents.slots[index], contents.revisions[index], digest))
+        }
+        if !computed.isEmpty {
+            known.withLock { known in for entry in computed { known[entry.slot] = (entry.revision, entry.digest) } }
+        }
+        return digests.map { $0 ?? 0 }
+    }
+
+    /// The item's version as a number: FNV-1a of its stored form.
+    static func digest(of item: C.Item) -> UInt64 {
+        var json = JSONWriter()
+        C.writeItem(item, to: &json)
+        return ETag.digest(json.bytes)
+    }
+}
