@@ -46,6 +46,7 @@ struct RecoveredCollection<C: ListCollection> {
         let statePath = storage.stateDirectory.map { ($0 as NSString).appendingPathComponent(C.fileName) }
         var items: [C.Item]
         var source: String
+        var isEmbedded = false
         do throws(DataLoadError) {
             if let statePath, fileManager.fileExists(atPath: statePath), let directory = storage.stateDirectory {
                 items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: directory, isDirectory: true))
@@ -58,6 +59,7 @@ struct RecoveredCollection<C: ListCollection> {
             } else {
                 items = C.makeDefaultItems(anchor: storage.anchor)
                 source = "embedded"
+                isEmbedded = true
             }
         } catch {
             throw StartupError(description: error.description)
@@ -84,16 +86,40 @@ struct RecoveredCollection<C: ListCollection> {
         }
         var highestSequence = try recordedSequence(in: stateDirectory)
         items = try replay(contents.payloads, onto: items, path: journalPath, highestSequence: &highestSequence)
+        let markerPath = EmbeddedRefresh.markerPath(C.self, in: stateDirectory)
+        var journalLength = contents.validLength
+        var report = "\(C.name)=\(items.count) from \(source) replayed=\(contents.payloads.count)"
         if !fileManager.fileExists(atPath: statePath) {
             do {
                 try DurableFile.replace(statePath, with: C.encodeDataFile(items))
+                if isEmbedded { try EmbeddedRefresh.write(.init(current: storage.anchor), to: markerPath) }
             } catch {
                 throw StartupError(description: "cannot write the first snapshot: \(error)")
             }
+        } else if let anchors = EmbeddedRefresh.read(markerPath), anchors.current != storage.anchor,
+            let refreshed = EmbeddedRefresh.refresh(C.self, items, madeAt: anchors, to: storage.anchor)
+        {
+            // The refreshed items become the snapshot, with the journal's changes in them (the
+            // sequence first, as a compaction does); the anchors go first so that a stop half way
+            // still recognises items made at either.
+            do {
+                try EmbeddedRefresh.write(.init(current: storage.anchor, previous: anchors.current), to: markerPath)
+                try DurableFile.replace(
+                    (stateDirectory as NSString).appendingPathComponent(sequenceFileName), with: Array("\(highestSequence)\n".utf8))
+                try DurableFile.replace(statePath, with: C.encodeDataFile(refreshed))
+                guard truncate(journalPath, 0) == 0 || errno == ENOENT else {
+                    throw StartupError(description: "\(journalPath): cannot be emptied: \(String(cString: strerror(errno)))")
+                }
+            } catch {
+                throw StartupError(description: "cannot refresh the embedded data: \(error)")
+            }
+            items = refreshed
+            journalLength = 0
+            report += " refreshed_to=\(ISO8601.format(storage.anchor))"
         }
         return RecoveredCollection(
-            state: CollectionState(items: items), journalPath: journalPath, journalLength: contents.validLength,
-            highestSequence: highestSequence, report: "\(C.name)=\(items.count) from \(source) replayed=\(contents.payloads.count)")
+            state: CollectionState(items: items), journalPath: journalPath, journalLength: journalLength,
+            highestSequence: highestSequence, report: report)
     }
 
     /// Applies journal records (full-item upserts and deletes) in order. Replaying a record a
