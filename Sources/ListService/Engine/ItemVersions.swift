@@ -4,15 +4,24 @@ import Basics
 /// rows can carry them: computing one means encoding the item, about as costly as formatting
 /// its row, and a version stays valid until its item changes (a new revision).
 final class ItemVersions<C: ListCollection>: Sendable {
-    private let known = Locked<[Int32: (revision: UInt32, digest: UInt64)]>([:])
+    /// By slot: a digest and the revision it was computed at. Slots are dense, so an array
+    /// beats a dictionary on every row.
+    private let known = Locked<[Entry]>([])
+
+    private struct Entry {
+        var isKnown = false
+        var revision: UInt32 = 0
+        var digest: UInt64 = 0
+    }
 
     /// The versions of a page's items (as numbers; written as 16 hex digits), in its order:
     /// remembered ones at once, the others computed (outside the lock) and remembered.
     func versions(of contents: CollectionState<C>.PageContents) -> [UInt64] {
         var digests = known.withLock { known in
             contents.slots.indices.map { index -> UInt64? in
-                guard let entry = known[contents.slots[index]], entry.revision == contents.revisions[index] else { return nil }
-                return entry.digest
+                let slot = Int(contents.slots[index])
+                guard slot < known.count, known[slot].isKnown, known[slot].revision == contents.revisions[index] else { return nil }
+                return known[slot].digest
             }
         }
         var computed: [(slot: Int32, revision: UInt32, digest: UInt64)] = []
@@ -22,7 +31,13 @@ final class ItemVersions<C: ListCollection>: Sendable {
             computed.append((contents.slots[index], contents.revisions[index], digest))
         }
         if !computed.isEmpty {
-            known.withLock { known in for entry in computed { known[entry.slot] = (entry.revision, entry.digest) } }
+            known.withLock { known in
+                for entry in computed {
+                    let slot = Int(entry.slot)
+                    if slot >= known.count { known.append(contentsOf: repeatElement(Entry(), count: slot + 1 - known.count)) }
+                    known[slot] = Entry(isKnown: true, revision: entry.revision, digest: entry.digest)
+                }
+            }
         }
         return digests.map { $0 ?? 0 }
     }
