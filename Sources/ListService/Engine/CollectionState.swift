@@ -106,11 +106,11 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let slots: [Int32]
         let revisions: [UInt32]
         let itemVersions: ItemVersions<C>
+        /// Whether more rows follow the page.
+        let hasMore: Bool
 
         /// Each item's version (what `If-Match` takes), in page order.
         func versions() -> [UInt64] { itemVersions.versions(of: self) }
-        /// Whether more rows follow the page.
-        let hasMore: Bool
     }
 
     func page(
