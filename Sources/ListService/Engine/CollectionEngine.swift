@@ -100,7 +100,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let items = contents(of: result, criteria: criteria)?.items ?? []
         let (markers, _) = writeRows(display: criteria.display, now: now) { context, json in
             json.beginArray()
-            for item in items { C.writeMarker(item, in: &context, to: &json) }
+            for item in items {
+                json.beginObject()
+                C.writeMarker(item, in: &context, to: &json)
+                json.endObject()
+            }
             json.endArray()
             return nil
         }
@@ -118,7 +122,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         return (page, .miss)
     }
 
-    /// One item's detail (its row and more, see `ListCollection.writeDetail`) for `display`, or `notFound`.
+    /// One item's detail (its row, more fields, see `ListCollection.writeDetail`, and its version) for `display`, or `notFound`.
     package func row(id: String, display: DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         guard let (item, revision) = state.itemAndRevision(id: id) else { throw .notFound(C.itemName, id: id) }
         let key = PageKey.row(id: id, display, revision: revision)
@@ -126,8 +130,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
         let itemVersion = version(of: item)
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
+            json.beginObject()
+            C.writeRow(item, in: &context, to: &json)
             C.writeDetail(item, in: &context, to: &json)
-            json.reopeningLastObject { $0.field("version", itemVersion) }
+            json.field("version", itemVersion)
+            json.endObject()
             return C.rowExpiry(of: item, in: context)
         }
         metrics.increment(.rowsFormatted)
@@ -252,8 +259,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     package func formattedRow(_ item: C.Item, display: DisplayContext) -> ListPage {
         let itemVersion = version(of: item)
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
+            json.beginObject()
+            C.writeRow(item, in: &context, to: &json)
             C.writeDetail(item, in: &context, to: &json)
-            json.reopeningLastObject { $0.field("version", itemVersion) }
+            json.field("version", itemVersion)
+            json.endObject()
             return C.rowExpiry(of: item, in: context)
         }
         return ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: itemVersion)
@@ -305,9 +315,10 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             var expiry: Date?
             json.beginArray()
             for (item, version) in zip(items, versions) {
+                json.beginObject()
                 C.writeRow(item, in: &context, to: &json)
-                // What If-Match takes, so a client can write straight from a list.
-                json.reopeningLastObject { $0.field("version", hexDigits: version) }
+                json.field("version", hexDigits: version)  // what If-Match takes: a client writes straight from a list
+                json.endObject()
                 if let rowExpiry = C.rowExpiry(of: item, in: context) { expiry = min(expiry ?? rowExpiry, rowExpiry) }
             }
             json.endArray()

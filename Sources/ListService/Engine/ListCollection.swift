@@ -52,10 +52,11 @@ package protocol ListCollection: Sendable {
 
     /// The collection's phrases in every language it translates.
     static var translations: Translations<Phrases> { get }
-    /// Writes the item's display row.
+    /// Writes the members of the item's display row; the engine opens and closes the object
+    /// and adds the item's `version`.
     static func writeRow(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter)
-    /// Writes what a detail screen and an edit form need (`GET /{name}/:id`, the answer to a
-    /// write): the row's fields and more. By default, the row.
+    /// Writes the members a detail screen and an edit form need beyond the row's (`GET
+    /// /{name}/:id`, the answer to a write); none by default.
     static func writeDetail(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter)
     /// When a row's text changes by itself ("Due today" at midnight, `isOverdue` at the due
     /// time); nil for never.
@@ -64,7 +65,7 @@ package protocol ListCollection: Sendable {
     /// For a collection also shown on a map: how markers are ordered (largest drawn first,
     /// say). Nil: no map. A list and a map of one session share its selection.
     static var markerSort: (field: SortField, direction: SortDirection)? { get }
-    /// Writes an item's map marker.
+    /// Writes the members of an item's map marker (the engine opens and closes the object).
     static func writeMarker(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter)
 
     /// The sequence number in an id the service assigned (`o-000123` → 123); new ids continue
@@ -96,9 +97,7 @@ extension ListCollection {
     package static func sequence(of id: String) -> Int? { nil }
     package static func holdsEveryItem(_ view: View) -> Bool { false }
     package static var isDataFileOptional: Bool { false }
-    package static func writeDetail(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter) {
-        writeRow(item, in: &context, to: &json)
-    }
+    package static func writeDetail(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter) {}
 
     package static func encodeDataFile(_ items: [Item]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 256 * items.count)

@@ -23,16 +23,6 @@ package struct JSONWriter {
         needsComma = true
     }
 
-    /// Opens the object just written again to add members to it (the engine adds an item's
-    /// version to the row a collection wrote); does nothing unless an object was just closed.
-    package mutating func reopeningLastObject(_ addMembers: (inout JSONWriter) -> Void) {
-        guard bytes.last == UInt8(ascii: "}") else { return }
-        bytes.removeLast()
-        needsComma = bytes.last != UInt8(ascii: "{")
-        addMembers(&self)
-        endObject()
-    }
-
     /// Writes a member name; the next value call writes its value.
     package mutating func key(_ name: StaticString) {
         separate()

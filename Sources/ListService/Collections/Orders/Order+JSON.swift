@@ -63,3 +63,16 @@ extension OrderItem {
             requiresSignature: try fields.bool("requiresSignature"))
     }
 }
+
+extension ShippingAddress {
+    /// The address as an object, in the shared data format and in an order's detail alike.
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("street", street)
+        json.field("city", city)
+        json.field("postalCode", postalCode)
+        json.field("country", country)
+        json.field("isResidential", isResidential)
+        json.endObject()
+    }
+}

@@ -2,18 +2,24 @@
 /// and its detail, for a detail screen and an edit form.
 enum OrderRow {
     static func write(_ order: Order, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases, to json: inout JSONWriter) {
-        json.beginObject()
-        writeFields(order, formatting: &formatting, phrases: phrases, to: &json)
-        json.endObject()
+        json.field("id", order.id)
+        json.field("title", order.title)
+        json.field("customerName", order.customerName)
+        json.field("status", order.status.rawValue)
+        json.field("statusLabel", phrases.status(order.status))
+        json.field("formattedTotal", formatting.money(order.total, currency: order.currency))
+        json.field("formattedDate", formatting.mediumDate(order.date))
+        json.key("shippingLabel")
+        json.string(
+            order.isShippingFree
+                ? phrases.freeShipping : phrases.shippingPrefix + formatting.money(order.shippingCost, currency: order.currency))
+        json.field("requiresSignature", order.requiresSignature)
+        json.field("isHighValue", order.isHighValue)
     }
 
-    /// The row's fields, plus the items with their prices, the shipping address (as fields
-    /// and as the lines of a label), and the raw values an edit form pre-fills.
-    static func writeDetail(
-        _ order: Order, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases, to json: inout JSONWriter
-    ) {
-        json.beginObject()
-        writeFields(order, formatting: &formatting, phrases: phrases, to: &json)
+    /// Beyond the row: the items with their prices, the shipping address (as fields and as
+    /// the lines of a label), and the raw values an edit form pre-fills.
+    static func writeDetail(_ order: Order, formatting: inout DisplayFormatters.Formatting, to json: inout JSONWriter) {
         json.field("currency", order.currency)
         json.field("total", order.total.plainText)
         json.field("date", ISO8601.format(order.date))
@@ -30,34 +36,9 @@ enum OrderRow {
             json.endObject()
         }
         json.endArray()
-        let address = order.shippingAddress
         json.key("shippingAddress")
-        json.beginObject()
-        json.field("street", address.street)
-        json.field("city", address.city)
-        json.field("postalCode", address.postalCode)
-        json.field("country", address.country)
-        json.field("isResidential", address.isResidential)
-        json.endObject()
-        json.field("formattedAddress", AddressFormat.lines(of: address, locale: formatting.locale).joined(separator: "\n"))
-        json.endObject()
-    }
-
-    private static func writeFields(
-        _ order: Order, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases, to json: inout JSONWriter
-    ) {
-        json.field("id", order.id)
-        json.field("title", order.title)
-        json.field("customerName", order.customerName)
-        json.field("status", order.status.rawValue)
-        json.field("statusLabel", phrases.status(order.status))
-        json.field("formattedTotal", formatting.money(order.total, currency: order.currency))
-        json.field("formattedDate", formatting.mediumDate(order.date))
-        json.key("shippingLabel")
-        json.string(
-            order.isShippingFree
-                ? phrases.freeShipping : phrases.shippingPrefix + formatting.money(order.shippingCost, currency: order.currency))
-        json.field("requiresSignature", order.requiresSignature)
-        json.field("isHighValue", order.isHighValue)
+        order.shippingAddress.write(to: &json)
+        json.field(
+            "formattedAddress", AddressFormat.lines(of: order.shippingAddress, locale: formatting.locale).joined(separator: "\n"))
     }
 }

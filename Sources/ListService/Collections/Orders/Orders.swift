@@ -67,7 +67,7 @@ package enum Orders: ListCollection {
     }
 
     package static func writeDetail(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
-        OrderRow.writeDetail(order, formatting: &context.formatting, phrases: context.phrases, to: &json)
+        OrderRow.writeDetail(order, formatting: &context.formatting, to: &json)
     }
 
     package static func makeDefaultItems(anchor: Date) -> [Order] { DefaultOrders.make(anchor: anchor) }
@@ -98,13 +98,7 @@ package enum Orders: ListCollection {
         }
         json.endArray()
         json.key("shippingAddress")
-        json.beginObject()
-        json.field("street", order.shippingAddress.street)
-        json.field("city", order.shippingAddress.city)
-        json.field("postalCode", order.shippingAddress.postalCode)
-        json.field("country", order.shippingAddress.country)
-        json.field("isResidential", order.shippingAddress.isResidential)
-        json.endObject()
+        order.shippingAddress.write(to: &json)
         json.endObject()
     }
 

@@ -69,23 +69,6 @@ package enum Quakes: ListCollection {
     package static let translations = QuakePhrases.translations
 
     package static func writeRow(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
-        json.beginObject()
-        writeRowFields(quake, in: &context, to: &json)
-        json.endObject()
-    }
-
-    /// The row, and every feed field a detail view shows: the raw time, when the feed last
-    /// updated the event (raw and formatted).
-    package static func writeDetail(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
-        json.beginObject()
-        writeRowFields(quake, in: &context, to: &json)
-        json.field("time", ISO8601.format(quake.time))
-        json.field("updated", ISO8601.format(quake.updated))
-        json.field("formattedUpdated", context.formatting.mediumDateTime(quake.updated))
-        json.endObject()
-    }
-
-    private static func writeRowFields(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
         json.field("id", quake.id)
         json.field("place", quake.place ?? context.phrases.unknownLocation)
         json.field("formattedTime", context.formatting.mediumDateTime(quake.time))
@@ -97,9 +80,16 @@ package enum Quakes: ListCollection {
         json.field("longitude", quake.longitude)
     }
 
+    /// Every feed field a detail view shows beyond the row: the raw time, and when the feed
+    /// last updated the event (raw and formatted).
+    package static func writeDetail(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
+        json.field("time", ISO8601.format(quake.time))
+        json.field("updated", ISO8601.format(quake.updated))
+        json.field("formattedUpdated", context.formatting.mediumDateTime(quake.updated))
+    }
+
     /// A marker: where to draw it, how large, and what its callout shows.
     package static func writeMarker(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {
-        json.beginObject()
         json.field("id", quake.id)
         json.field("latitude", quake.latitude)
         json.field("longitude", quake.longitude)
@@ -109,7 +99,6 @@ package enum Quakes: ListCollection {
         json.field("formattedMagnitude", formattedMagnitude(quake, context.formatting))
         json.field("formattedTime", context.formatting.mediumDateTime(quake.time))
         json.field("formattedDepth", formattedDepth(quake, context.formatting))
-        json.endObject()
     }
 
     /// "M 4.3" with the locale's decimal separator; "M ?" when the feed has no magnitude.

@@ -72,20 +72,6 @@ package enum Tasks: ListCollection {
     package static let translations = TaskPhrases.translations
 
     package static func writeRow(_ task: TaskItem, in context: inout RowContext<TaskPhrases>, to json: inout JSONWriter) {
-        json.beginObject()
-        writeRowFields(task, in: &context, to: &json)
-        json.endObject()
-    }
-
-    /// The row, and the raw due date an edit form pre-fills.
-    package static func writeDetail(_ task: TaskItem, in context: inout RowContext<TaskPhrases>, to json: inout JSONWriter) {
-        json.beginObject()
-        writeRowFields(task, in: &context, to: &json)
-        json.field("dueDate", ISO8601.format(task.dueDate))
-        json.endObject()
-    }
-
-    private static func writeRowFields(_ task: TaskItem, in context: inout RowContext<TaskPhrases>, to json: inout JSONWriter) {
         json.field("id", task.id)
         json.field("title", task.title)
         json.field("priority", task.priority.rawValue)
@@ -95,6 +81,11 @@ package enum Tasks: ListCollection {
         json.field("isArchived", task.isArchived)
         json.field("isOverdue", task.isOverdue(at: context.now))
         json.field("dueLabel", context.phrases.due(task, inDays: context.calendarDays(until: task.dueDate)))
+    }
+
+    /// The raw due date an edit form pre-fills.
+    package static func writeDetail(_ task: TaskItem, in context: inout RowContext<TaskPhrases>, to json: inout JSONWriter) {
+        json.field("dueDate", ISO8601.format(task.dueDate))
     }
 
     /// An open task's due label changes at the client's midnight, `isOverdue` at the due

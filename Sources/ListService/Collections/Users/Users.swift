@@ -49,13 +49,11 @@ package enum Users: ListCollection {
     package static let translations = UserPhrases.translations
 
     package static func writeRow(_ user: User, in context: inout RowContext<UserPhrases>, to json: inout JSONWriter) {
-        json.beginObject()
         json.field("id", user.id)
         json.field("name", user.name)
         json.field("initials", user.initials)
         json.field("taps", user.taps)
         json.field("tapsLabel", context.phrases.taps(user.taps))
-        json.endObject()
     }
 
     package static func makeDefaultItems(anchor: Date) -> [User] { DefaultUsers.make() }
