@@ -82,22 +82,15 @@ struct ConnectionStateMachine {
         let started: Int64
     }
 
-    /// What `nextAction` owes the loop before anything else, in order.
-    private enum Effect {
-        case startDeferred(@Sendable (DeferredResponse) -> Void)
-        case startStream(@Sendable (ResponseStream) -> Void)
-        case endStream
-        case log(AccessRecord)
-        case countMalformedRequest
-    }
-
     let configuration: Configuration
     private var phase = Phase.serving
     private var inbound = InboundBuffer()
     private var parser: RequestParser
     private var outbound: [UInt8] = []
     private var outboundIndex = 0
-    private var effects: [Effect] = []
+    /// Actions `nextAction` owes the loop before anything else, in order (starting a
+    /// deferred or streamed response, ending a stream, logging, counting).
+    private var owed: [Action] = []
     private var isWriteBlocked = false
     /// The client shut down its sending side; answer what arrived, then close.
     private var isInputClosed = false
@@ -142,7 +135,7 @@ struct ConnectionStateMachine {
     /// Nothing received, nothing owed: safe to close at once during shutdown.
     var isIdle: Bool {
         guard case .serving = phase else { return false }
-        return inbound.isEmpty && pendingOutputCount == 0 && !parser.isMidRequest && effects.isEmpty
+        return inbound.isEmpty && pendingOutputCount == 0 && !parser.isMidRequest && owed.isEmpty
     }
 
     var isClosed: Bool {
@@ -207,7 +200,7 @@ struct ConnectionStateMachine {
             write(response, for: pending, encoder: &encoder)
         case .deferred(let start):
             phase = .awaitingResponse(pending)
-            effects.append(.startDeferred(start))
+            owed.append(.startDeferred(start))
         case .stream(let produce):
             // HTTP/1.0 has no chunked coding: the body then ends when the connection closes.
             let isChunked = request.version == .http1_1
@@ -215,7 +208,7 @@ struct ConnectionStateMachine {
             encoder.appendHead(
                 status: response.status, headers: response.headers, framing: isChunked ? .chunked : .untilClose,
                 connection: Self.connectionField(keepAlive: keepAlive, version: request.version), to: &outbound)
-            effects.append(
+            owed.append(
                 .log(
                     AccessRecord(
                         method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: -1,
@@ -225,7 +218,7 @@ struct ConnectionStateMachine {
                 return
             }
             phase = .streaming(isChunked: isChunked, keepAlive: keepAlive)
-            effects.append(.startStream(produce))
+            owed.append(.startStream(produce))
         }
     }
 
@@ -251,7 +244,7 @@ struct ConnectionStateMachine {
         guard case .streaming(let isChunked, let keepAlive) = phase else { return }
         if isChunked { ResponseEncoder.appendLastChunk(to: &outbound) }
         phase = keepAlive && !isShuttingDown ? .serving : .closingAfterFlush
-        effects.append(.endStream)
+        owed.append(.endStream)
     }
 
     /// The server is shutting down: an idle connection closes, a stream ends, and every
@@ -294,15 +287,7 @@ struct ConnectionStateMachine {
 
     /// The next thing the loop must do; `.wait` when nothing is left until the next event.
     mutating func nextAction(now: Int64, encoder: inout ResponseEncoder) -> Action {
-        if !effects.isEmpty {
-            switch effects.removeFirst() {
-            case .startDeferred(let start): return .startDeferred(start)
-            case .startStream(let produce): return .startStream(produce)
-            case .endStream: return .endStream
-            case .log(let record): return .log(record)
-            case .countMalformedRequest: return .countMalformedRequest
-            }
-        }
+        if !owed.isEmpty { return owed.removeFirst() }
         if case .closed = phase {
             defer { owesClose = false }
             return owesClose ? .close : .wait
@@ -376,7 +361,7 @@ struct ConnectionStateMachine {
             response, body: body, includeBody: request.method != .head,
             connection: Self.connectionField(keepAlive: isOpen, version: request.version), to: &outbound)
         phase = isOpen ? .serving : .closingAfterFlush
-        effects.append(
+        owed.append(
             .log(
                 AccessRecord(
                     method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: body.count,
@@ -389,7 +374,7 @@ struct ConnectionStateMachine {
         guard case .bytes(let body) = response.body else { return }
         encoder.append(response, body: body, includeBody: true, connection: .close, to: &outbound)
         phase = .closingAfterFlush
-        effects.append(.log(AccessRecord(method: "-", path: "-", status: error.status.code, bodyBytes: body.count, started: 0)))
+        owed.append(.log(AccessRecord(method: "-", path: "-", status: error.status.code, bodyBytes: body.count, started: 0)))
     }
 
     /// A client too slow to send its request gets 408, then the connection closes.
@@ -414,7 +399,7 @@ struct ConnectionStateMachine {
     /// Closes on an event: the stream (if any) ends, and the next action is `.close`.
     private mutating func close() {
         guard !isClosed else { return }
-        effects = []  // the loop marks a stream closed as it closes the socket
+        owed = []  // the loop marks a stream closed as it closes the socket
         phase = .closed
         owesClose = true
     }
