@@ -51,24 +51,35 @@ package struct WriteRejection: Error, Sendable, Equatable {
     }
 
     package let kind: Kind
-    package let detail: String
+    /// What the refusal says; nil for invalid fields, whose detail is their count, worded in
+    /// the client's language when shown.
+    private let statedDetail: String?
 
     package init(kind: Kind, detail: String) {
         self.kind = kind
-        self.detail = detail
+        statedDetail = detail
     }
 
     package static func invalid(_ problems: [FieldProblem]) -> WriteRejection {
-        WriteRejection(kind: .invalid(problems), detail: ValidationPhrases.forLocale("en").summary(problems.count))
+        WriteRejection(kind: .invalid(problems), statedDetail: nil)
     }
+
+    private init(kind: Kind, statedDetail: String?) {
+        self.kind = kind
+        self.statedDetail = statedDetail
+    }
+
     /// One field is invalid.
     package static func invalid(field: String, _ issue: FieldIssue) -> WriteRejection { invalid([FieldProblem(field, issue)]) }
 
-    /// The detail in the language of `localeTag`: validation summaries are translated ("2
-    /// fields are invalid"); other refusals say what the collection said.
-    package func detail(in localeTag: String) -> String {
-        guard case .invalid(let problems) = kind, detail == ValidationPhrases.forLocale("en").summary(problems.count) else { return detail }
-        return ValidationPhrases.forLocale(localeTag).summary(problems.count)
+    /// The detail in the language of `localeTag`: "2 fields are invalid" for invalid fields,
+    /// else what the collection said.
+    package func detail(in localeTag: String = "en") -> String {
+        guard let statedDetail else {
+            guard case .invalid(let problems) = kind else { return "" }  // every other kind is made with its detail
+            return ValidationPhrases.forLocale(localeTag).summary(problems.count)
+        }
+        return statedDetail
     }
     package static func notFound(_ what: String) -> WriteRejection { WriteRejection(kind: .notFound, detail: "No \(what).") }
     package static func conflict(_ detail: String) -> WriteRejection { WriteRejection(kind: .conflict, detail: detail) }
