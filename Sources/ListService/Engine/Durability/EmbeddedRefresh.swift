@@ -34,29 +34,18 @@ enum EmbeddedRefresh {
         try DurableFile.replace(path, with: Array(text.utf8))
     }
 
-    /// `items` with each one still exactly as the embedded data made it (at one of `anchors`)
-    /// made again at `anchor`; nil when none is.
+    /// `items` with each one still exactly as the embedded data made it (at one of `anchors`:
+    /// the same version) made again at `anchor`; nil when none is.
     static func refresh<C: ListCollection>(_ collection: C.Type, _ items: [C.Item], madeAt anchors: Anchors, to anchor: Date) -> [C.Item]? {
-        func storedForm(_ item: C.Item) -> [UInt8] {
-            var json = JSONWriter()
-            C.writeItem(item, to: &json)
-            return json.bytes
-        }
-        var asMade: [String: [UInt8]] = [:]
-        for made in [anchors.current] + (anchors.previous.map { [$0] } ?? []) {
-            for item in C.makeDefaultItems(anchor: made) { asMade[C.id(of: item) + "@\(made.timeIntervalSince1970)"] = storedForm(item) }
+        let versionsAsMade = ([anchors.current] + (anchors.previous.map { [$0] } ?? [])).map { made in
+            Dictionary(uniqueKeysWithValues: C.makeDefaultItems(anchor: made).map { (C.id(of: $0), ItemVersions<C>.digest(of: $0)) })
         }
         let remade = Dictionary(uniqueKeysWithValues: C.makeDefaultItems(anchor: anchor).map { (C.id(of: $0), $0) })
         var isChanged = false
         let refreshed = items.map { item -> C.Item in
-            let id = C.id(of: item)
-            guard let fresh = remade[id] else { return item }
-            let form = storedForm(item)
-            let isAsMade = [anchors.current, anchors.previous].compactMap { $0 }.contains {
-                asMade[id + "@\($0.timeIntervalSince1970)"] == form
-            }
-            guard isAsMade else { return item }  // changed by a client: kept
-            isChanged = isChanged || storedForm(fresh) != form
+            let id = C.id(of: item), version = ItemVersions<C>.digest(of: item)
+            guard let fresh = remade[id], versionsAsMade.contains(where: { $0[id] == version }) else { return item }  // a client's: kept
+            isChanged = isChanged || ItemVersions<C>.digest(of: fresh) != version
             return fresh
         }
         return isChanged ? refreshed : nil
