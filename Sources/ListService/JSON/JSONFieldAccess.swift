@@ -18,7 +18,7 @@ package struct JSONFields {
 
     package init(_ value: JSONValue, path: String) throws(JSONFieldError) {
         guard case .object(let object) = value else {
-            throw JSONFieldError(path: path, reason: "expected an object, found \(value.kindDescription)")
+            throw JSONFieldError(path: path, reason: "expected an object, found \(value.kind)")
         }
         self.object = object
         self.path = path
@@ -78,6 +78,6 @@ package struct JSONFields {
     }
 
     private func mismatch(_ key: String, _ expected: String, _ found: JSONValue) -> JSONFieldError {
-        JSONFieldError(path: fieldPath(key), reason: "expected \(expected), found \(found.kindDescription)")
+        JSONFieldError(path: fieldPath(key), reason: "expected \(expected), found \(found.kind)")
     }
 }

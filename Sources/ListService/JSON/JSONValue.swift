@@ -7,11 +7,28 @@ package indirect enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(JSONObject)
 
-    /// What a value is, for error messages ("expected a string, found a number").
-    package var kindDescription: String {
+    /// What kind of value this is.
+    package var kind: JSONKind {
+        switch self {
+        case .null: .null
+        case .bool: .boolean
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+}
+
+/// The kinds of JSON value; in a message, "expected a string, found a number".
+package enum JSONKind: Sendable, Equatable, CustomStringConvertible {
+    case null, boolean, number, string, array, object
+
+    /// In English, for messages: "a number", "an array".
+    package var description: String {
         switch self {
         case .null: "null"
-        case .bool: "a boolean"
+        case .boolean: "a boolean"
         case .number: "a number"
         case .string: "a string"
         case .array: "an array"

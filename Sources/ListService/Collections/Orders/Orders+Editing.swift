@@ -72,7 +72,7 @@ extension Orders: EditableCollection {
 
     private static func readItems(_ validator: inout FieldValidator) -> [OrderItem]? {
         guard case .array(let elements)? = validator.body["items"] else {
-            validator.report("items", validator.body["items"].map { .wrongKind(expected: .array, found: JSONKind($0)) } ?? .required)
+            validator.report("items", validator.body["items"].map { .wrongKind(expected: .array, found: $0.kind) } ?? .required)
             return nil
         }
         if elements.isEmpty { validator.report("items", .atLeastItems(1)) }
@@ -81,7 +81,7 @@ extension Orders: EditableCollection {
         for (index, element) in elements.prefix(maxItems).enumerated() {
             let path = "items[\(index)]"
             guard case .object(let object) = element else {
-                validator.report(path, .wrongKind(expected: .object, found: JSONKind(element)))
+                validator.report(path, .wrongKind(expected: .object, found: element.kind))
                 continue
             }
             validator.rejectUnknown(["name", "quantity", "unitPrice", "requiresSignature"], in: object, prefix: path + ".")
@@ -108,7 +108,7 @@ extension Orders: EditableCollection {
                     validator.report(path + ".unitPrice", .atMostTwoDecimals)
                 }
             case nil: validator.report(path + ".unitPrice", .required)
-            case let other?: validator.report(path + ".unitPrice", .wrongKind(expected: .number, found: JSONKind(other)))
+            case let other?: validator.report(path + ".unitPrice", .wrongKind(expected: .number, found: other.kind))
             }
             let signature = validator.bool("requiresSignature", in: object, path: path + ".requiresSignature", isRequired: false)
             if let name, let quantity, let price {
@@ -123,7 +123,7 @@ extension Orders: EditableCollection {
         _ value: JSONValue?, into validator: inout FieldValidator, isPatch: Bool, current: ShippingAddress?
     ) -> ShippingAddress? {
         guard case .object(let object)? = value else {
-            validator.report("shippingAddress", value.map { .wrongKind(expected: .object, found: JSONKind($0)) } ?? .required)
+            validator.report("shippingAddress", value.map { .wrongKind(expected: .object, found: $0.kind) } ?? .required)
             return nil
         }
         let parts = ["street", "city", "postalCode", "country"]

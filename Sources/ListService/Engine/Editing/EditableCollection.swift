@@ -120,7 +120,7 @@ package struct FieldValidator {
             }
             return nil
         case let other?:
-            report(name, .wrongKind(expected: .string, found: JSONKind(other)))
+            report(name, .wrongKind(expected: .string, found: other.kind))
             return nil
         }
     }
@@ -135,7 +135,7 @@ package struct FieldValidator {
             report(path ?? field, .notNull(.boolean))
             return nil
         case let other?:
-            report(path ?? field, .wrongKind(expected: .boolean, found: JSONKind(other)))
+            report(path ?? field, .wrongKind(expected: .boolean, found: other.kind))
             return nil
         }
     }

@@ -27,19 +27,3 @@ package enum FieldIssue: Sendable, Equatable {
         case string, boolean, number, object, array
     }
 }
-
-/// The kinds of JSON value, for "must be a string, not a number".
-package enum JSONKind: Sendable, Equatable {
-    case null, boolean, number, string, array, object
-
-    init(_ value: JSONValue) {
-        switch value {
-        case .null: self = .null
-        case .bool: self = .boolean
-        case .number: self = .number
-        case .string: self = .string
-        case .array: self = .array
-        case .object: self = .object
-        }
-    }
-}

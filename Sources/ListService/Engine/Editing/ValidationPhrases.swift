@@ -14,7 +14,7 @@ package struct ValidationPhrases: Sendable {
                 switch issue {
                 case .required: "is required."
                 case .notNull(let kind): "must be \(english(kind)), not null."
-                case .wrongKind(let expected, let found): "must be \(english(expected)), not \(english(found))."
+                case .wrongKind(let expected, let found): "must be \(english(expected)), not \(found)."
                 case .empty: "must not be empty."
                 case .tooLong(let max): "must be at most \(max) characters."
                 case .controlCharacters: "must not contain control characters."
@@ -136,17 +136,6 @@ package struct ValidationPhrases: Sendable {
         case .number: "a number"
         case .object: "an object"
         case .array: "an array"
-        }
-    }
-
-    private static func english(_ kind: JSONKind) -> String {
-        switch kind {
-        case .null: "null"
-        case .boolean: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
         }
     }
 
