@@ -8,7 +8,6 @@
 # Cold: a new session per request (cold.lua) and --shared-pages 0, so every request computes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED="${SHARED:-$PWD/../shared}"
 DATA_DIR="${DATA_DIR:-/tmp/listdata-collections}"
 FEED_DIR="${FEED_DIR:-/tmp/listdata-feed}"
 PORT="${PORT:-18383}"
@@ -21,23 +20,12 @@ URLS=(
   "/quakes/map?date=2026-11-10"
 )
 
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-[[ -s "$DATA_DIR/quakes.geojson" ]] || python3 "$SHARED/data/generate.py" --orders 100000 --tasks 20000 --quakes 50000 --out "$DATA_DIR"
+source benchmarks/setup.sh
 # Only the feed is large here, so the load time is the feed's.
 [[ -s "$FEED_DIR/quakes.geojson" ]] || python3 "$SHARED/data/generate.py" --orders 10 --tasks 10 --quakes 50000 --out "$FEED_DIR"
 swift build -c release --product server >/dev/null
 BIN="$PWD/.build/release/server"
 
-SERVER_PID=""
-start_server() { # data dir, extra args...
-  local dir="$1"; shift
-  "$BIN" --port "$PORT" --data "$dir" --in-memory --no-access-log "$@" 2>/tmp/collections-bench-server.log &
-  SERVER_PID=$!
-  for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && return 0; sleep 0.1; done
-  echo "server did not start"; cat /tmp/collections-bench-server.log; exit 1
-}
-stop_server() { [[ -n "$SERVER_PID" ]] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; }
-trap stop_server EXIT
 measure() { # url conns extra wrk args...
   local url="$1" conns="$2"; shift 2
   local threads=$(( conns > 1 ? 2 : 1 )) out
@@ -50,13 +38,13 @@ measure() { # url conns extra wrk args...
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 echo "== start-up with a 50,000-feature feed (10 orders, 10 tasks)"
-start_server "$FEED_DIR"
-grep -o 'event=ready.*' /tmp/collections-bench-server.log
+start_server "$BIN" "$FEED_DIR"
+grep -o 'event=ready.*' "$SERVER_LOG"
 stop_server
 
 echo "== warm (one session), 20,000 tasks and 50,000 earthquakes"
-start_server "$DATA_DIR"
-grep -o 'event=ready.*' /tmp/collections-bench-server.log
+start_server "$BIN" "$DATA_DIR"
+grep -o 'event=ready.*' "$SERVER_LOG"
 echo "| URL | conns | req/s | p50 | p99 | body bytes |"
 for url in "${URLS[@]}"; do
   wrk -t2 -c16 -d2s -H 'X-Session-ID: bench' "http://127.0.0.1:$PORT$url" >/dev/null
@@ -65,7 +53,7 @@ done
 stop_server
 
 echo "== cold (new session per request, --shared-pages 0)"
-start_server "$DATA_DIR" --shared-pages 0
+start_server "$BIN" "$DATA_DIR" --shared-pages 0
 echo "| URL | conns | req/s | p50 | p99 | body bytes |"
 for url in "${URLS[@]}"; do
   for conns in 1 64; do measure "$url" "$conns" -s benchmarks/cold.lua; done

@@ -15,16 +15,6 @@ ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-5s}"
 WARM="/orders?filter=pending&q=john"
 
-SERVER_PID=""
-start_server() { # binary extra-args...
-  local binary=$1; shift
-  "$binary" --port "$PORT" --data "$DATA_DIR" --in-memory --no-access-log "$@" 2>/tmp/compare-builds-server.log &
-  SERVER_PID=$!
-  for _ in $(seq 600); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && return 0; sleep 0.1; done
-  echo "server did not start"; cat /tmp/compare-builds-server.log; exit 1
-}
-stop_server() { [[ -n "$SERVER_PID" ]] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; }
-trap stop_server EXIT
 
 # The server's CPU time (user + system, in clock ticks) so far.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
@@ -51,8 +41,8 @@ for round in $(seq "$ROUNDS"); do
   for spec in "$@"; do
     name=${spec%%=*}; target=${spec#*=}; binary=${target%%@*}; args=()
     [[ "$target" == *@* ]] && IFS=, read -r -a args <<<"${target#*@}"
-    start_server "$binary" "${args[@]}"
-    printf '%-8s start-up %s rss_mib=%s\n' "$name" "$(grep -o 'duration_ms=[0-9]*' /tmp/compare-builds-server.log)" \
+    start_server "$binary" "$DATA_DIR" "${args[@]}"
+    printf '%-8s start-up %s rss_mib=%s\n' "$name" "$(grep -o 'duration_ms=[0-9]*' "$SERVER_LOG")" \
       "$(python3 -c "import sys; sys.path.insert(0, 'benchmarks'); import procstat; print(f'{procstat.rss_mib($SERVER_PID):.1f}')")"
     wrk -t2 -c16 -d2s "http://127.0.0.1:$PORT$WARM" -H 'X-Session-ID: bench' >/dev/null   # warm-up
     for conns in 64 1; do
@@ -60,7 +50,7 @@ for round in $(seq "$ROUNDS"); do
       measure "warm $WARM" "$conns" -H 'X-Session-ID: bench' "http://127.0.0.1:$PORT$WARM"
     done
     stop_server
-    start_server "$binary" "${args[@]}" --shared-pages 0
+    start_server "$binary" "$DATA_DIR" "${args[@]}" --shared-pages 0
     for conns in 64 1; do measure "cold $WARM" "$conns" -s benchmarks/cold.lua "http://127.0.0.1:$PORT$WARM"; done
     stop_server
   done

@@ -24,22 +24,13 @@ source benchmarks/setup.sh
 swift build -c release --product server >/dev/null
 BIN="$ROOT/.build/release/server"
 
-SERVER_PID=""
-start_server() { # extra args...
-  "$BIN" --port "$PORT" --data "$DATA_DIR" --in-memory --no-access-log "$@" 2>/tmp/orders-bench-server.log &
-  SERVER_PID=$!
-  for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && return 0; sleep 0.1; done
-  echo "server did not start"; cat /tmp/orders-bench-server.log; exit 1
-}
-stop_server() { [[ -n "$SERVER_PID" ]] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; }
-trap stop_server EXIT
 rss() { awk '/^VmRSS:/ {printf "%.1f", $2/1024}' "/proc/$1/status"; }
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  orders: 100000"
 
 echo "== start-up"
-start_server
-grep -o 'event=ready.*' /tmp/orders-bench-server.log
+start_server "$BIN" "$DATA_DIR"
+grep -o 'event=ready.*' "$SERVER_LOG"
 echo "rss_after_load_mib=$(rss "$SERVER_PID")"
 
 echo "== memory: 10,000 sessions"
@@ -47,7 +38,7 @@ python3 benchmarks/sessions.py "$PORT" "$SERVER_PID" 10000 "/orders?filter=pendi
 stop_server
 
 echo "== cold (new session per request, --shared-pages 0)"
-start_server --shared-pages 0
+start_server "$BIN" "$DATA_DIR" --shared-pages 0
 for url in "${URLS[@]}"; do
   for conns in 1 64; do
     threads=$(( conns > 1 ? 2 : 1 ))
@@ -61,7 +52,7 @@ curl -s "http://127.0.0.1:$PORT/metrics" | grep -E '^listservice_(cache|recomp|r
 stop_server
 
 echo "== warm, beside the peers (../shared/peers/bench.sh, HEADER='X-Session-ID: bench')"
-start_server
+start_server "$BIN" "$DATA_DIR"
 if [[ ! -d "$PEERS_DIR/peers" ]]; then
   mkdir -p "$PEERS_DIR" && cp -r "$SHARED/peers" "$SHARED/data" "$PEERS_DIR/" && chmod -R u+w "$PEERS_DIR"
 fi
