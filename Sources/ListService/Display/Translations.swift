@@ -16,8 +16,3 @@ package struct Translations<Phrases: Sendable>: Sendable {
         return byLanguage[language] ?? english
     }
 }
-
-/// The phrases of a collection whose rows show none of their own.
-package struct NoPhrases: Sendable {
-    package init() {}
-}

@@ -18,7 +18,7 @@ package protocol ListCollection: Sendable {
     /// client's zone, one day); part of what identifies a list.
     associatedtype Scope: Hashable & Sendable
     /// The words rows show beyond formatted values ("Free shipping"), per language.
-    associatedtype Phrases: Sendable = NoPhrases
+    associatedtype Phrases: Sendable
 
     /// The path segment and name: `orders` serves `/orders`.
     static var name: String { get }
@@ -116,10 +116,6 @@ extension ListCollection {
     package static func writeMarker(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter) {}
     /// Whether list responses echo the session's selection (collections with a map do).
     static var sharesSelection: Bool { markerSort != nil }
-}
-
-extension ListCollection where Phrases == NoPhrases {
-    package static var translations: Translations<NoPhrases> { Translations(english: NoPhrases(), [:]) }
 }
 
 extension ListCollection where Scope == NoScope {

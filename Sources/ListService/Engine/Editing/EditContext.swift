@@ -6,9 +6,4 @@ package struct EditContext: Sendable {
     package let now: Date
     /// An IANA name (`Europe/Berlin`), as in `DisplayContext`.
     package let timeZoneIdentifier: String
-
-    package init(now: Date, timeZoneIdentifier: String = "UTC") {
-        self.now = now
-        self.timeZoneIdentifier = timeZoneIdentifier
-    }
 }

@@ -25,7 +25,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
 
     /// Creates an item from a create body: validated, given the next id, journaled.
     func create(from body: JSONObject, display: DisplayContext, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void) {
-        let context = EditContext(now: engine.now, timeZoneIdentifier: display.timeZoneIdentifier)
+        let context = editContext(for: display)
         writes.submit { batch in
             switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, context: context) }) {
             case .failure(let rejection):
@@ -45,7 +45,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
     ) {
         let engine = self.engine
-        let context = EditContext(now: engine.now, timeZoneIdentifier: display.timeZoneIdentifier)
+        let context = editContext(for: display)
         writes.submit { batch in
             guard let item = batch.item(C.self, id: id) else {
                 return report(.refused(.notFound("\(C.itemName) with id '\(id)'")))
@@ -73,6 +73,11 @@ struct ItemWrites<C: EditableCollection>: Sendable {
             batch.record(C.self, .upsert(changed))
             batch.onCommit { committed in report(committed.map { .updated(changed) }) }
         }
+    }
+
+    /// What the collection judges a write from `display`'s client with.
+    private func editContext(for display: DisplayContext) -> EditContext {
+        EditContext(now: engine.now, timeZoneIdentifier: display.timeZoneIdentifier)
     }
 
     /// The outcome with the row a client gets for it: a committed item's row as every later
