@@ -52,6 +52,14 @@ import Testing
         var all = [Bool](repeating: true, count: 4)
         index.keepMatches(of: "smithorder", in: &all)
         #expect(all == [false, false, false, false], "no match across fields")
+        index.set(item: 1, to: nil)
+        var everyTitle = [Bool](repeating: true, count: 4)
+        index.keepMatches(of: "order", in: &everyTitle)
+        #expect(everyTitle == [true, false, true, true], "every title holds it; a deleted item matches nothing")
+        index.set(item: 3, to: ["zoë quinn", "order #4"])
+        var added = [Bool](repeating: true, count: 4)
+        index.keepMatches(of: "ë qu", in: &added)
+        #expect(added == [false, false, false, true], "a value set later is found, its letter pairs included")
     }
 
     @Test func cursor_roundTripsAndRejectsForgeries() {

@@ -14,6 +14,10 @@ package struct SearchIndex: Sendable {
         var offsets: [Int] = [0]
         var valueOfItem: [Int32] = []
         var valueIDs: [String: Int32] = [:]
+        /// One bit per pair of adjacent bytes found in any value: a query holding a pair that
+        /// no value holds matches nothing, and the arena is not searched at all (a name query
+        /// over order titles, "john" against "order #100001").
+        var bytePairs = [UInt64](repeating: 0, count: 65_536 / 64)
 
         mutating func append(_ folded: String) {
             valueOfItem.append(valueID(for: folded))
@@ -24,15 +28,32 @@ package struct SearchIndex: Sendable {
             if let existing = valueIDs[folded] { return existing }
             let id = Int32(offsets.count - 1)
             valueIDs[folded] = id
+            let start = arena.count
             arena.append(contentsOf: folded.utf8.lazy.map { $0 == 0 ? 0x20 : $0 })
+            for index in arena.indices.dropFirst(start + 1) { Self.insertPair(arena[index - 1], arena[index], into: &bytePairs) }
             arena.append(0)
             offsets.append(arena.count)
             return id
         }
 
-        /// Which distinct values contain `query`.
+        private static func insertPair(_ first: UInt8, _ second: UInt8, into pairs: inout [UInt64]) {
+            let bit = Int(first) << 8 | Int(second)
+            pairs[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
+
+        /// Whether some value may hold `query`: every pair of adjacent bytes in it occurs in a value.
+        func mayHold(_ query: [UInt8]) -> Bool {
+            query.indices.dropFirst().allSatisfy { index in
+                let bit = Int(query[index - 1]) << 8 | Int(query[index])
+                return bytePairs[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+            }
+        }
+
+        /// Which distinct values contain `query`, indexed by value + 1 so that a deleted item's
+        /// value (`noValue`, -1) reads false without a branch.
         func matchingValues(_ query: [UInt8]) -> [Bool] {
-            var matched = [Bool](repeating: false, count: offsets.count - 1)
+            var matched = [Bool](repeating: false, count: offsets.count)
+            guard mayHold(query) else { return matched }
             arena.withUnsafeBytes { arenaBytes in
                 query.withUnsafeBytes { queryBytes in
                     guard let base = arenaBytes.baseAddress, let needle = queryBytes.baseAddress else { return }
@@ -41,7 +62,7 @@ package struct SearchIndex: Sendable {
                         let hit = csystem_memmem(base + position, arenaBytes.count - position, needle, queryBytes.count)
                     {
                         let value = valueContaining(base.distance(to: hit))
-                        matched[value] = true
+                        matched[value + 1] = true
                         position = offsets[value + 1]  // one hit per value is enough
                     }
                 }
@@ -87,21 +108,28 @@ package struct SearchIndex: Sendable {
         }
     }
 
-    /// Clears `matches[i]` for every item none of whose fields contains `foldedQuery`.
+    /// Clears `matches[i]` for every item none of whose fields contains `foldedQuery`. A field
+    /// none of whose values holds the query is not walked at all (a name query over order
+    /// titles).
     package func keepMatches(of foldedQuery: String, in matches: inout [Bool]) {
         let query = Array(foldedQuery.utf8)
         guard !query.isEmpty else { return }
-        let matchedValues = fields.map { $0.matchingValues(query) }
-        for index in matches.indices where matches[index] {
-            var found = false
-            for (field, matched) in zip(fields, matchedValues) {
-                let value = field.valueOfItem[index]
-                if value != Self.noValue && matched[Int(value)] {
-                    found = true
-                    break
+        var found = [Bool](repeating: false, count: matches.count)
+        for field in fields {
+            let matched = field.matchingValues(query)
+            guard matched.contains(true) else { continue }
+            found.withUnsafeMutableBufferPointer { found in
+                field.valueOfItem.withUnsafeBufferPointer { values in
+                    matched.withUnsafeBufferPointer { matched in
+                        for index in 0..<min(found.count, values.count) { found[index] = found[index] || matched[Int(values[index]) + 1] }
+                    }
                 }
             }
-            matches[index] = found
+        }
+        matches.withUnsafeMutableBufferPointer { matches in
+            found.withUnsafeBufferPointer { found in
+                for index in matches.indices { matches[index] = matches[index] && found[index] }
+            }
         }
     }
 }
