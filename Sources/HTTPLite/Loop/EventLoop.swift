@@ -136,6 +136,7 @@ final class EventLoop {
         while true {
             switch connection.machine.nextAction(now: now, encoder: &encoder) {
             case .wait:
+                connection.stream?.noteBacklog(connection.machine.pendingOutputCount)
                 return
             case .handle(let request):
                 let started = MonotonicClock.nanoseconds()
@@ -250,7 +251,9 @@ final class EventLoop {
         for task in handle.takeTasks() {
             switch task {
             case .streamWrite(let key, let bytes):
-                withConnection(key) { $0.machine.streamChunk(bytes) }
+                withConnection(key) { streamChunk(bytes, to: $0) }
+            case .streamBroadcast(let keys, let bytes):
+                for key in keys { withConnection(key) { streamChunk(bytes, to: $0) } }
             case .streamFinish(let key):
                 withConnection(key) { $0.machine.streamFinished() }
             case .deferredComplete(let key, let response):
@@ -259,6 +262,11 @@ final class EventLoop {
                 beginShutdown()
             }
         }
+    }
+
+    private func streamChunk(_ bytes: [UInt8], to connection: Connection) {
+        connection.stream?.taken(bytes.count)
+        connection.machine.streamChunk(bytes)
     }
 
     /// Feeds an event to the connection `key` names, if it is still open, and drives it.

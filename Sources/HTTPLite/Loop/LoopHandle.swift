@@ -3,6 +3,8 @@ import Basics
 /// Work another thread hands to a loop: stream output and shutdown notices.
 enum LoopTask: Sendable {
     case streamWrite(ConnectionKey, [UInt8])
+    /// The same bytes for many streams of this loop (one event fanned out).
+    case streamBroadcast([ConnectionKey], [UInt8])
     case streamFinish(ConnectionKey)
     case deferredComplete(ConnectionKey, Response)
     case beginShutdown

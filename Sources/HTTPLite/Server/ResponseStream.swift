@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// The writable end of a streaming response. Safe to use from any thread: each write is
@@ -6,6 +7,12 @@ public final class ResponseStream: Sendable {
     private let loop: LoopHandle
     let key: ConnectionKey
     private let openFlag = Atomic<Bool>(true)
+    /// Bytes handed to `write` that the loop has not yet taken into the connection's output.
+    private let queuedBytes = Atomic<Int>(0)
+    /// The connection's output not yet taken by the socket, as the loop last saw it.
+    private let socketBacklog = Atomic<Int>(0)
+    /// Runs once when everything written so far has reached the socket (see `whenDrained`).
+    private let drainWaiter = Locked<(@Sendable () -> Void)?>(nil)
 
     init(loop: LoopHandle, key: ConnectionKey) {
         self.loop = loop
@@ -15,10 +22,15 @@ public final class ResponseStream: Sendable {
     /// False once the client has gone or the stream was finished; writes are then dropped.
     public var isOpen: Bool { openFlag.load(ordering: .acquiring) }
 
+    /// Bytes written to the stream that the client's socket has not yet taken: what a slow
+    /// reader has fallen behind by.
+    public var unsentBytes: Int { queuedBytes.load(ordering: .relaxed) + socketBacklog.load(ordering: .relaxed) }
+
     /// Sends one piece of the body. Returns false if the stream is no longer open.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         guard isOpen else { return false }
+        queuedBytes.add(bytes.count, ordering: .relaxed)
         loop.submit(.streamWrite(key, bytes))
         return true
     }
@@ -26,12 +38,46 @@ public final class ResponseStream: Sendable {
     @discardableResult
     public func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 
+    /// Sends the same bytes on many streams with one task per event loop (not one per
+    /// stream): the way to fan one event out to thousands of clients. Closed streams are skipped.
+    public static func broadcast(_ bytes: [UInt8], to streams: [ResponseStream]) {
+        var byLoop: [ObjectIdentifier: (loop: LoopHandle, keys: [ConnectionKey])] = [:]
+        for stream in streams where stream.isOpen {
+            stream.queuedBytes.add(bytes.count, ordering: .relaxed)
+            byLoop[ObjectIdentifier(stream.loop), default: (stream.loop, [])].keys.append(stream.key)
+        }
+        for (loop, keys) in byLoop.values { loop.submit(.streamBroadcast(keys, bytes)) }
+    }
+
     /// Ends the body; the connection then serves the next request or closes.
     public func finish() {
         guard openFlag.exchange(false, ordering: .acquiringAndReleasing) else { return }
         loop.submit(.streamFinish(key))
     }
 
+    /// Runs `body` once everything written so far has been taken by the socket (at once,
+    /// on the caller's thread, if nothing is unsent), or never if the stream closes first.
+    /// It runs on the loop's thread: keep it short. A later call replaces an earlier waiter.
+    public func whenDrained(_ body: @escaping @Sendable () -> Void) {
+        drainWaiter.withLock { $0 = body }
+        if unsentBytes == 0, let waiter = drainWaiter.withLock({ $0.take() }) { waiter() }
+    }
+
+    // MARK: called by the loop
+
+    /// The loop took `count` written bytes into the connection's output.
+    func taken(_ count: Int) { queuedBytes.subtract(count, ordering: .relaxed) }
+
+    /// The connection's unsent output is now `count`; a waiter runs once nothing is unsent.
+    func noteBacklog(_ count: Int) {
+        socketBacklog.store(count, ordering: .relaxed)
+        guard count == 0, queuedBytes.load(ordering: .relaxed) == 0 else { return }
+        if let waiter = drainWaiter.withLock({ $0.take() }) { waiter() }
+    }
+
     /// Called by the loop when the connection closes.
-    func markClosed() { openFlag.store(false, ordering: .releasing) }
+    func markClosed() {
+        openFlag.store(false, ordering: .releasing)
+        drainWaiter.withLock { $0 = nil }
+    }
 }
