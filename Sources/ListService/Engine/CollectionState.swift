@@ -83,13 +83,25 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     ) -> SlotOrder {
         let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? SlotOrder([])
         if C.holdsEveryItem(view) && foldedQuery.isEmpty { return sorted }
-        // Search first: a query usually keeps few items, and only those are filtered.
-        var matches = [Bool](repeating: true, count: filterFields.count)
-        search.keepMatches(of: foldedQuery, in: &matches)
-        matches.withUnsafeMutableBufferPointer { matches in
-            filterFields.withUnsafeBufferPointer { fields in
-                for index in fields.indices where matches[index] {
-                    matches[index] = fields[index].map { C.matches($0, view: view, scope: scope) } ?? false
+        var matches: [Bool]
+        if foldedQuery.isEmpty {
+            matches = [Bool](repeating: false, count: filterFields.count)
+            matches.withUnsafeMutableBufferPointer { matches in
+                filterFields.withUnsafeBufferPointer { fields in
+                    for index in fields.indices {
+                        if let itemFields = fields[index] { matches[index] = C.matches(itemFields, view: view, scope: scope) }
+                    }
+                }
+            }
+        } else {
+            // Search first: a query usually keeps few items, and only those are filtered.
+            matches = [Bool](repeating: true, count: filterFields.count)
+            search.keepMatches(of: foldedQuery, in: &matches)
+            matches.withUnsafeMutableBufferPointer { matches in
+                filterFields.withUnsafeBufferPointer { fields in
+                    for index in fields.indices where matches[index] {
+                        matches[index] = fields[index].map { C.matches($0, view: view, scope: scope) } ?? false
+                    }
                 }
             }
         }
