@@ -11,6 +11,8 @@ package final class CollectionService: Sendable {
     package let endpoints: [CollectionEndpoint]
     /// Where the core's log lines go.
     package let log: ServiceLog
+    /// Live lists: their queue, caps and counters.
+    package let live: LiveHub
     private let clock: @Sendable () -> Date
 
     /// The bytes the shared caches (pages and sorted results) of all collections may hold.
@@ -21,12 +23,13 @@ package final class CollectionService: Sendable {
     /// collection (0 turns sharing off), `sharedCacheBytes` what all shared caches hold.
     package convenience init(
         stores: [any AnyCollectionStore], sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
-        sharedCacheBytes: Int = defaultSharedCacheBytes, log: ServiceLog = .standardError,
+        sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(), log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
         var opener = CollectionOpener(source: .stores(stores), log: log)
         CollectionRegistry.visitAll(&opener)
-        self.init(opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: .max, sessions: sessions, log: log, clock: clock)
+        self.init(
+            opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: .max, sessions: sessions, live: live, log: log, clock: clock)
     }
 
     /// Opens the service on its storage: each collection's snapshot plus its journal replayed
@@ -34,7 +37,7 @@ package final class CollectionService: Sendable {
     /// cannot be written is a start-up error: no write may be acknowledged that is not saved.
     package static func open(
         _ storage: StorageConfiguration, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
-        sharedCacheBytes: Int = defaultSharedCacheBytes, log: ServiceLog = .standardError,
+        sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(), log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
     ) throws(StartupError) -> CollectionService {
         if let directory = storage.stateDirectory {
@@ -50,18 +53,20 @@ package final class CollectionService: Sendable {
         for line in opener.reports { log.line("level=info event=loaded \(line)") }
         FreedMemory.returnToSystem()  // hand the parsers' freed memory back to the OS rather than keep it as RSS
         return CollectionService(
-            opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: storage.compactAfterBytes, sessions: sessions, log: log,
-            clock: clock)
+            opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: storage.compactAfterBytes, sessions: sessions,
+            live: live, log: log, clock: clock)
     }
 
     private init(
-        _ opened: CollectionOpener, cache: (pages: Int, bytes: Int), compactAfterBytes: Int, sessions: SessionStore, log: ServiceLog,
-        clock: @escaping @Sendable () -> Date
+        _ opened: CollectionOpener, cache: (pages: Int, bytes: Int), compactAfterBytes: Int, sessions: SessionStore,
+        live configuration: LiveConfiguration, log: ServiceLog, clock: @escaping @Sendable () -> Date
     ) {
         let metrics = ServiceMetrics()
+        let live = LiveHub(configuration: configuration)
         let context = EngineContext(
             metrics: metrics, formatters: FormatterCache(), sharedPages: cache.pages,
-            cacheBytesPerCollection: cache.bytes / max(1, opened.collections.count), clock: clock)
+            cacheBytesPerCollection: cache.bytes / max(1, opened.collections.count), live: live, clock: clock)
+        self.live = live
         let collections = opened.collections.map { $0(context) }
         engines = Engines(collections.map(\.engine))
         // Ids continue after the highest of the items held and of what storage recorded
@@ -110,6 +115,7 @@ struct EngineContext {
     let formatters: FormatterCache
     let sharedPages: Int
     let cacheBytesPerCollection: Int
+    let live: LiveHub
     let clock: @Sendable () -> Date
 }
 
@@ -183,7 +189,7 @@ private struct CollectionOpener: CollectionVisitor {
     private static func engine<C: ListCollection>(_ state: CollectionState<C>, _ context: EngineContext) -> CollectionEngine<C> {
         CollectionEngine(
             state: state, metrics: context.metrics, formatters: context.formatters, pageCapacity: context.sharedPages,
-            cacheBytes: context.cacheBytesPerCollection, clock: context.clock)
+            cacheBytes: context.cacheBytesPerCollection, live: context.live, clock: context.clock)
     }
 
     /// The collection's files beside its journal: snapshot, sequence high-water mark.

@@ -20,6 +20,24 @@ extension ListServiceError {
     }
 }
 
+extension LiveOpenError {
+    var httpError: HTTPError {
+        switch self {
+        case .invalid(let error): error.httpError
+        case .refused(.tooManyForSession(let limit)):
+            HTTPError(
+                .serviceUnavailable, code: "too-many-live-streams",
+                detail: "This session already watches \(limit) live lists; close one first.", headers: ["Retry-After": "5"])
+        case .refused(.tooManyForServer(let limit)):
+            HTTPError(
+                .serviceUnavailable, code: "too-many-live-streams",
+                detail: "The server holds its maximum of \(limit) live streams; retry shortly.", headers: ["Retry-After": "5"])
+        case .refused(.shuttingDown):
+            HTTPError(.serviceUnavailable, code: "shutting-down", detail: "The server is shutting down.", headers: ["Retry-After": "5"])
+        }
+    }
+}
+
 extension WriteRejection {
     /// At most this many field problems are listed; `errorCount` tells how many there were.
     static let listedProblems = 50

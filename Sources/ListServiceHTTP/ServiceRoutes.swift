@@ -25,11 +25,13 @@ package enum ServiceRoutes {
         router.get("/openapi.yaml") { _ in Response(contentType: "application/yaml", bytes: specification) }
         for endpoint in service.endpoints {
             CollectionRoutes.add(endpoint, service: service, to: &router)
+            LiveRoutes.add(endpoint, service: service, to: &router)
             if let writes = endpoint.writes { WriteRoutes.add(writes, of: endpoint.name, to: &router) }
         }
         SelectionRoute.add(to: &router, service: service)
         QuakeImportRoute.add(to: &router, service: service, maxBodyBytes: maxImportBytes)
         MetricsRoute.add(to: &router, service: service, server: server)
+        service.live.useBroadcast(LiveRoutes.broadcast)
         return router
     }
 }

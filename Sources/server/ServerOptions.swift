@@ -20,6 +20,8 @@ struct ServerOptions {
     var cacheBytes = 256 * 1024 * 1024
     /// The largest body of `/quakes/import`; other requests are held to `limits.maxBodyBytes`.
     var maxImportBytes = ServiceRoutes.defaultMaxImportBytes
+    /// Live lists' heartbeat and caps.
+    var live = LiveConfiguration()
 
     static let usage = """
         Usage: server [options]
@@ -52,6 +54,9 @@ struct ServerOptions {
           --min-body-rate BYTES   close clients whose body arrives slower than this per second,
                                   judged after 5 seconds (default 4096; 0 turns it off)
           --grace-period SECONDS  how long shutdown waits for in-flight requests (default 10)
+          --live-heartbeat SECONDS  send a comment on a live stream after this long without events (default 15)
+          --max-live-streams N    live streams (/…/live) held at once; more get 503 (default 10000; each
+                                  is also a connection under --max-connections)
           --no-access-log         do not log one line per request on stderr
           -h, --help              show this help
         """
@@ -95,6 +100,8 @@ struct ServerOptions {
             case "--min-body-rate":
                 options.configuration.minBodyBytesPerSecond = try parseInt(try value(), argument, in: 0...1 << 30)
             case "--grace-period": options.configuration.shutdownGracePeriod = try parseSeconds(try value(), argument)
+            case "--live-heartbeat": options.live.heartbeat = try parseSeconds(try value(), argument)
+            case "--max-live-streams": options.live.maxStreams = try parseInt(try value(), argument, in: 1...1_000_000)
             case "--no-access-log": options.configuration.isAccessLogEnabled = false
             case "--data": options.dataDirectory = try value()
             case "--state": options.stateDirectory = try value()

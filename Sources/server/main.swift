@@ -31,7 +31,7 @@ do {
         storage,
         sessions: SessionStore(
             capacity: options.maxSessions, timeToLive: options.sessionTimeToLive, maxPageBytes: options.cacheBytes / 2),
-        sharedPages: options.sharedPages, sharedCacheBytes: options.cacheBytes / 2)
+        sharedPages: options.sharedPages, sharedCacheBytes: options.cacheBytes / 2, live: options.live)
 } catch {
     StandardError.writeLine("server: cannot start: \(error)")
     exit(1)
@@ -60,7 +60,8 @@ do {
 statistics.attach(server.statistics)
 StandardError.writeLine("level=info event=listening address=\(configuration.host):\(server.port) threads=\(configuration.loopCount)")
 
-let signalSources = handleShutdownSignals(for: server)
+// Live streams get a jittered `retry:` and end before connections close, so clients reconnect spread out.
+let signalSources = handleShutdownSignals(for: server, before: service.live.stop)
 server.waitUntilStopped()
 service.writes.finishBackgroundWork()
 StandardError.writeLine("level=info event=stopped")

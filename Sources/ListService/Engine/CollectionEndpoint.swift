@@ -11,6 +11,9 @@ package struct CollectionEndpoint: Sendable {
     /// The page of `request` for a session's list or map; with no session, from the shared
     /// caches and kept nowhere.
     package let page: @Sendable (ListRequest, Session?, ListPurpose) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// Opens a live stream of a list or map (`GET /{name}/live`): validated like the list,
+    /// placed under the caps; `lastEventID` resumes. The stream starts with `LiveOpening.start`.
+    package let live: @Sendable (ListRequest, Session?, ListPurpose, _ lastEventID: String?) throws(LiveOpenError) -> LiveOpening
     /// One item's row for a display context.
     package let row: @Sendable (_ id: String, DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome)
     /// Writes, for a collection clients can change; nil otherwise.
@@ -65,6 +68,9 @@ extension CollectionEndpoint {
         page = { request, session, purpose throws(ListServiceError) in
             guard let session else { return try ListViewModel<C>.page(for: request, purpose: purpose, engine: engine) }
             return try session.viewModel(for: C.self, purpose: purpose).page(for: request, session: session, engine: engine)
+        }
+        live = { request, session, purpose, lastEventID throws(LiveOpenError) in
+            try engine.live.open(request, session: session, purpose: purpose, lastEventID: lastEventID, engine: engine)
         }
         row = { id, display throws(ListServiceError) in try engine.row(id: id, display: display) }
         self.writes = writes

@@ -14,6 +14,8 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     private let pages: Locked<LRUCache<PageKey, ListPage>>
     /// False when the shared caches are switched off (cold benchmarks): every miss computes.
     private let isSharing: Bool
+    /// The collection's watched lists, told of every change after it is applied.
+    package let live: LiveLists<C>
 
     /// Identifies a list: which items, in which order.
     struct ResultKey: Hashable {
@@ -61,7 +63,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// sorted results together in bytes (three quarters for pages, a quarter for results).
     package init(
         state: CollectionState<C>, metrics: ServiceMetrics, formatters: FormatterCache, pageCapacity: Int = 2048,
-        cacheBytes: Int = 64 * 1024 * 1024, clock: @escaping @Sendable () -> Date = Date.init
+        cacheBytes: Int = 64 * 1024 * 1024, live hub: LiveHub = .detached, clock: @escaping @Sendable () -> Date = Date.init
     ) {
         current = Locked(state)
         self.metrics = metrics
@@ -71,6 +73,8 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         results = Locked(LRUCache(capacity: max(1, pageCapacity / 32), maxCost: cacheBytes / 4))
         pages = Locked(LRUCache(capacity: max(1, pageCapacity), maxCost: cacheBytes / 4 * 3))
         isSharing = pageCapacity > 0
+        live = LiveLists(hub: hub)
+        live.attach(to: self)
     }
 
     package var now: Date { clock() }
@@ -145,7 +149,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// The list `criteria` names: shared if cached, else evaluated now.
-    private func sortedResult(for criteria: ListCriteria<C>) -> (SortedResult, CacheOutcome) {
+    func sortedResult(for criteria: ListCriteria<C>) -> (SortedResult, CacheOutcome) {
         let key = ResultKey(
             view: criteria.view, scope: criteria.scope, foldedSearch: criteria.foldedSearch, sort: criteria.sort,
             direction: criteria.direction)
@@ -213,6 +217,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
                 return SortedResult(patched, version: version)
             }
         }
+        live.changed(effects, engine: self)
     }
 
     /// `slots` with the changed items removed or moved to their sorted positions; nil when no
@@ -286,12 +291,13 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             }
             cache = LRUCache(capacity: cache.capacity, maxCost: cache.maxCost)
         }
+        live.replacedAll(engine: self)
     }
 
     // MARK: writing pages
 
     /// Runs `body` with a row context for `display`, collecting what it writes.
-    private func writeRows(
+    func writeRows(
         display: DisplayContext, now: Date, _ body: (inout RowContext<C.Phrases>, inout JSONWriter) -> Date?
     ) -> ([UInt8], Date?) {
         let formatters = formatters.formatters(for: display)
@@ -346,7 +352,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// The page's rows and total, read together (see `CollectionState.page`); nil for a bad cursor.
-    private func contents(of result: SortedResult, criteria: ListCriteria<C>) -> CollectionState<C>.PageContents? {
+    func contents(of result: SortedResult, criteria: ListCriteria<C>) -> CollectionState<C>.PageContents? {
         state.page(
             of: result.slots, version: result.version, view: criteria.view, scope: criteria.scope,
             foldedQuery: criteria.foldedSearch, sort: criteria.sort, direction: criteria.direction, start: criteria.start,
@@ -354,7 +360,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// The criteria as applied, defaults filled in.
-    private func writeCriteria(_ criteria: ListCriteria<C>, to json: inout JSONWriter) {
+    func writeCriteria(_ criteria: ListCriteria<C>, to json: inout JSONWriter) {
         json.beginObject()
         if let viewParameter = C.viewParameter {
             json.key(viewParameter)

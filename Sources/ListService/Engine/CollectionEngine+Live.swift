@@ -1,0 +1,94 @@
+import Foundation
+
+/// What live lists read from the engine: a window's rows with their identities, formatted
+/// only where asked, from the same shared (patched) results and the same row writer as pages.
+extension CollectionEngine {
+    /// A window as it is now: each row's identity (which says whether a row formatted
+    /// earlier is still right), the total and the cursor of the next page.
+    struct LiveWindow {
+        struct Entry {
+            let id: String
+            let slot: Int32
+            let revision: UInt32
+            let item: C.Item
+            let version: UInt64
+        }
+
+        let entries: [Entry]
+        let total: Int
+        let nextCursor: String?
+        /// The collection state read (a bulk change swaps it, and slots then mean other items).
+        let state: ObjectIdentifier
+    }
+
+    /// The window `criteria` names now; nil when its cursor no longer fits.
+    func liveWindow(_ criteria: ListCriteria<C>) -> LiveWindow? {
+        let (result, _) = sortedResult(for: criteria)
+        let state = self.state
+        guard let contents = contents(of: result, criteria: criteria) else { return nil }
+        let versions = criteria.purpose == .map ? [] : contents.versions()
+        var entries: [LiveWindow.Entry] = []
+        entries.reserveCapacity(contents.items.count)
+        for (index, item) in contents.items.enumerated() {
+            entries.append(
+                LiveWindow.Entry(
+                    id: C.id(of: item), slot: contents.slots[index], revision: contents.revisions[index], item: item,
+                    version: versions.isEmpty ? 0 : versions[index]))
+        }
+        var nextCursor: String?
+        if contents.hasMore, let last = contents.items.last {
+            nextCursor =
+                PageCursor(
+                    fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last)
+                ).encoded
+        }
+        return LiveWindow(entries: entries, total: contents.total, nextCursor: nextCursor, state: ObjectIdentifier(state))
+    }
+
+    /// Rows (or markers) exactly as a page of `criteria` writes them, one byte array each,
+    /// and the earliest instant one of them goes stale.
+    func liveRows(_ entries: [LiveWindow.Entry], criteria: ListCriteria<C>, now: Date) -> (rows: [[UInt8]], expiry: Date?) {
+        guard !entries.isEmpty else { return ([], nil) }
+        var bounds: [Int] = []
+        let (bytes, expiry) = writeRows(display: criteria.display, now: now) { context, json in
+            var expiry: Date?
+            for entry in entries {
+                json.beginObject()
+                if criteria.purpose == .map {
+                    C.writeMarker(entry.item, in: &context, to: &json)
+                } else {
+                    C.writeRow(entry.item, in: &context, to: &json)
+                    json.field("version", hexDigits: entry.version)
+                }
+                json.endObject()
+                bounds.append(json.bytes.count)
+                if let rowExpiry = C.rowExpiry(of: entry.item, in: context) { expiry = min(expiry ?? rowExpiry, rowExpiry) }
+            }
+            return expiry
+        }
+        metrics.increment(.rowsFormatted, by: entries.count)
+        // Rows after the first follow a comma the writer put between them.
+        var rows: [[UInt8]] = []
+        var start = 0
+        for end in bounds {
+            rows.append(Array(bytes[(bytes[start] == UInt8(ascii: ",") ? start + 1 : start)..<end]))
+            start = end
+        }
+        return (rows, expiry)
+    }
+
+    /// The list's `criteria` member, as pages write it.
+    func liveCriteria(_ criteria: ListCriteria<C>) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 256)
+        writeCriteria(criteria, to: &json)
+        return json.bytes
+    }
+
+    /// Whether `item` belongs to the list `criteria` names (its filter, scope and search).
+    func listIncludes(_ item: C.Item, criteria: ListCriteria<C>) -> Bool {
+        ResultKey(
+            view: criteria.view, scope: criteria.scope, foldedSearch: criteria.foldedSearch, sort: criteria.sort,
+            direction: criteria.direction
+        ).includes(item)
+    }
+}

@@ -1,0 +1,154 @@
+import Basics
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Limits and timings of live lists.
+package struct LiveConfiguration: Sendable {
+    /// A comment goes to a stream after this long without events.
+    package var heartbeat: Duration = .seconds(15)
+    /// Streams the process holds at most (each is a connection too).
+    package var maxStreams = 10_000
+    /// Streams one session holds at most.
+    package var maxStreamsPerSession = 8
+    /// Unsent bytes past which a stream's events are dropped until it drains (then a `reset`).
+    package var maxUnsentBytes = 256 * 1024
+    /// Encoded events kept per live list for replay on reconnect.
+    package var replayEvents = 64
+    /// How long a live list nobody watches is kept up to date, so a quick reconnect replays.
+    package var linger: Duration = .seconds(30)
+    /// The reconnect delay sent to clients, before jitter (up to as much again).
+    package var retryMilliseconds = 2_000
+
+    package init() {}
+}
+
+/// Everything live lists share: the queue their events are computed on (one at a time, in
+/// commit order), the event sequence and the epoch tokens carry, the caps, the counters,
+/// and a timer for heartbeats, time-driven refreshes and lingering lists.
+package final class LiveHub: Sendable {
+    package let configuration: LiveConfiguration
+    package let metrics = LiveMetrics()
+    /// Distinguishes this process's tokens from those of an earlier run.
+    package let epoch: String
+    let queue = DispatchQueue(label: "listservice.live")
+    private let sequence = Atomic<UInt64>(0)
+    private let broadcaster = Locked<LiveBroadcast>({ bytes, subscribers in for subscriber in subscribers { subscriber.send(bytes) } })
+    /// Per collection: what the timer does each tick (heartbeats, expiry, dropping closed streams).
+    private let sweepers = Locked<[@Sendable (ContinuousClock.Instant) -> Void]>([])
+    private let streams = Locked<Streams>(Streams())
+    private let timer: Locked<any DispatchSourceTimer>
+    private let isStopped = Atomic<Bool>(false)
+
+    private struct Streams {
+        var total = 0
+        var bySession: [String: Int] = [:]
+    }
+
+    package init(configuration: LiveConfiguration = LiveConfiguration()) {
+        self.configuration = configuration
+        epoch = String(UInt32.random(in: 1...UInt32.max), radix: 36)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let sweepers = self.sweepers
+        timer.setEventHandler {
+            let now = ContinuousClock.now
+            for sweep in sweepers.withLock({ $0 }) { sweep(now) }
+        }
+        let tick = min(1.0, Double(configuration.heartbeat.components.seconds) / 3)
+        timer.schedule(deadline: .now() + tick, repeating: max(0.05, tick))
+        timer.resume()
+        self.timer = Locked(timer)
+    }
+
+    deinit { timer.withLock { $0.cancel() } }
+
+    /// The next event version (process-wide, so a version names one event of one list).
+    func nextVersion() -> UInt64 { sequence.add(1, ordering: .relaxed).newValue }
+
+    func token(_ v: UInt64) -> LiveToken { LiveToken(epoch: epoch, v: v) }
+
+    /// The `retry:` line for a new stream, jittered so reconnect storms spread out.
+    func retryLine() -> [UInt8] {
+        LiveEvent.retry(milliseconds: configuration.retryMilliseconds + Int.random(in: 0...configuration.retryMilliseconds))
+    }
+
+    /// How to send one event to many streams (the HTTP binding's: one task per event loop).
+    package func useBroadcast(_ broadcast: @escaping LiveBroadcast) { broadcaster.withLock { $0 = broadcast } }
+
+    func broadcast(_ bytes: [UInt8], to subscribers: [any LiveSubscriber]) {
+        guard !subscribers.isEmpty else { return }
+        let send = broadcaster.withLock { $0 }
+        send(bytes, subscribers)
+    }
+
+    func addSweeper(_ sweep: @escaping @Sendable (ContinuousClock.Instant) -> Void) { sweepers.withLock { $0.append(sweep) } }
+
+    // MARK: caps
+
+    /// Why a stream may not open.
+    package enum Refusal: Error, Sendable {
+        case tooManyForSession(limit: Int)
+        case tooManyForServer(limit: Int)
+        case shuttingDown
+    }
+
+    /// Takes a place for a new stream under both caps; `prune` drops streams whose clients
+    /// left (run once when a cap seems reached, since closes are noticed by the timer).
+    func reserve(sessionID: String?, prune: () -> Void) throws(Refusal) -> LiveReservation {
+        guard !isStopped.load(ordering: .acquiring) else { throw .shuttingDown }
+        var refusal = tryReserve(sessionID: sessionID)
+        if refusal != nil {
+            prune()
+            refusal = tryReserve(sessionID: sessionID)
+        }
+        if let refusal {
+            metrics.rejections.add(1, ordering: .relaxed)
+            throw refusal
+        }
+        return LiveReservation(hub: self, sessionID: sessionID)
+    }
+
+    private func tryReserve(sessionID: String?) -> Refusal? {
+        streams.withLock { streams in
+            guard streams.total < configuration.maxStreams else { return .tooManyForServer(limit: configuration.maxStreams) }
+            if let sessionID {
+                guard streams.bySession[sessionID, default: 0] < configuration.maxStreamsPerSession else {
+                    return .tooManyForSession(limit: configuration.maxStreamsPerSession)
+                }
+                streams.bySession[sessionID, default: 0] += 1
+            }
+            streams.total += 1
+            metrics.streamsOpen.store(streams.total, ordering: .relaxed)
+            return nil
+        }
+    }
+
+    func release(sessionID: String?) {
+        streams.withLock { streams in
+            streams.total -= 1
+            if let sessionID {
+                let left = streams.bySession[sessionID, default: 1] - 1
+                streams.bySession[sessionID] = left > 0 ? left : nil
+            }
+            metrics.streamsOpen.store(streams.total, ordering: .relaxed)
+        }
+    }
+
+    // MARK: stopping
+
+    /// Sends every stream a jittered `retry:` and ends it (at shutdown, before the server
+    /// closes connections); no stream opens afterwards.
+    package func stop() {
+        isStopped.store(true, ordering: .releasing)
+        stoppers.withLock { $0 }.forEach { $0() }
+    }
+
+    private let stoppers = Locked<[@Sendable () -> Void]>([])
+
+    func addStopper(_ stop: @escaping @Sendable () -> Void) { stoppers.withLock { $0.append(stop) } }
+}
+
+extension LiveHub {
+    /// The hub of engines made outside a service (tests, tools).
+    package static let detached = LiveHub()
+}

@@ -1,0 +1,370 @@
+import Basics
+import Foundation
+
+/// One watched list: a window of formatted rows kept in step with the data, shared by every
+/// stream with the same criteria, window, locale and zone. A change reformats only the rows
+/// it touched (once per locale and zone, however many lists hold them), turns the difference
+/// into positioned ops, encodes them once and hands the bytes to every stream. Recent events
+/// are kept for replay. All changes to it run on the hub's queue, in commit order; a stream
+/// joins under the same lock, so no event can fall between its snapshot and its first delta.
+final class LiveList<C: ListCollection>: Sendable {
+    /// What clients asked for (re-read when time-relative criteria expire).
+    let request: ListRequest
+    let purpose: ListPurpose
+    private let hub: LiveHub
+    private let current: Locked<Current>
+
+    struct Row {
+        let id: String
+        let slot: Int32
+        let revision: UInt32
+        let bytes: [UInt8]
+    }
+
+    private struct Current {
+        var criteria: ListCriteria<C>
+        var criteriaJSON: [UInt8]
+        var rows: [Row]
+        var total: Int
+        var nextCursor: String?
+        var state: ObjectIdentifier
+        var v: UInt64
+        /// When a row's text goes stale by itself ("due tomorrow" becomes "due today").
+        var rowsExpiry: Date?
+        /// Recent deltas, oldest first: each with the version it applies to.
+        var ring: [(base: UInt64, bytes: [UInt8])] = []
+        var streams: [LiveStream] = []
+        var lastEvent: ContinuousClock.Instant = .now
+        var unwatchedSince: ContinuousClock.Instant?
+        /// The snapshot body of version `v` (without a session's selection), made on first need.
+        var snapshot: (v: UInt64, bytes: [UInt8])?
+    }
+
+    /// Computes the window and formats its rows.
+    init(criteria: ListCriteria<C>, request: ListRequest, purpose: ListPurpose, engine: CollectionEngine<C>, hub: LiveHub)
+        throws(ListServiceError)
+    {
+        guard let window = engine.liveWindow(criteria) else {
+            throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
+        }
+        let (rows, expiry) = engine.liveRows(window.entries, criteria: criteria, now: engine.now)
+        self.request = request
+        self.purpose = purpose
+        self.hub = hub
+        current = Locked(
+            Current(
+                criteria: criteria, criteriaJSON: engine.liveCriteria(criteria),
+                rows: zip(window.entries, rows).map { Row(id: $0.id, slot: $0.slot, revision: $0.revision, bytes: $1) },
+                total: window.total, nextCursor: window.nextCursor, state: window.state, v: hub.nextVersion(), rowsExpiry: expiry))
+    }
+
+    var criteria: ListCriteria<C> { current.withLock { $0.criteria } }
+
+    /// When the window goes stale by itself: its criteria's end (month, day) or a row's.
+    var validUntil: Date { current.withLock { min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture) } }
+
+    /// Whether a change of these items can alter the window or the total.
+    func isTouched(by effects: [CollectionState<C>.Effect], engine: CollectionEngine<C>) -> Bool {
+        let criteria = self.criteria
+        return effects.contains { effect in
+            effect.old.map { engine.listIncludes($0, criteria: criteria) } == true
+                || effect.new.map { engine.listIncludes($0, criteria: criteria) } == true
+        }
+    }
+
+    // MARK: joining
+
+    /// Where a reconnecting client says it was.
+    enum Resume {
+        /// A new client: it gets a snapshot.
+        case none
+        /// `Last-Event-ID` (nil: not a token this server gives).
+        case after(LiveToken?)
+    }
+
+    /// Adds a stream: sends `retry:`, then the snapshot, the events it missed, or a `reset`;
+    /// `isNew`: the list was made for this stream, so it holds no history.
+    func join(_ stream: LiveStream, resume: Resume, isNew: Bool) {
+        current.withLock { current in
+            var out = hub.retryLine()
+            var kind = LiveMetrics.EventKind.snapshot
+            switch resume {
+            case .none:
+                out += event("snapshot", reason: nil, for: stream, &current)
+            case .after(let token):
+                let reason: ResetReason?
+                if let token, token.epoch == hub.epoch {
+                    if isNew {
+                        reason = .expired
+                    } else if token.v == current.v {
+                        reason = nil  // up to date: nothing to send
+                    } else if let first = current.ring.firstIndex(where: { $0.base == token.v }) {
+                        reason = nil
+                        for entry in current.ring[first...] { out += entry.bytes }
+                        hub.metrics.replays.add(1, ordering: .relaxed)
+                    } else {
+                        reason = .gap
+                    }
+                } else {
+                    reason = token == nil ? .gap : .restart
+                }
+                if let reason {
+                    out += event("reset", reason: reason, for: stream, &current)
+                    hub.metrics.countReset(reason)
+                }
+                kind = reason == nil ? .delta : .reset
+            }
+            stream.subscriber.send(out)
+            hub.metrics.count(kind, streams: 1, bytes: out.count)
+            current.streams.append(stream)
+            current.unwatchedSince = nil
+        }
+    }
+
+    // MARK: changing
+
+    /// Rows formatted during one batch, so a row is formatted once per display context
+    /// however many lists show it.
+    typealias RowMemo = [RowKey: [UInt8]]
+
+    struct RowKey: Hashable {
+        let slot: Int32
+        let revision: UInt32
+        let display: DisplayContext
+        let purpose: ListPurpose
+    }
+
+    /// Brings the window up to date and sends what changed: a delta, a `reset` when too much
+    /// changed at once, or nothing. `at` is the commit time. `criteria` replaces the list's
+    /// (time-relative criteria expired); `reformat` formats every row again (time passed, so
+    /// labels may read differently).
+    func refresh(
+        engine: CollectionEngine<C>, at: Date, memo: inout RowMemo, criteria newCriteria: ListCriteria<C>? = nil, reformat: Bool = false
+    ) {
+        current.withLock { current in
+            if let newCriteria {
+                current.criteria = newCriteria
+                current.criteriaJSON = engine.liveCriteria(newCriteria)
+            }
+            let criteria = current.criteria
+            let window = engine.liveWindow(criteria) ?? CollectionEngine<C>.LiveWindow(entries: [], total: 0, nextCursor: nil, state: current.state)
+            let isSwapped = window.state != current.state
+            let old = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            // Rows formatted before and unchanged since are kept; the others are formatted (once per batch and display).
+            var bytes = [[UInt8]?](repeating: nil, count: window.entries.count)
+            var missing: [Int] = []
+            for (index, entry) in window.entries.enumerated() {
+                if !reformat && !isSwapped, let row = old[entry.id], row.slot == entry.slot, row.revision == entry.revision {
+                    bytes[index] = row.bytes
+                } else if !reformat, let known = memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)] {
+                    bytes[index] = known
+                } else {
+                    missing.append(index)
+                }
+            }
+            let now = engine.now
+            let (formatted, expiry) = engine.liveRows(missing.map { window.entries[$0] }, criteria: criteria, now: now)
+            for (index, row) in zip(missing, formatted) {
+                bytes[index] = row
+                let entry = window.entries[index]
+                memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)] = row
+            }
+            let rows = window.entries.enumerated().map { index, entry in
+                Row(id: entry.id, slot: entry.slot, revision: entry.revision, bytes: bytes[index] ?? [])
+            }
+            var changed = Set<String>()
+            for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
+            let ops = WindowDiff.ops(from: current.rows.map(\.id), to: rows.map(\.id), changed: changed)
+            let isTotalChanged = window.total != current.total, isCursorChanged = window.nextCursor != current.nextCursor
+            if reformat || !missing.isEmpty { current.rowsExpiry = expiry.map { min($0, current.rowsExpiry.flatMap { $0 > now ? $0 : nil } ?? $0) } }
+            if reformat { current.rowsExpiry = expiry }
+            guard !ops.isEmpty || isTotalChanged || isCursorChanged || isSwapped else {
+                current.rows = rows
+                return
+            }
+            let base = current.v
+            current.rows = rows
+            current.total = window.total
+            current.nextCursor = window.nextCursor
+            current.state = window.state
+            current.v = hub.nextVersion()
+            current.snapshot = nil
+            let burstLimit = max(4, (purpose == .map ? max(rows.count, old.count) : criteria.limit) / 2)
+            if isSwapped || ops.count > burstLimit {
+                current.ring.removeAll()  // a reset cannot be replayed as ops
+                hub.metrics.countReset(.burst)
+                for stream in current.streams where !stream.isSlow.load(ordering: .relaxed) {
+                    stream.subscriber.send(event("reset", reason: .burst, for: stream, &current))
+                }
+                hub.metrics.count(.reset, streams: current.streams.count, bytes: 0)
+                current.lastEvent = .now
+                return
+            }
+            let delta = LiveEvent.encode(
+                "delta", token: hub.token(current.v),
+                data: Self.deltaBody(
+                    v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(window.nextCursor) : nil,
+                    ops: ops, rows: rows, purpose: purpose))
+            current.ring.append((base, delta))
+            if current.ring.count > hub.configuration.replayEvents { current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents) }
+            send(delta, kind: .delta, committedAt: at, &current)
+        }
+    }
+
+    /// A slow stream drained: it gets the window as it is now, then events again.
+    func recover(_ stream: LiveStream) {
+        current.withLock { current in
+            guard stream.subscriber.isOpen, stream.isSlow.load(ordering: .relaxed) else { return }
+            stream.isSlow.store(false, ordering: .relaxed)
+            let reset = event("reset", reason: .slow, for: stream, &current)
+            stream.subscriber.send(reset)
+            hub.metrics.countReset(.slow)
+            hub.metrics.count(.reset, streams: 1, bytes: reset.count)
+        }
+    }
+
+    // MARK: upkeep
+
+    /// Drops streams whose clients left, sends a heartbeat after a quiet spell; true when no
+    /// one has watched the list for the linger time (the caller then drops it).
+    func sweep(now: ContinuousClock.Instant) -> Bool {
+        current.withLock { current in
+            dropClosedStreams(&current)
+            if current.streams.isEmpty {
+                let since = current.unwatchedSince ?? now
+                current.unwatchedSince = since
+                return now - since >= hub.configuration.linger
+            }
+            if now - current.lastEvent >= hub.configuration.heartbeat { send(LiveEvent.heartbeat, kind: .heartbeat, committedAt: nil, &current) }
+            return false
+        }
+    }
+
+    /// Ends every stream with a jittered `retry:` (shutdown).
+    func stop() {
+        current.withLock { current in
+            for stream in current.streams {
+                stream.subscriber.send(hub.retryLine())
+                stream.subscriber.finish()
+                stream.reservation.release()
+            }
+            current.streams.removeAll()
+        }
+    }
+
+    /// Drops the streams whose clients left, giving back their places.
+    func dropClosedStreams() { current.withLock { dropClosedStreams(&$0) } }
+
+    private func dropClosedStreams(_ current: inout Current) {
+        current.streams.removeAll { stream in
+            guard !stream.subscriber.isOpen else { return false }
+            stream.reservation.release()
+            return true
+        }
+    }
+
+    // MARK: sending
+
+    /// Hands `bytes` to every stream keeping up; a stream past the unsent limit is skipped
+    /// from now on and gets a `reset` once it drains.
+    private func send(_ bytes: [UInt8], kind: LiveMetrics.EventKind, committedAt: Date?, _ current: inout Current) {
+        dropClosedStreams(&current)
+        var targets: [any LiveSubscriber] = []
+        targets.reserveCapacity(current.streams.count)
+        for stream in current.streams where !stream.isSlow.load(ordering: .relaxed) {
+            if stream.subscriber.unsentBytes > hub.configuration.maxUnsentBytes {
+                stream.isSlow.store(true, ordering: .relaxed)
+                stream.subscriber.whenDrained { [weak self, hub] in
+                    hub.queue.async { [weak self] in self?.recover(stream) }
+                }
+                continue
+            }
+            targets.append(stream.subscriber)
+        }
+        hub.broadcast(bytes, to: targets)
+        hub.metrics.count(kind, streams: targets.count, bytes: bytes.count)
+        if let committedAt { hub.metrics.observeLatency(max(0, Date().timeIntervalSince(committedAt))) }
+        current.lastEvent = .now
+    }
+
+    /// A `snapshot` or `reset` event for `stream`: the list's page body, its version and, for
+    /// a reset, the reason.
+    private func event(_ name: StaticString, reason: ResetReason?, for stream: LiveStream, _ current: inout Current) -> [UInt8] {
+        if current.snapshot?.v != current.v { current.snapshot = (current.v, snapshotBody(current)) }
+        var body = current.snapshot?.bytes ?? []
+        // The page's members, then the session's selection where the collection shares one, `v` and the reason.
+        body.removeLast()
+        var json = JSONWriter(reservingCapacity: 64)
+        json.beginObject()
+        if C.sharesSelection { json.field("selectedId", stream.session?.selection(in: C.name)) }
+        json.key("v")
+        json.int(Int(current.v))
+        if let reason { json.field("reason", reason.rawValue) }
+        json.endObject()
+        body.append(UInt8(ascii: ","))
+        body.append(contentsOf: json.bytes.dropFirst())
+        return LiveEvent.encode(name, token: hub.token(current.v), data: body)
+    }
+
+    /// The body a GET of the list returns (without a session's selection).
+    private func snapshotBody(_ current: Current) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: current.rows.reduce(256) { $0 + $1.bytes.count + 1 })
+        json.beginObject()
+        json.key("items")
+        json.beginArray()
+        for row in current.rows {
+            json.raw(row.bytes)
+        }
+        json.endArray()
+        json.field("total", current.total)
+        if purpose == .list { json.field("nextCursor", current.nextCursor) }
+        json.key("criteria")
+        json.raw(current.criteriaJSON)
+        json.endObject()
+        return json.bytes
+    }
+
+    /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]"ops":[…]}`.
+    private static func deltaBody(
+        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, ops: [WindowOp], rows: [Row], purpose: ListPurpose
+    ) -> [UInt8] {
+        let rowByID = Dictionary(rows.map { ($0.id, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        var json = JSONWriter(reservingCapacity: 256)
+        json.beginObject()
+        json.field("v", Int(v))
+        json.field("base", Int(base))
+        json.field("at", Int((at.timeIntervalSince1970 * 1000).rounded()))
+        json.field("total", total)
+        if let nextCursor { json.field("nextCursor", nextCursor) }
+        json.key("ops")
+        json.beginArray()
+        for op in ops {
+            json.beginObject()
+            switch op {
+            case .remove(let id, let index):
+                json.field("op", "remove")
+                json.field("id", id)
+                json.field("index", index)
+            case .move(let id, let from, let to):
+                json.field("op", "move")
+                json.field("id", id)
+                json.field("from", from)
+                json.field("to", to)
+            case .insert(let id, let index):
+                json.field("op", "insert")
+                json.field("index", index)
+                json.key("row")
+                json.raw(rowByID[id] ?? Array("null".utf8))
+            case .update(let id):
+                json.field("op", "update")
+                json.field("id", id)
+                json.key("row")
+                json.raw(rowByID[id] ?? Array("null".utf8))
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+}

@@ -1,0 +1,162 @@
+import Basics
+import Foundation
+
+/// A collection's live lists, one per distinct criteria (window, locale and zone included):
+/// made when a stream first asks, told of every change after it is durable, dropped when
+/// no one has watched for a while.
+package final class LiveLists<C: ListCollection>: Sendable {
+    private let hub: LiveHub
+    private let lists = Locked<[ListCriteria<C>: LiveList<C>]>([:])
+
+    init(hub: LiveHub) { self.hub = hub }
+
+    /// Registers the timer's upkeep and the shutdown for `engine`'s lists (weakly: an engine
+    /// dropped in tests takes its lists with it).
+    func attach(to engine: CollectionEngine<C>) {
+        hub.addSweeper { [weak engine] now in engine.map { $0.live.sweep(now: now, engine: $0) } }
+        hub.addStopper { [weak engine] in engine?.live.stop() }
+    }
+
+    // MARK: opening
+
+    /// Validates a live request as its list would be, takes a place under the caps and
+    /// finds (or makes) the live list; the stream joins when `LiveOpening.start` runs.
+    func open(
+        _ request: ListRequest, session: Session?, purpose: ListPurpose, lastEventID: String?, engine: CollectionEngine<C>
+    ) throws(LiveOpenError) -> LiveOpening {
+        let criteria: ListCriteria<C>
+        do {
+            criteria = try ListCriteria<C>(request, now: engine.now, purpose: purpose)
+        } catch {
+            throw .invalid(error)
+        }
+        let reservation: LiveReservation
+        do {
+            reservation = try hub.reserve(sessionID: session?.id) { dropClosedStreams() }
+        } catch {
+            throw .refused(error)
+        }
+        let (list, isNew) = try list(for: criteria, request: request, purpose: purpose, engine: engine)
+        let resume: LiveList<C>.Resume = lastEventID.map { .after(LiveToken($0)) } ?? .none
+        return LiveOpening { subscriber in
+            list.join(LiveStream(subscriber: subscriber, session: session, reservation: reservation), resume: resume, isNew: isNew)
+        }
+    }
+
+    /// The live list of `criteria`, made now if there is none. It is made under the lock that
+    /// `changed` reads the lists under, so a change is either in its first window or seen by it.
+    private func list(
+        for criteria: ListCriteria<C>, request: ListRequest, purpose: ListPurpose, engine: CollectionEngine<C>
+    ) throws(LiveOpenError) -> (LiveList<C>, isNew: Bool) {
+        let made = lists.withLock { lists -> Result<(LiveList<C>, Bool), ListServiceError> in
+            if let existing = lists[criteria] { return .success((existing, false)) }
+            do throws(ListServiceError) {
+                let list = try LiveList(criteria: criteria, request: request, purpose: purpose, engine: engine, hub: hub)
+                lists[criteria] = list
+                hub.metrics.lists.add(1, ordering: .relaxed)
+                return .success((list, true))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch made {
+        case .success(let (list, isNew)):
+            if isNew { scheduleExpiry(of: list, engine: engine) }
+            return (list, isNew)
+        case .failure(let error): throw .invalid(error)
+        }
+    }
+
+    // MARK: changes
+
+    /// After a batch is durable and applied: the lists it touched are brought up to date on
+    /// the hub's queue (one event per batch and list). Costs nothing when no one watches.
+    func changed(_ effects: [CollectionState<C>.Effect], engine: CollectionEngine<C>) {
+        let all = lists.withLock { Array($0.values) }
+        guard !all.isEmpty else { return }
+        let touched = all.filter { $0.isTouched(by: effects, engine: engine) }
+        guard !touched.isEmpty else { return }
+        let at = engine.now
+        hub.queue.async {
+            var memo = LiveList<C>.RowMemo()
+            for list in touched { list.refresh(engine: engine, at: at, memo: &memo) }
+        }
+    }
+
+    /// Every item was replaced (a bulk import): every list resets.
+    func replacedAll(engine: CollectionEngine<C>) {
+        let all = lists.withLock { Array($0.values) }
+        guard !all.isEmpty else { return }
+        let at = engine.now
+        hub.queue.async {
+            var memo = LiveList<C>.RowMemo()
+            for list in all { list.refresh(engine: engine, at: at, memo: &memo) }
+        }
+    }
+
+    // MARK: upkeep
+
+    /// Heartbeats, closed streams, lists no one watches, and windows whose time is up.
+    private func sweep(now: ContinuousClock.Instant, engine: CollectionEngine<C>) {
+        let all = lists.withLock { $0 }
+        var idle: [ListCriteria<C>] = []
+        let wallNow = engine.now
+        for (criteria, list) in all {
+            if list.sweep(now: now) { idle.append(criteria) }
+            if wallNow >= list.validUntil { expire(list, under: criteria, engine: engine) }
+        }
+        guard !idle.isEmpty else { return }
+        lists.withLock { lists in
+            for criteria in idle { lists[criteria] = nil }
+            hub.metrics.lists.subtract(idle.count, ordering: .relaxed)
+        }
+    }
+
+    /// Time-relative criteria or row labels went stale: the window is read and formatted again
+    /// under criteria made now (a new month, a new day), and the list is filed under them.
+    private func expire(_ list: LiveList<C>, under key: ListCriteria<C>, engine: CollectionEngine<C>) {
+        let renewed = try? ListCriteria<C>(list.request, now: engine.now, purpose: list.purpose)
+        var memo = LiveList<C>.RowMemo()
+        list.refresh(engine: engine, at: engine.now, memo: &memo, criteria: renewed, reformat: true)
+        if let renewed, renewed != key {
+            lists.withLock { lists in
+                guard lists[key] === list, lists[renewed] == nil else { return }
+                lists[key] = nil
+                lists[renewed] = list
+            }
+        }
+        scheduleExpiry(of: list, engine: engine)
+    }
+
+    /// Refreshes `list` at the instant it goes stale (the timer's tick would be up to a second late).
+    private func scheduleExpiry(of list: LiveList<C>, engine: CollectionEngine<C>) {
+        let until = list.validUntil
+        guard until < .distantFuture else { return }
+        let delay = max(0, until.timeIntervalSince(engine.now))
+        hub.queue.asyncAfter(deadline: .now() + delay) { [weak self, weak engine, weak list] in
+            guard let self, let engine, let list, engine.now >= list.validUntil else { return }
+            guard let key = self.lists.withLock({ $0.first { $0.value === list }?.key }) else { return }
+            self.expire(list, under: key, engine: engine)
+        }
+    }
+
+    private func dropClosedStreams() {
+        for list in lists.withLock({ Array($0.values) }) { list.dropClosedStreams() }
+    }
+
+    private func stop() {
+        for list in lists.withLock({ Array($0.values) }) { list.stop() }
+    }
+}
+
+/// Why a live stream could not open: a bad parameter (400, before the stream opens) or a cap.
+package enum LiveOpenError: Error, Sendable {
+    case invalid(ListServiceError)
+    case refused(LiveHub.Refusal)
+}
+
+/// A live stream ready to start: `start` joins the subscriber to its list and sends the
+/// first event. Discarding it unstarted gives its place under the caps back.
+package struct LiveOpening: Sendable {
+    package let start: @Sendable (any LiveSubscriber) -> Void
+}
