@@ -1,4 +1,5 @@
 import Foundation
+import Basics
 import HTTPLite
 import ListServiceHTTP
 import Testing
@@ -92,5 +93,155 @@ import Testing
         }
         let deltas = watched.reduce(0) { $0 + $1.recorder.events.filter { $0.name == "delta" }.count }
         #expect(deltas > 50, "the writes reached the windows as deltas, not only resets")
+    }
+}
+
+extension LiveListTests {
+    static func userID(atIndex index: Int, _ query: [(String, String)], router: Router) -> String {
+        let items = router.send(.get, "/users", query: query).bodyJSON["items"] as? [[String: Any]] ?? []
+        return items.indices.contains(index) ? items[index]["id"] as? String ?? "" : ""
+    }
+
+    @Test func aTapSendsOneUpdateByName_andAMoveByTaps() throws {
+        let service = Self.makeService()
+        let router = ServiceRoutes.makeRouter(service: service)
+        let byName = try Self.watch("users", [("sort", "name")], service: service)
+        let byTaps = try Self.watch("users", [("sort", "taps"), ("order", "desc")], service: service)
+        // The user in third place by taps; enough taps put it first.
+        let id = Self.userID(atIndex: 2, [("sort", "taps"), ("order", "desc")], router: router)
+        let taps = (router.send(.get, "/users/\(id)").bodyJSON["taps"] as? Int) ?? 0
+        let leader = (router.send(.get, "/users", query: [("sort", "taps"), ("order", "desc")]).bodyJSON["items"] as? [[String: Any]])?
+            .first?["taps"] as? Int ?? 0
+        for _ in 0...(leader - taps) {
+            _ = router.send(.post, "/users/\(id)/tap")
+            Self.settle(service)
+        }
+        let nameDeltas = byName.events.filter { $0.name == "delta" }
+        #expect(nameDeltas.count == leader - taps + 1, "one event per write")
+        for delta in nameDeltas {
+            let ops = delta.data["ops"] as? [[String: Any]] ?? []
+            #expect(ops.count == 1 && ops.first?["op"] as? String == "update" && ops.first?["id"] as? String == id)
+        }
+        let lastByTaps = byTaps.events.last { $0.name == "delta" }?.data["ops"] as? [[String: Any]] ?? []
+        #expect(lastByTaps.map { $0["op"] as? String } == ["move", "update"])
+        #expect(lastByTaps.first?["to"] as? Int == 0 && lastByTaps.first?["id"] as? String == id, "\(lastByTaps) \(id)")
+    }
+
+    @Test func oneChangedRowIsFormattedOncePerLocale_howeverManyStreams() throws {
+        let service = Self.makeService()
+        let router = ServiceRoutes.makeRouter(service: service)
+        var recorders: [LiveRecorder] = []
+        for _ in 0..<20 { recorders.append(try Self.watch("users", [("sort", "name")], service: service)) }
+        for _ in 0..<5 { recorders.append(try Self.watch("users", [("sort", "name"), ("limit", "100")], service: service)) }
+        for _ in 0..<5 { recorders.append(try Self.watch("users", [("sort", "name"), ("locale", "de")], service: service)) }
+        let id = Self.userID(atIndex: 0, [("sort", "name")], router: router)
+        let before = service.metrics.value(.rowsFormatted)
+        _ = router.send(.post, "/users/\(id)/tap")  // its answer formats the row once more, for the client
+        Self.settle(service)
+        #expect(service.metrics.value(.rowsFormatted) - before == 1 + 2, "the answer, then one row per locale (en, de) for 30 streams")
+        #expect(recorders.allSatisfy { $0.events.last?.name == "delta" })
+    }
+
+    @Test func reconnectReplaysWhatWasMissed_orResetsWithAReason() throws {
+        let service = Self.makeService()
+        let router = ServiceRoutes.makeRouter(service: service)
+        let query = [("sort", "name"), ("limit", "5")]
+        let first = try Self.watch("users", query, service: service)
+        let id = Self.userID(atIndex: 1, query, router: router)
+        _ = router.send(.post, "/users/\(id)/tap")
+        Self.settle(service)
+        guard let lastSeen = first.events.last?.id else { throw LiveTestError.noEndpoint }
+        first.close()
+        _ = router.send(.post, "/users/\(id)/tap")
+        _ = router.send(.post, "/users/\(id)/tap")
+        Self.settle(service)
+        let resumed = try Self.watch("users", query, service: service, lastEventID: lastSeen)
+        #expect(resumed.events.map(\.name) == ["delta", "delta"], "the two missed events, replayed")
+        #expect(service.live.metrics.replays.load(ordering: .relaxed) == 1)
+        let current = resumed.events.last?.id
+        #expect(try Self.watch("users", query, service: service, lastEventID: current).events.isEmpty, "up to date: nothing to send")
+        let reasons = try [
+            ("zzz-3", query), ("nonsense", query), ("\(service.live.epoch)-999999", query), ("\(service.live.epoch)-1", [("sort", "taps")]),
+        ].map { token, query in try Self.watch("users", query, service: service, lastEventID: token).events.first?.data["reason"] as? String }
+        #expect(reasons == ["restart", "gap", "gap", "expired"])
+    }
+
+    @Test func aSlowReaderSkipsEvents_thenGetsOneSlowReset_andOthersAreNotHeldUp() throws {
+        let service = Self.makeService()
+        let router = ServiceRoutes.makeRouter(service: service)
+        let slow = try Self.watch("users", [("sort", "name")], service: service)
+        let brisk = try Self.watch("users", [("sort", "name")], service: service)
+        slow.backlog.store(300 * 1024, ordering: .relaxed)
+        let id = Self.userID(atIndex: 0, [("sort", "name")], router: router)
+        for _ in 0..<3 { _ = router.send(.post, "/users/\(id)/tap") }
+        Self.settle(service)
+        #expect(brisk.events.filter { $0.name == "delta" }.count == 3)
+        #expect(slow.events.map(\.name) == ["snapshot"], "past 256 KiB unsent, its deltas are dropped")
+        slow.catchUp()
+        Self.settle(service)
+        #expect(slow.events.map(\.name) == ["snapshot", "reset"])
+        #expect(slow.events.last?.data["reason"] as? String == "slow")
+        var replica = LiveWindowReplica()
+        for event in slow.events { replica.apply(event) }
+        let fresh = router.send(.get, "/users", query: [("sort", "name")]).bodyJSON["items"] as? [[String: Any]] ?? []
+        #expect((replica.items as NSArray).isEqual(to: fresh))
+        _ = router.send(.post, "/users/\(id)/tap")
+        Self.settle(service)
+        #expect(slow.events.last?.name == "delta", "caught up, it gets deltas again")
+    }
+
+    @Test func capsPerSessionAndPerProcess_refuseBeforeTheStreamOpens() throws {
+        var configuration = LiveConfiguration()
+        configuration.maxStreams = 10
+        let service = CollectionService(stores: [CollectionState<Users>(items: DefaultUsers.make(count: 5))], live: configuration)
+        let session = service.sessions.session(id: nil, adoptsUnknownID: false, now: Date()).session
+        var held: [LiveRecorder] = []
+        for _ in 0..<8 { held.append(try Self.watch("users", [], service: service, session: session)) }
+        #expect(throws: LiveTestError.self) { try Self.watch("users", [], service: service, session: session) }
+        held[0].close()
+        held.append(try Self.watch("users", [], service: service, session: session))  // a closed stream gives its place back
+        held.append(try Self.watch("users", [], service: service))
+        held.append(try Self.watch("users", [], service: service))
+        #expect(throws: LiveTestError.self) { try Self.watch("users", [], service: service) }
+        #expect(service.live.metrics.rejections.load(ordering: .relaxed) == 2)
+        #expect(service.live.metrics.streamsOpen.load(ordering: .relaxed) == 10)
+    }
+
+    @Test func aBadParameterIsTheListsProblem() throws {
+        let service = Self.makeService()
+        let router = ServiceRoutes.makeRouter(service: service)
+        let response = router.send(.get, "/orders/live", query: [("filter", "bogus")])
+        #expect(response.status == .badRequest)
+        #expect(response.bodyJSON["parameter"] as? String == "filter")
+        let listResponse = router.send(.get, "/orders", query: [("filter", "bogus")])
+        #expect(response.bodyJSON["detail"] as? String == listResponse.bodyJSON["detail"] as? String)
+        #expect(service.live.metrics.streamsOpen.load(ordering: .relaxed) == 0, "a refused request holds no place")
+        let stream = router.send(.get, "/orders/live", query: [("filter", "pending")])
+        #expect(stream.headers["Content-Type"] == "text/event-stream" && stream.headers["Cache-Control"] == "no-store")
+        #expect(stream.headers["X-Accel-Buffering"] == "no")
+    }
+}
+
+extension LiveListTests {
+    @Test func timeAloneChangesLabels_andTheStreamGetsThemWhenThePageWouldExpire() async throws {
+        let clock = Locked(Self.now)
+        let service = CollectionService(
+            stores: [CollectionState<Tasks>(items: DefaultTasks.make(count: 30, anchor: Self.now))], clock: { clock.withLock { $0 } })
+        let router = ServiceRoutes.makeRouter(service: service)
+        let query = [("view", "active"), ("limit", "10")]
+        let watcher = try Self.watch("tasks", query, service: service)
+        let before = router.send(.get, "/tasks", query: query).bodyJSON["items"] as? [[String: Any]] ?? []
+        clock.withLock { $0 += 3 * 86_400 }
+        var replica = LiveWindowReplica()
+        for _ in 0..<40 where replica.v == 0 || watcher.events.count < 2 {
+            try await Task.sleep(for: .milliseconds(100))
+            replica = LiveWindowReplica()
+            for event in watcher.events { replica.apply(event) }
+        }
+        let after = router.send(.get, "/tasks", query: query).bodyJSON["items"] as? [[String: Any]] ?? []
+        #expect(!(before as NSArray).isEqual(to: after), "three days later the due labels read differently")
+        // Every row's label changed: more than half the window, so a reset (a delta otherwise).
+        #expect(watcher.events.dropFirst().first?.name == "reset", "no write happened, yet the stream was brought up to date")
+        #expect((replica.items as NSArray).isEqual(to: after))
     }
 }

@@ -30,8 +30,9 @@ package enum WindowDiff {
                 window.append(id)
             }
         }
-        // The rows kept, as their places in the new window; those on a longest increasing run stay.
-        let staying = longestIncreasingRun(window.map { newIndex[$0] ?? 0 })
+        // The rows kept, as their places in the new window; those on a longest increasing run
+        // stay, unchanged rows before changed ones: a tapped row moves, not its neighbours.
+        let staying = heaviestIncreasingRun(window.map { newIndex[$0] ?? 0 }, weights: window.map { changed.contains($0) ? 2 : 3 })
         let stays = Set(staying.map { window[$0] })
         var updated = Set<String>()
         // Each row that moves goes just after the row before it in the new order (kept or
@@ -58,21 +59,32 @@ package enum WindowDiff {
         return ops
     }
 
-    /// The indices of a longest strictly increasing subsequence of `values`.
-    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []  // tails[k]: index of the smallest tail of a run of length k + 1
+    /// The indices of a heaviest strictly increasing subsequence of `values` (`weights` per
+    /// element): with weights 3 and 2 it keeps the most elements, and among runs as long,
+    /// the most of weight 3.
+    static func heaviestIncreasingRun(_ values: [Int], weights: [Int]) -> [Int] {
+        guard let largest = values.max() else { return [] }
+        // best[i]: the heaviest run ending at element i; a Fenwick tree of (weight, index) by value.
+        var tree = [(weight: Int, index: Int)](repeating: (0, -1), count: largest + 2)
         var previous = [Int](repeating: -1, count: values.count)
+        var best = [Int](repeating: 0, count: values.count)
         for (index, value) in values.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            var query = value  // values below `value` sit at tree positions 1...value
+            var found = (weight: 0, index: -1)
+            while query > 0 {
+                if tree[query].weight > found.weight { found = tree[query] }
+                query -= query & -query
             }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
+            best[index] = found.weight + weights[index]
+            previous[index] = found.index
+            var update = value + 1
+            while update < tree.count {
+                if best[index] > tree[update].weight { tree[update] = (best[index], index) }
+                update += update & -update
+            }
         }
         var run: [Int] = []
-        var cursor = tails.last ?? -1
+        var cursor = best.indices.max { best[$0] < best[$1] } ?? -1
         while cursor >= 0 {
             run.append(cursor)
             cursor = previous[cursor]
