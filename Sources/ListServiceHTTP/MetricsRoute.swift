@@ -25,6 +25,31 @@ enum MetricsRoute {
             metric("listservice_rows_formatted_total", "counter", "Display rows formatted.", metrics.value(.rowsFormatted))
             metric("listservice_not_modified_total", "counter", "304 answers to If-None-Match.", metrics.value(.notModified))
             metric("listservice_sessions", "gauge", "Live sessions.", service.sessions.count)
+            let live = service.live.metrics
+            metric("listservice_live_streams", "gauge", "Open live streams (/…/live).", live.streamsOpen.load(ordering: .relaxed))
+            metric("listservice_live_lists", "gauge", "Distinct live lists kept up to date.", live.lists.load(ordering: .relaxed))
+            text += "# HELP listservice_live_events_total Events sent to live streams, by type (one per stream).\n"
+            text += "# TYPE listservice_live_events_total counter\n"
+            for kind in LiveMetrics.EventKind.allCases {
+                text += "listservice_live_events_total{type=\"\(kind.rawValue)\"} \(live.events(kind))\n"
+            }
+            text += "# HELP listservice_live_resets_total Live lists replaced instead of patched, by reason.\n"
+            text += "# TYPE listservice_live_resets_total counter\n"
+            for reason in ResetReason.allCases {
+                text += "listservice_live_resets_total{reason=\"\(reason.rawValue)\"} \(live.resets(reason))\n"
+            }
+            metric("listservice_live_replays_total", "counter", "Reconnects answered by replaying missed events.", live.replays.load(ordering: .relaxed))
+            metric("listservice_live_bytes_total", "counter", "Bytes handed to live streams.", live.bytes.load(ordering: .relaxed))
+            metric(
+                "listservice_live_rejections_total", "counter", "Live streams refused at a cap (503).", live.rejections.load(ordering: .relaxed))
+            let histogram = live.latencyHistogram
+            text += "# HELP listservice_live_commit_to_send_seconds From a change's commit to its event handed to the sockets.\n"
+            text += "# TYPE listservice_live_commit_to_send_seconds histogram\n"
+            for (bound, count) in zip(LiveMetrics.latencyBounds.map { "\($0)" } + ["+Inf"], histogram.cumulative) {
+                text += "listservice_live_commit_to_send_seconds_bucket{le=\"\(bound)\"} \(count)\n"
+            }
+            text += "listservice_live_commit_to_send_seconds_sum \(histogram.sum)\n"
+            text += "listservice_live_commit_to_send_seconds_count \(histogram.count)\n"
             if let http = server() {
                 metric("http_connections_open", "gauge", "Open client connections.", http.openConnections)
                 metric("http_connections_accepted_total", "counter", "Connections accepted.", http.acceptedConnections)
