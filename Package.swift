@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
         // libFuzzer targets (scripts/fuzz.sh builds them with -DFUZZING); a stub otherwise.
         .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"], path: "Fuzz/Sources"),
-        .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite"]),
+        .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite", "Basics"]),
         // Depends on the executable too: its options are unit-tested and its binary is run.
         .testTarget(name: "ListServiceTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "server", "Basics"]),
     ],

@@ -38,10 +38,13 @@ enum MetricsRoute {
             for reason in ResetReason.allCases {
                 text += "listservice_live_resets_total{reason=\"\(reason.rawValue)\"} \(live.resets(reason))\n"
             }
-            metric("listservice_live_replays_total", "counter", "Reconnects answered by replaying missed events.", live.replays.load(ordering: .relaxed))
+            metric(
+                "listservice_live_replays_total", "counter", "Reconnects answered by replaying missed events.",
+                live.replays.load(ordering: .relaxed))
             metric("listservice_live_bytes_total", "counter", "Bytes handed to live streams.", live.bytes.load(ordering: .relaxed))
             metric(
-                "listservice_live_rejections_total", "counter", "Live streams refused at a cap (503).", live.rejections.load(ordering: .relaxed))
+                "listservice_live_rejections_total", "counter", "Live streams refused at a cap (503).",
+                live.rejections.load(ordering: .relaxed))
             let histogram = live.latencyHistogram
             text += "# HELP listservice_live_commit_to_send_seconds From a change's commit to its event handed to the sockets.\n"
             text += "# TYPE listservice_live_commit_to_send_seconds histogram\n"

@@ -1,4 +1,5 @@
 import Foundation
+import Basics
 import Glibc
 import Testing
 
@@ -57,8 +58,12 @@ import Testing
                         }
                     })
             }
+            router.get("/held") { _ in Response(body: .stream { stream in held.withLock { $0 = stream } }) }
             return router
         }()
+
+        /// The stream `/held` opened, for the test to write to.
+        static let held = Locked<ResponseStream?>(nil)
 
         /// Runs the loop, blocking in its backend until woken, until `isDone` holds for what
         /// was received (at most 50 waits).
@@ -242,5 +247,33 @@ import Testing
         shutdown(rig.client, Int32(SHUT_RDWR))
         rig.settle()
         #expect(rig.openConnections == 0)
+    }
+
+    @Test(.serialized, arguments: EventBackendKind.allCases)  // one `/held` stream at a time
+    func aStreamCountsWhatTheClientHasNotRead_andWakesAWaiterOnceDrained(_ backend: EventBackendKind) throws {
+        let rig = try Rig(backend)
+        rig.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+        rig.settle()
+        let stream = try #require(Rig.held.withLock { $0.take() })
+        let piece = [UInt8](repeating: 0x61, count: 64 * 1024)
+        for _ in 0..<32 { stream.write(piece) }  // 2 MiB, far more than the socket buffers take
+        #expect(stream.unsentBytes == 32 * piece.count, "nothing taken before the loop runs")
+        rig.settle()
+        let backlog = stream.unsentBytes
+        #expect(backlog > 256 * 1024 && backlog < 32 * piece.count, "the socket took some, the rest waits")
+        let drained = Locked(false)
+        stream.whenDrained { drained.withLock { $0 = true } }
+        #expect(!drained.withLock { $0 })
+        var received = 0
+        for _ in 0..<400 where !drained.withLock({ $0 }) {
+            received += rig.received()?.utf8.count ?? 0
+            _ = rig.loop.runOnce(timeout: 10)
+        }
+        #expect(drained.withLock { $0 }, "the waiter ran once the socket had taken everything")
+        #expect(stream.unsentBytes == 0)
+        ResponseStream.broadcast(Array("one event\n".utf8), to: [stream])
+        let text = rig.serve { $0.contains("one event") }
+        #expect(text.contains("one event"))
+        #expect(received + text.utf8.count > 32 * piece.count, "every byte arrived, then the broadcast")
     }
 }

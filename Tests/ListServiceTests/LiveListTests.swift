@@ -51,7 +51,8 @@ import Testing
             let collection = ["orders", "orders", "tasks", "users"].randomElement(using: &generator) ?? "orders"
             switch collection {
             case "orders":
-                query.append(("filter", ["all", "pending", "completed", "cancelled", "highValue"].randomElement(using: &generator) ?? "all"))
+                query.append(
+                    ("filter", ["all", "pending", "completed", "cancelled", "highValue"].randomElement(using: &generator) ?? "all"))
                 query.append(("sort", ["date", "total", "customer"].randomElement(using: &generator) ?? "date"))
                 if Bool.random(using: &generator) { query.append(("q", ["a", "jo", "e"].randomElement(using: &generator) ?? "a")) }
             case "tasks":
@@ -87,7 +88,8 @@ import Testing
                 let expected = fresh["items"] as? [[String: Any]] ?? []
                 #expect(replica.problems.isEmpty, "step \(step) \(collection) \(query): \(replica.problems)")
                 #expect(
-                    (replica.items as NSArray).isEqual(to: expected), "step \(step) \(collection) \(query): window differs from a fresh page")
+                    (replica.items as NSArray).isEqual(to: expected),
+                    "step \(step) \(collection) \(query): window differs from a fresh page")
                 #expect(replica.total == fresh["total"] as? Int, "step \(step) \(collection) \(query): total")
             }
         }
@@ -110,7 +112,8 @@ extension LiveListTests {
         // The user in third place by taps; enough taps put it first.
         let id = Self.userID(atIndex: 2, [("sort", "taps"), ("order", "desc")], router: router)
         let taps = (router.send(.get, "/users/\(id)").bodyJSON["taps"] as? Int) ?? 0
-        let leader = (router.send(.get, "/users", query: [("sort", "taps"), ("order", "desc")]).bodyJSON["items"] as? [[String: Any]])?
+        let leader =
+            (router.send(.get, "/users", query: [("sort", "taps"), ("order", "desc")]).bodyJSON["items"] as? [[String: Any]])?
             .first?["taps"] as? Int ?? 0
         for _ in 0...(leader - taps) {
             _ = router.send(.post, "/users/\(id)/tap")
@@ -162,7 +165,8 @@ extension LiveListTests {
         #expect(try Self.watch("users", query, service: service, lastEventID: current).events.isEmpty, "up to date: nothing to send")
         let reasons = try [
             ("zzz-3", query), ("nonsense", query), ("\(service.live.epoch)-999999", query), ("\(service.live.epoch)-1", [("sort", "taps")]),
-        ].map { token, query in try Self.watch("users", query, service: service, lastEventID: token).events.first?.data["reason"] as? String }
+        ].map { token, query in try Self.watch("users", query, service: service, lastEventID: token).events.first?.data["reason"] as? String
+        }
         #expect(reasons == ["restart", "gap", "gap", "expired"])
     }
 

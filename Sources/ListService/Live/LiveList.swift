@@ -147,7 +147,8 @@ final class LiveList<C: ListCollection>: Sendable {
                 current.criteriaJSON = engine.liveCriteria(newCriteria)
             }
             let criteria = current.criteria
-            let window = engine.liveWindow(criteria) ?? CollectionEngine<C>.LiveWindow(entries: [], total: 0, nextCursor: nil, state: current.state)
+            let window =
+                engine.liveWindow(criteria) ?? CollectionEngine<C>.LiveWindow(entries: [], total: 0, nextCursor: nil, state: current.state)
             let isSwapped = window.state != current.state
             let old = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             // Rows formatted before and unchanged since are kept; the others are formatted (once per batch and display).
@@ -156,7 +157,9 @@ final class LiveList<C: ListCollection>: Sendable {
             for (index, entry) in window.entries.enumerated() {
                 if !reformat && !isSwapped, let row = old[entry.id], row.slot == entry.slot, row.revision == entry.revision {
                     bytes[index] = row.bytes
-                } else if !reformat, let known = memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)] {
+                } else if !reformat,
+                    let known = memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)]
+                {
                     bytes[index] = known
                 } else {
                     missing.append(index)
@@ -176,7 +179,9 @@ final class LiveList<C: ListCollection>: Sendable {
             for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
             let ops = WindowDiff.ops(from: current.rows.map(\.id), to: rows.map(\.id), changed: changed)
             let isTotalChanged = window.total != current.total, isCursorChanged = window.nextCursor != current.nextCursor
-            if reformat || !missing.isEmpty { current.rowsExpiry = expiry.map { min($0, current.rowsExpiry.flatMap { $0 > now ? $0 : nil } ?? $0) } }
+            if reformat || !missing.isEmpty {
+                current.rowsExpiry = expiry.map { min($0, current.rowsExpiry.flatMap { $0 > now ? $0 : nil } ?? $0) }
+            }
             if reformat { current.rowsExpiry = expiry }
             guard !ops.isEmpty || isTotalChanged || isCursorChanged || isSwapped else {
                 current.rows = rows
@@ -206,7 +211,9 @@ final class LiveList<C: ListCollection>: Sendable {
                     v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(window.nextCursor) : nil,
                     ops: ops, rows: rows, purpose: purpose))
             current.ring.append((base, delta))
-            if current.ring.count > hub.configuration.replayEvents { current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents) }
+            if current.ring.count > hub.configuration.replayEvents {
+                current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents)
+            }
             send(delta, kind: .delta, committedAt: at, &current)
         }
     }
@@ -235,7 +242,9 @@ final class LiveList<C: ListCollection>: Sendable {
                 current.unwatchedSince = since
                 return now - since >= hub.configuration.linger
             }
-            if now - current.lastEvent >= hub.configuration.heartbeat { send(LiveEvent.heartbeat, kind: .heartbeat, committedAt: nil, &current) }
+            if now - current.lastEvent >= hub.configuration.heartbeat {
+                send(LiveEvent.heartbeat, kind: .heartbeat, committedAt: nil, &current)
+            }
             return false
         }
     }

@@ -40,7 +40,11 @@ package final class LiveMetrics: Sendable {
     package var latencyHistogram: (cumulative: [Int], sum: Double, count: Int) {
         latency.withLock { latency in
             var total = 0
-            return (latency.buckets.map { total += $0; return total }, latency.sum, latency.count)
+            return (
+                latency.buckets.map {
+                    total += $0; return total
+                }, latency.sum, latency.count
+            )
         }
     }
 }

@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+
+// Running the real `server` executable in tests, and talking to it over plain sockets
+// (Foundation on Linux has no HTTP client without FoundationNetworking).
+
+/// The binary SwiftPM built beside this test bundle.
+var serverBinary: URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("server").path),
+        directory.pathComponents.count > 1
+    {
+        directory.deleteLastPathComponent()
+    }
+    return directory.appendingPathComponent("server")
+}
+
+/// Starts the server on a free port (`--port 0`) and learns the port from its log, so no
+/// test guesses a port another socket may hold. `log` is what it wrote before listening.
+func startServer(_ arguments: [String]) throws -> (process: Process, port: Int, errors: Pipe, log: String) {
+    let (process, errors) = try run(["--port", "0"] + arguments)
+    var log = ""
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+        let chunk = errors.fileHandleForReading.availableData  // waits for output; empty at end of file
+        if chunk.isEmpty { break }
+        log += String(decoding: chunk, as: UTF8.self)
+        if let range = log.range(of: #"event=listening address=127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let port = Int(log[range].split(separator: ":").last ?? "")
+        {
+            return (process, port, errors, log)
+        }
+    }
+    throw CancellationError()
+}
+
+func run(_ arguments: [String]) throws -> (Process, Pipe) {
+    let process = Process()
+    process.executableURL = serverBinary
+    process.arguments = arguments
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = Pipe()
+    try process.run()
+    return (process, errors)
+}
+
+/// `GET /health` over a plain socket (Foundation on Linux has no HTTP client without
+/// FoundationNetworking); nil while nothing listens.
+func healthResponse(port: Int) -> String? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return nil }
+    let request = Array("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
+    _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    var response: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while case let count = chunk.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }), count > 0 {
+        response += chunk[..<count]
+    }
+    return String(decoding: response, as: UTF8.self)
+}
+
+/// One request on a new connection, waiting for the whole response; nil if the server is gone.
+func exchange(_ socket: Int32, _ request: String) -> (status: Int, headers: String)? {
+    let bytes = Array(request.utf8)
+    guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return nil }
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 8192)
+    while true {
+        let text = String(decoding: received, as: UTF8.self)
+        if let headEnd = text.range(of: "\r\n\r\n") {
+            let head = String(text[..<headEnd.lowerBound])
+            let length =
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+            if received.count >= text.utf8.distance(from: text.startIndex, to: headEnd.upperBound) + length {
+                return (Int(head.dropFirst(9).prefix(3)) ?? 0, head)
+            }
+        }
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        received += chunk[..<count]
+    }
+}
+
+func connectSocket(port: Int) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
+
+func waitUntilUp(port: Int) -> Bool {
+    for _ in 0..<150 {
+        if healthResponse(port: port)?.hasSuffix(#"{"status":"ok"}"#) == true { return true }
+        usleep(100_000)
+    }
+    return false
+}
