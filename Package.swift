@@ -22,6 +22,7 @@ let package = Package(
         .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
+        .executableTarget(name: "live-load", path: "benchmarks/LiveLoad"),
         // libFuzzer targets (scripts/fuzz.sh builds them with -DFUZZING); a stub otherwise.
         .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"], path: "Fuzz/Sources"),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite", "Basics"]),

@@ -12,7 +12,13 @@ public final class ResponseStream: Sendable {
     /// The connection's output not yet taken by the socket, as the loop last saw it.
     private let socketBacklog = Atomic<Int>(0)
     /// Runs once when everything written so far has reached the socket (see `whenDrained`).
-    private let drainWaiter = Locked<(@Sendable () -> Void)?>(nil)
+    private let drainWaiter = Locked<DrainWaiter?>(nil)
+
+    /// Boxed: a closure kept directly in a `Locked` gains a reabstraction thunk per access.
+    private final class DrainWaiter: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
 
     init(loop: LoopHandle, key: ConnectionKey) {
         self.loop = loop
@@ -59,8 +65,8 @@ public final class ResponseStream: Sendable {
     /// on the caller's thread, if nothing is unsent), or never if the stream closes first.
     /// It runs on the loop's thread: keep it short. A later call replaces an earlier waiter.
     public func whenDrained(_ body: @escaping @Sendable () -> Void) {
-        drainWaiter.withLock { $0 = body }
-        if unsentBytes == 0, let waiter = drainWaiter.withLock({ $0.take() }) { waiter() }
+        drainWaiter.withLock { $0 = DrainWaiter(body) }
+        if unsentBytes == 0, let waiter = drainWaiter.withLock({ $0.take() }) { waiter.run() }
     }
 
     // MARK: called by the loop
@@ -72,7 +78,7 @@ public final class ResponseStream: Sendable {
     func noteBacklog(_ count: Int) {
         socketBacklog.store(count, ordering: .relaxed)
         guard count == 0, queuedBytes.load(ordering: .relaxed) == 0 else { return }
-        if let waiter = drainWaiter.withLock({ $0.take() }) { waiter() }
+        if let waiter = drainWaiter.withLock({ $0.take() }) { waiter.run() }
     }
 
     /// Called by the loop when the connection closes.

@@ -97,10 +97,12 @@ package final class DisplayFormatters: Sendable {
 }
 
 /// Formatter sets by display context, bounded so odd locales cannot grow memory without end.
+/// Making a set costs ICU formatters (about a millisecond), so the bound sits well above the
+/// contexts in use at once: 100 watched lists in 100 locale and zone pairs made 64 thrash.
 package final class FormatterCache: Sendable {
     private let cache: Locked<LRUCache<DisplayContext, DisplayFormatters>>
 
-    package init(capacity: Int = 64) { cache = Locked(LRUCache(capacity: capacity)) }
+    package init(capacity: Int = 512) { cache = Locked(LRUCache(capacity: capacity)) }
 
     package func formatters(for context: DisplayContext) -> DisplayFormatters {
         cache.withLock { cache in

@@ -33,7 +33,14 @@ package final class LiveHub: Sendable {
     package let epoch: String
     let queue = DispatchQueue(label: "listservice.live")
     private let sequence = Atomic<UInt64>(0)
-    private let broadcaster = Locked<LiveBroadcast>({ bytes, subscribers in for subscriber in subscribers { subscriber.send(bytes) } })
+    /// Boxed: a closure kept directly in a `Locked` is re-wrapped in reabstraction thunks on
+    /// every `withLock` access (the inout write-back), and calling it grew slower each time.
+    private let broadcaster = Locked(Broadcaster { bytes, subscribers in for subscriber in subscribers { subscriber.send(bytes) } })
+
+    private final class Broadcaster: Sendable {
+        let send: LiveBroadcast
+        init(_ send: @escaping LiveBroadcast) { self.send = send }
+    }
     /// Per collection: what the timer does each tick (heartbeats, expiry, dropping closed streams).
     private let sweepers = Locked<[@Sendable (ContinuousClock.Instant) -> Void]>([])
     private let streams = Locked<Streams>(Streams())
@@ -73,12 +80,11 @@ package final class LiveHub: Sendable {
     }
 
     /// How to send one event to many streams (the HTTP binding's: one task per event loop).
-    package func useBroadcast(_ broadcast: @escaping LiveBroadcast) { broadcaster.withLock { $0 = broadcast } }
+    package func useBroadcast(_ broadcast: @escaping LiveBroadcast) { broadcaster.withLock { $0 = Broadcaster(broadcast) } }
 
     func broadcast(_ bytes: [UInt8], to subscribers: [any LiveSubscriber]) {
         guard !subscribers.isEmpty else { return }
-        let send = broadcaster.withLock { $0 }
-        send(bytes, subscribers)
+        broadcaster.withLock { $0 }.send(bytes, subscribers)
     }
 
     func addSweeper(_ sweep: @escaping @Sendable (ContinuousClock.Instant) -> Void) { sweepers.withLock { $0.append(sweep) } }

@@ -1,0 +1,207 @@
+// A load client for live lists: holds many Server-Sent Event streams, optionally writes, and
+// reports how long each delta took from its commit (`at`) to its receipt here.
+//
+//   live-load PORT STREAMS [options]
+//     --lists L          distinct lists: orders by date (newest first), 20 rows, over L locale and
+//                        time-zone pairs (default 100)
+//     --idle-path PATH   streams past the first --lists are opened on PATH (lists no write touches)
+//     --writes W         POST /orders W times, --interval ms apart, after all snapshots arrived
+//     --interval MS      (default 20)
+//     --hold SECONDS     keep the streams open this long after the writes (default 1)
+//     --reconnect        close every stream, reopen them all, and time until every snapshot is back
+//
+// One thread polls every stream; the writer is a second thread on one keep-alive connection.
+// Latency is receipt minus `at` (whole milliseconds, so each sample is ±0.5 ms).
+import Foundation
+import Glibc
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, let port = UInt16(arguments[1]), let streamCount = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: live-load PORT STREAMS [--lists L] [--writes W] [--interval MS] [--hold S] [--idle-path P] [--reconnect]\n".utf8))
+    exit(2)
+}
+func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
+let listCount = Int(option("--lists") ?? "") ?? 100
+let writes = Int(option("--writes") ?? "") ?? 0
+let interval = Double(option("--interval") ?? "") ?? 20
+let hold = Double(option("--hold") ?? "") ?? 1
+let idlePath = option("--idle-path")
+let reconnects = arguments.contains("--reconnect")
+
+var limit = rlimit()
+getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+limit.rlim_cur = limit.rlim_max
+setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+
+let locales = ["en-US", "de-DE", "fr-FR", "es-ES", "ja-JP"]
+let zones = [
+    "UTC", "Europe/Berlin", "Europe/Paris", "Europe/Madrid", "Asia/Tokyo", "America/New_York", "America/Chicago", "America/Denver",
+    "America/Los_Angeles", "Europe/London", "Europe/Rome", "Europe/Oslo", "Asia/Kolkata", "Asia/Shanghai", "Australia/Sydney",
+    "America/Sao_Paulo", "Africa/Cairo", "Europe/Moscow", "Pacific/Auckland", "America/Toronto",
+]
+
+func path(forStream index: Int) -> String {
+    if index >= listCount, let idlePath { return idlePath }
+    let list = index % listCount
+    let zone = zones[(list / locales.count) % zones.count].replacingOccurrences(of: "/", with: "%2F")
+    return "/orders/live?filter=all&sort=date&order=desc&limit=20&locale=\(locales[list % locales.count])&tz=\(zone)"
+}
+
+@Sendable func connectTo(port: UInt16) -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    precondition(result == 0, "connect failed: \(errno)")
+    return fd
+}
+
+@Sendable func sendAll(_ fd: Int32, _ text: String) {
+    let bytes = Array(text.utf8)
+    var sent = 0
+    while sent < bytes.count {
+        let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        precondition(count > 0, "send failed")
+        sent += count
+    }
+}
+
+func nowMilliseconds() -> Double { Date().timeIntervalSince1970 * 1000 }
+
+/// One stream: its socket, unparsed bytes, and whether its first event arrived.
+final class Stream {
+    var fd: Int32
+    var pending: [UInt8] = []
+    var hasSnapshot = false
+    init(fd: Int32) { self.fd = fd }
+}
+
+final class Samples: @unchecked Sendable {
+    // Touched only by the polling thread until the end.
+    var latencies: [Double] = []
+    var snapshots = 0
+    var deltas = 0
+    var resets = 0
+}
+
+let samples = Samples()
+
+func open(_ index: Int) -> Stream {
+    let stream = Stream(fd: connectTo(port: port))
+    sendAll(stream.fd, "GET \(path(forStream: index)) HTTP/1.1\r\nHost: load\r\n\r\n")
+    return stream
+}
+
+/// Reads what arrived on `stream`, counting events and a latency per delta.
+func drain(_ stream: Stream, buffer: inout [UInt8]) {
+    let count = buffer.withUnsafeMutableBytes { recv(stream.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+    guard count > 0 else { return }
+    let received = nowMilliseconds()
+    stream.pending += buffer[..<count]
+    var start = 0
+    stream.pending.withUnsafeBufferPointer { bytes in
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == 0x0A && bytes[index + 1] == 0x0A else {
+                index += 1
+                continue
+            }
+            let block = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            index += 2
+            start = index
+            switch eventKind(block) {
+            case UInt8(ascii: "s"):
+                stream.hasSnapshot = true
+                samples.snapshots += 1
+            case UInt8(ascii: "r"):
+                stream.hasSnapshot = true
+                samples.resets += 1
+            case UInt8(ascii: "d"):
+                guard let at = position(of: atMarker, in: block) else { continue }
+                var value = 0.0
+                for byte in block[(at + atMarker.count)...] {
+                    guard byte >= 0x30 && byte <= 0x39 else { break }
+                    value = value * 10 + Double(byte - 0x30)
+                }
+                samples.deltas += 1
+                samples.latencies.append(received - value)
+            default: break
+            }
+        }
+    }
+    stream.pending.removeFirst(start)
+}
+
+let atMarker = Array(#""at":"#.utf8)
+let eventMarker = Array("event: ".utf8)
+
+/// Where `needle` first occurs in `haystack`.
+func position(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard haystack.count >= needle.count else { return nil }
+    outer: for start in 0...(haystack.count - needle.count) {
+        for offset in needle.indices where haystack[start + offset] != needle[offset] { continue outer }
+        return start
+    }
+    return nil
+}
+
+/// The first letter of the block's event name (`s`napshot, `d`elta, `r`eset), or 0.
+func eventKind(_ block: UnsafeBufferPointer<UInt8>) -> UInt8 {
+    guard let at = position(of: eventMarker, in: block), at + eventMarker.count < block.count else { return 0 }
+    return block[at + eventMarker.count]
+}
+
+func poll(_ streams: [Stream], until isDone: () -> Bool, timeout: Double) {
+    var descriptors = streams.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    let deadline = nowMilliseconds() + timeout * 1000
+    while !isDone() && nowMilliseconds() < deadline {
+        guard Glibc.poll(&descriptors, nfds_t(descriptors.count), 50) > 0 else { continue }
+        for index in descriptors.indices where descriptors[index].revents != 0 {
+            drain(streams[index], buffer: &buffer)
+            descriptors[index].revents = 0
+        }
+    }
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+let started = nowMilliseconds()
+var streams = (0..<streamCount).map(open)
+poll(streams, until: { streams.allSatisfy(\.hasSnapshot) }, timeout: 60)
+print(String(format: "streams=%d snapshots=%d opened_in_ms=%.0f", streamCount, samples.snapshots, nowMilliseconds() - started))
+
+if reconnects {
+    for stream in streams { close(stream.fd) }
+    let again = nowMilliseconds()
+    streams = (0..<streamCount).map(open)
+    poll(streams, until: { streams.allSatisfy(\.hasSnapshot) }, timeout: 60)
+    print(String(format: "reconnected=%d all_snapshots_in_ms=%.0f", streams.filter(\.hasSnapshot).count, nowMilliseconds() - again))
+}
+
+if writes > 0 {
+    let writer = Thread {
+        let fd = connectTo(port: port)
+        let body = #"{"customerName":"Live Load","currency":"EUR","items":[{"name":"Mug","quantity":1,"unitPrice":12.5,"requiresSignature":false}],"shippingAddress":{"street":"1 Main St","city":"Oslo","postalCode":"0150","country":"NO","isResidential":false}}"#
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        for _ in 0..<writes {
+            sendAll(fd, "POST /orders HTTP/1.1\r\nHost: load\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            _ = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }  // the answer (small) in one read
+            usleep(useconds_t(interval * 1000))
+        }
+        close(fd)
+    }
+    writer.start()
+}
+poll(streams, until: { false }, timeout: Double(writes) * interval / 1000 + hold)
+let sorted = samples.latencies.sorted()
+print(
+    String(
+        format: "writes=%d deltas=%d resets=%d latency_ms p50=%.2f p90=%.2f p99=%.2f max=%.2f", writes, samples.deltas, samples.resets,
+        percentile(sorted, 0.5), percentile(sorted, 0.9), percentile(sorted, 0.99), sorted.last ?? .nan))
