@@ -38,8 +38,8 @@ import Testing
         case refused(String)
     }
 
-    /// Waits until the live queue has handled everything committed so far.
-    static func settle(_ service: CollectionService) { service.live.queue.sync {} }
+    /// Waits until the live lists have handled everything committed so far.
+    static func settle(_ service: CollectionService) { service.live.settle() }
 
     @Test func randomWritesKeepEveryWatchedWindowEqualToAFreshPage() throws {
         let service = Self.makeService()

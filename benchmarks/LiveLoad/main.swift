@@ -17,7 +17,8 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let port = UInt16(arguments[1]), let streamCount = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: live-load PORT STREAMS [--lists L] [--writes W] [--interval MS] [--hold S] [--idle-path P] [--reconnect]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: live-load PORT STREAMS [--lists L] [--writes W] [--interval MS] [--hold S] [--idle-path P] [--reconnect]\n".utf8))
     exit(2)
 }
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
@@ -188,10 +189,14 @@ if reconnects {
 if writes > 0 {
     let writer = Thread {
         let fd = connectTo(port: port)
-        let body = #"{"customerName":"Live Load","currency":"EUR","items":[{"name":"Mug","quantity":1,"unitPrice":12.5,"requiresSignature":false}],"shippingAddress":{"street":"1 Main St","city":"Oslo","postalCode":"0150","country":"NO","isResidential":false}}"#
+        let body =
+            #"{"customerName":"Live Load","currency":"EUR","items":[{"name":"Mug","quantity":1,"unitPrice":12.5,"requiresSignature":false}],"shippingAddress":{"street":"1 Main St","city":"Oslo","postalCode":"0150","country":"NO","isResidential":false}}"#
         var buffer = [UInt8](repeating: 0, count: 16_384)
         for _ in 0..<writes {
-            sendAll(fd, "POST /orders HTTP/1.1\r\nHost: load\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            sendAll(
+                fd,
+                "POST /orders HTTP/1.1\r\nHost: load\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
             _ = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }  // the answer (small) in one read
             usleep(useconds_t(interval * 1000))
         }

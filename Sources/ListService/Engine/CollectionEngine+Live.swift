@@ -16,7 +16,8 @@ extension CollectionEngine {
 
         let entries: [Entry]
         let total: Int
-        let nextCursor: String?
+        /// Whether rows follow the window (then `nextCursor` names its last row).
+        let hasMore: Bool
         /// The collection state read (a bulk change swaps it, and slots then mean other items).
         let state: ObjectIdentifier
     }
@@ -35,14 +36,13 @@ extension CollectionEngine {
                     id: C.id(of: item), slot: contents.slots[index], revision: contents.revisions[index], item: item,
                     version: versions.isEmpty ? 0 : versions[index]))
         }
-        var nextCursor: String?
-        if contents.hasMore, let last = contents.items.last {
-            nextCursor =
-                PageCursor(
-                    fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last)
-                ).encoded
-        }
-        return LiveWindow(entries: entries, total: contents.total, nextCursor: nextCursor, state: ObjectIdentifier(state))
+        return LiveWindow(entries: entries, total: contents.total, hasMore: contents.hasMore, state: ObjectIdentifier(state))
+    }
+
+    /// The cursor of the page after one that ends with `last`.
+    func liveCursor(after last: C.Item, criteria: ListCriteria<C>) -> String {
+        PageCursor(fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last))
+            .encoded
     }
 
     /// Rows (or markers) exactly as a page of `criteria` writes them, one byte array each,

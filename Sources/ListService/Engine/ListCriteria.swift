@@ -50,6 +50,8 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         scope = resolved.scope
         validUntil = resolved.validUntil
         appliedParameters = resolved.appliedParameters
+        fingerprint = ETag.hexDigest(
+            "\(C.name)|\(view.rawValue)|\(resolved.scope)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
         start = try Self.pageStart(reader)
         if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
             throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort or order).")
@@ -71,10 +73,9 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         }
     }
 
-    /// Identifies the list (not the page or formatting): cursors carry it.
-    package var fingerprint: String {
-        ETag.hexDigest("\(C.name)|\(view.rawValue)|\(scope)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
-    }
+    /// Identifies the list (not the page or formatting): cursors carry it. Made once, since
+    /// writing the scope into it is not cheap and live lists need it on every change.
+    package let fingerprint: String
 }
 
 /// Where a page starts in its list.

@@ -31,7 +31,12 @@ package final class LiveHub: Sendable {
     package let metrics = LiveMetrics()
     /// Distinguishes this process's tokens from those of an earlier run.
     package let epoch: String
+    /// Where the timer runs (heartbeats, dropping closed streams and idle lists).
     let queue = DispatchQueue(label: "listservice.live")
+    /// Where lists are brought up to date, one queue per core: a list always on the queue its
+    /// display context picks, so its events keep commit order, and a row changed for many
+    /// lists of one locale and zone is formatted once, on one queue.
+    private let updateQueues: [DispatchQueue]
     private let sequence = Atomic<UInt64>(0)
     /// Boxed: a closure kept directly in a `Locked` is re-wrapped in reabstraction thunks on
     /// every `withLock` access (the inout write-back), and calling it grew slower each time.
@@ -54,6 +59,9 @@ package final class LiveHub: Sendable {
 
     package init(configuration: LiveConfiguration = LiveConfiguration()) {
         self.configuration = configuration
+        updateQueues = (0..<max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))).map {
+            DispatchQueue(label: "listservice.live.\($0)")
+        }
         epoch = String(UInt32.random(in: 1...UInt32.max), radix: 36)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let sweepers = self.sweepers
@@ -68,6 +76,16 @@ package final class LiveHub: Sendable {
     }
 
     deinit { timer.withLock { $0.cancel() } }
+
+    /// The queue that brings lists shown in `display` up to date.
+    func queue(for display: DisplayContext) -> DispatchQueue {
+        updateQueues[Int(UInt(bitPattern: display.hashValue) % UInt(updateQueues.count))]
+    }
+
+    /// Waits until every update queued so far has been sent (tests, benchmarks).
+    package func settle() {
+        for queue in updateQueues { queue.sync {} }
+    }
 
     /// The next event version (process-wide, so a version names one event of one list).
     func nextVersion() -> UInt64 { sequence.add(1, ordering: .relaxed).newValue }

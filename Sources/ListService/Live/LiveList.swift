@@ -11,8 +11,15 @@ final class LiveList<C: ListCollection>: Sendable {
     /// What clients asked for (re-read when time-relative criteria expire).
     let request: ListRequest
     let purpose: ListPurpose
+    /// Its locale and zone, which pick its update queue.
+    let display: DisplayContext
     private let hub: LiveHub
     private let current: Locked<Current>
+
+    struct RowIdentity: Equatable {
+        let slot: Int32
+        let revision: UInt32
+    }
 
     struct Row {
         let id: String
@@ -27,6 +34,8 @@ final class LiveList<C: ListCollection>: Sendable {
         var rows: [Row]
         var total: Int
         var nextCursor: String?
+        /// The row `nextCursor` was made from (its slot and revision), so it is made again only when that changes.
+        var cursorRow: RowIdentity?
         var state: ObjectIdentifier
         var v: UInt64
         /// When a row's text goes stale by itself ("due tomorrow" becomes "due today").
@@ -48,14 +57,18 @@ final class LiveList<C: ListCollection>: Sendable {
             throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
         }
         let (rows, expiry) = engine.liveRows(window.entries, criteria: criteria, now: engine.now)
+        let last = window.hasMore ? window.entries.last : nil
         self.request = request
         self.purpose = purpose
+        self.display = criteria.display
         self.hub = hub
         current = Locked(
             Current(
                 criteria: criteria, criteriaJSON: engine.liveCriteria(criteria),
                 rows: zip(window.entries, rows).map { Row(id: $0.id, slot: $0.slot, revision: $0.revision, bytes: $1) },
-                total: window.total, nextCursor: window.nextCursor, state: window.state, v: hub.nextVersion(), rowsExpiry: expiry))
+                total: window.total, nextCursor: last.map { engine.liveCursor(after: $0.item, criteria: criteria) },
+                cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) }, state: window.state, v: hub.nextVersion(),
+                rowsExpiry: expiry))
     }
 
     var criteria: ListCriteria<C> { current.withLock { $0.criteria } }
@@ -148,7 +161,12 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             let criteria = current.criteria
             let window =
-                engine.liveWindow(criteria) ?? CollectionEngine<C>.LiveWindow(entries: [], total: 0, nextCursor: nil, state: current.state)
+                engine.liveWindow(criteria) ?? CollectionEngine<C>.LiveWindow(entries: [], total: 0, hasMore: false, state: current.state)
+            let last = window.hasMore ? window.entries.last : nil
+            let cursorRow = last.map { RowIdentity(slot: $0.slot, revision: $0.revision) }
+            let nextCursor =
+                cursorRow == current.cursorRow && newCriteria == nil && window.state == current.state
+                ? current.nextCursor : last.map { engine.liveCursor(after: $0.item, criteria: criteria) }
             let isSwapped = window.state != current.state
             let old = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             // Rows formatted before and unchanged since are kept; the others are formatted (once per batch and display).
@@ -178,7 +196,7 @@ final class LiveList<C: ListCollection>: Sendable {
             var changed = Set<String>()
             for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
             let ops = WindowDiff.ops(from: current.rows.map(\.id), to: rows.map(\.id), changed: changed)
-            let isTotalChanged = window.total != current.total, isCursorChanged = window.nextCursor != current.nextCursor
+            let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
             if reformat || !missing.isEmpty {
                 current.rowsExpiry = expiry.map { min($0, current.rowsExpiry.flatMap { $0 > now ? $0 : nil } ?? $0) }
             }
@@ -190,7 +208,8 @@ final class LiveList<C: ListCollection>: Sendable {
             let base = current.v
             current.rows = rows
             current.total = window.total
-            current.nextCursor = window.nextCursor
+            current.nextCursor = nextCursor
+            current.cursorRow = cursorRow
             current.state = window.state
             current.v = hub.nextVersion()
             current.snapshot = nil
@@ -208,7 +227,7 @@ final class LiveList<C: ListCollection>: Sendable {
             let delta = LiveEvent.encode(
                 "delta", token: hub.token(current.v),
                 data: Self.deltaBody(
-                    v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(window.nextCursor) : nil,
+                    v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(nextCursor) : nil,
                     ops: ops, rows: rows, purpose: purpose))
             current.ring.append((base, delta))
             if current.ring.count > hub.configuration.replayEvents {
@@ -283,8 +302,8 @@ final class LiveList<C: ListCollection>: Sendable {
         for stream in current.streams where !stream.isSlow.load(ordering: .relaxed) {
             if stream.subscriber.unsentBytes > hub.configuration.maxUnsentBytes {
                 stream.isSlow.store(true, ordering: .relaxed)
-                stream.subscriber.whenDrained { [weak self, hub] in
-                    hub.queue.async { [weak self] in self?.recover(stream) }
+                stream.subscriber.whenDrained { [weak self, hub, display] in
+                    hub.queue(for: display).async { [weak self] in self?.recover(stream) }
                 }
                 continue
             }

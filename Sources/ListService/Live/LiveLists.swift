@@ -76,22 +76,29 @@ package final class LiveLists<C: ListCollection>: Sendable {
         guard !all.isEmpty else { return }
         let touched = all.filter { $0.isTouched(by: effects, engine: engine) }
         guard !touched.isEmpty else { return }
+        refresh(touched, engine: engine)
+    }
+
+    /// Brings `lists` up to date, each on its display context's queue, with one row memo per
+    /// queue and batch.
+    private func refresh(_ lists: [LiveList<C>], engine: CollectionEngine<C>) {
         let at = engine.now
-        hub.queue.async {
-            var memo = LiveList<C>.RowMemo()
-            for list in touched { list.refresh(engine: engine, at: at, memo: &memo) }
+        var byQueue: [ObjectIdentifier: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
+        for list in lists {
+            let queue = hub.queue(for: list.display)
+            byQueue[ObjectIdentifier(queue), default: (queue, [])].lists.append(list)
+        }
+        for (queue, lists) in byQueue.values {
+            queue.async {
+                var memo = LiveList<C>.RowMemo()
+                for list in lists { list.refresh(engine: engine, at: at, memo: &memo) }
+            }
         }
     }
 
     /// Every item was replaced (a bulk import): every list resets.
     func replacedAll(engine: CollectionEngine<C>) {
-        let all = lists.withLock { Array($0.values) }
-        guard !all.isEmpty else { return }
-        let at = engine.now
-        hub.queue.async {
-            var memo = LiveList<C>.RowMemo()
-            for list in all { list.refresh(engine: engine, at: at, memo: &memo) }
-        }
+        refresh(lists.withLock { Array($0.values) }, engine: engine)
     }
 
     // MARK: upkeep
@@ -103,7 +110,9 @@ package final class LiveLists<C: ListCollection>: Sendable {
         let wallNow = engine.now
         for (criteria, list) in all {
             if list.sweep(now: now) { idle.append(criteria) }
-            if wallNow >= list.validUntil { expire(list, under: criteria, engine: engine) }
+            if wallNow >= list.validUntil {
+                hub.queue(for: list.display).async { [weak self] in self?.expire(list, under: criteria, engine: engine) }
+            }
         }
         guard !idle.isEmpty else { return }
         lists.withLock { lists in
@@ -114,6 +123,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
 
     /// Time-relative criteria or row labels went stale: the window is read and formatted again
     /// under criteria made now (a new month, a new day), and the list is filed under them.
+    /// Runs on the list's update queue.
     private func expire(_ list: LiveList<C>, under key: ListCriteria<C>, engine: CollectionEngine<C>) {
         let renewed = try? ListCriteria<C>(list.request, now: engine.now, purpose: list.purpose)
         var memo = LiveList<C>.RowMemo()
@@ -133,7 +143,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
         let until = list.validUntil
         guard until < .distantFuture else { return }
         let delay = max(0, until.timeIntervalSince(engine.now))
-        hub.queue.asyncAfter(deadline: .now() + delay) { [weak self, weak engine, weak list] in
+        hub.queue(for: list.display).asyncAfter(deadline: .now() + delay) { [weak self, weak engine, weak list] in
             guard let self, let engine, let list, engine.now >= list.validUntil else { return }
             guard let key = self.lists.withLock({ $0.first { $0.value === list }?.key }) else { return }
             self.expire(list, under: key, engine: engine)
