@@ -41,13 +41,14 @@ $LOAD "$PORT" 1000 --lists 100 --writes 20 --interval 100 >/dev/null
 echo "== 7. rows formatted per write (1,000 streams, 100 locale and zone pairs): $(( ($(metric listservice_rows_formatted_total) - formatted_before) / 20 )) (the answer's own row, and one per pair whose window the row entered)"
 stop_server
 
-start_server .build/release/server "$DATA_DIR"
+# 10,000 streams are 10,000 connections: room for the writer beside them.
+start_server .build/release/server "$DATA_DIR" --max-connections 11000
 echo "== 2. 10,000 streams over 100 lists, 20 writes 200 ms apart"
 $LOAD "$PORT" 10000 --lists 100 --writes 20 --interval 200
 send_histogram
 stop_server
 
-start_server .build/release/server "$DATA_DIR"
+start_server .build/release/server "$DATA_DIR" --max-connections 11000
 echo "== 3. 10,000 streams open (9,900 on /tasks/live), 100 writes touching the 100 orders streams"
 $LOAD "$PORT" 10000 --lists 100 --idle-path "/tasks/live?view=active" --writes 100 --interval 20
 send_histogram
@@ -65,7 +66,7 @@ wrk_writes create-order.lua "POST /orders, 1,000 streams watching"
 kill "$LOAD_PID" 2>/dev/null; wait "$LOAD_PID" 2>/dev/null || true
 stop_server
 
-start_server .build/release/server "$DATA_DIR"
+start_server .build/release/server "$DATA_DIR" --max-connections 11000
 echo "== 5. memory per idle stream, 10,000 streams over 100 lists"
 before=$(rss_kib)
 $LOAD "$PORT" 10000 --lists 100 --hold 6 >/dev/null &

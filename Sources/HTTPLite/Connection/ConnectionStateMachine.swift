@@ -172,7 +172,9 @@ struct ConnectionStateMachine {
         lastProgress = now
         isWriteBlocked = false
         guard pendingOutputCount == 0 else { return }
-        if outbound.capacity > 64 * 1024 {
+        if case .streaming = phase {
+            outbound = []  // a stream is idle between events, often for long: it keeps no buffer (thousands are open at once)
+        } else if outbound.capacity > 64 * 1024 {
             outbound = []  // do not keep a large buffer per idle connection
         } else {
             outbound.removeAll(keepingCapacity: true)
@@ -218,6 +220,7 @@ struct ConnectionStateMachine {
                 return
             }
             phase = .streaming(isChunked: isChunked, keepAlive: keepAlive)
+            if inbound.isEmpty { inbound = InboundBuffer() }  // nothing is read while streaming: give the request's buffer back
             owed.append(.startStream(produce))
         }
     }

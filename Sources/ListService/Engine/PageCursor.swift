@@ -19,9 +19,17 @@ package struct PageCursor: Sendable, Hashable {
 
     package var encoded: String {
         let text = Self.payload(fingerprint, sortValue, id)
-        return Data((text + String(Self.separator) + Self.checksum(text)).utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // base64url without padding, byte by byte (live lists make a cursor on every change)
+        let base64 = Data((text + String(Self.separator) + Self.checksum(text)).utf8).base64EncodedData()
+        return String(
+            decoding: base64.compactMap { byte in
+                switch byte {
+                case UInt8(ascii: "+"): UInt8(ascii: "-")
+                case UInt8(ascii: "/"): UInt8(ascii: "_")
+                case UInt8(ascii: "="): nil
+                default: byte
+                }
+            }, as: UTF8.self)
     }
 
     /// Decodes a cursor; nil for anything this server did not issue.

@@ -195,7 +195,7 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             var changed = Set<String>()
             for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
-            let ops = WindowDiff.ops(from: current.rows.map(\.id), to: rows.map(\.id), changed: changed)
+            let ops = WindowDiff.ops(from: current.rows.map { $0.id }, to: rows.map { $0.id }, changed: changed)
             let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
             if reformat || !missing.isEmpty {
                 current.rowsExpiry = expiry.map { min($0, current.rowsExpiry.flatMap { $0 > now ? $0 : nil } ?? $0) }
