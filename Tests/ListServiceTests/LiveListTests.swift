@@ -9,13 +9,20 @@ import Testing
 @Suite struct LiveListTests {
     static let now = ISO8601.parse("2026-11-20T12:00:00Z") ?? Date()
 
+    /// Every batch its own event at once (no minimum interval), so `settle` sees them all.
+    static var eventPerBatch: LiveConfiguration {
+        var configuration = LiveConfiguration()
+        configuration.minimumEventInterval = .zero
+        return configuration
+    }
+
     static func makeService() -> CollectionService {
         CollectionService(
             stores: [
                 CollectionState<Orders>(items: DefaultOrders.make(count: 60, anchor: now)),
                 CollectionState<Tasks>(items: DefaultTasks.make(count: 30, anchor: now)),
                 CollectionState<Users>(items: DefaultUsers.make(count: 25)),
-            ], clock: { now })
+            ], live: eventPerBatch, clock: { now })
     }
 
     /// Opens a live stream of `collection` with `query` into a recorder.
@@ -195,7 +202,7 @@ extension LiveListTests {
     }
 
     @Test func capsPerSessionAndPerProcess_refuseBeforeTheStreamOpens() throws {
-        var configuration = LiveConfiguration()
+        var configuration = Self.eventPerBatch
         configuration.maxStreams = 10
         let service = CollectionService(stores: [CollectionState<Users>(items: DefaultUsers.make(count: 5))], live: configuration)
         let session = service.sessions.session(id: nil, adoptsUnknownID: false, now: Date()).session
@@ -247,5 +254,25 @@ extension LiveListTests {
         // Every row's label changed: more than half the window, so a reset (a delta otherwise).
         #expect(watcher.events.dropFirst().first?.name == "reset", "no write happened, yet the stream was brought up to date")
         #expect((replica.items as NSArray).isEqual(to: after))
+    }
+}
+
+extension LiveListTests {
+    @Test func underAFloodOfWrites_aListSendsAtMostOneEventPerInterval_andEndsExact() async throws {
+        var configuration = LiveConfiguration()
+        configuration.minimumEventInterval = .milliseconds(300)
+        let service = CollectionService(stores: [CollectionState<Users>(items: DefaultUsers.make(count: 10))], live: configuration)
+        let router = ServiceRoutes.makeRouter(service: service)
+        let watcher = try Self.watch("users", [("sort", "taps"), ("order", "desc")], service: service)
+        let id = Self.userID(atIndex: 5, [("sort", "taps"), ("order", "desc")], router: router)
+        for _ in 0..<20 { _ = router.send(.post, "/users/\(id)/tap") }
+        try await Task.sleep(for: .milliseconds(700))
+        Self.settle(service)
+        let deltas = watcher.events.filter { $0.name == "delta" }
+        #expect((1...3).contains(deltas.count), "20 writes within the interval: \(deltas.count) events")
+        var replica = LiveWindowReplica()
+        for event in watcher.events { replica.apply(event) }
+        let fresh = router.send(.get, "/users", query: [("sort", "taps"), ("order", "desc")]).bodyJSON["items"] as? [[String: Any]] ?? []
+        #expect(replica.problems.isEmpty && (replica.items as NSArray).isEqual(to: fresh))
     }
 }

@@ -19,6 +19,10 @@ package struct LiveConfiguration: Sendable {
     package var linger: Duration = .seconds(30)
     /// The reconnect delay sent to clients, before jitter (up to as much again).
     package var retryMilliseconds = 2_000
+    /// A list sends at most one event per interval: under a flood of writes, the changes of
+    /// that time arrive as one event, and writers keep the processor (a quiet list's first
+    /// change goes out at once).
+    package var minimumEventInterval: Duration = .milliseconds(20)
 
     package init() {}
 }

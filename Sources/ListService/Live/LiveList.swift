@@ -1,4 +1,6 @@
 import Basics
+import Dispatch
+import Synchronization
 import Foundation
 
 /// One watched list: a window of formatted rows kept in step with the data, shared by every
@@ -15,6 +17,11 @@ final class LiveList<C: ListCollection>: Sendable {
     let display: DisplayContext
     private let hub: LiveHub
     private let current: Locked<Current>
+    /// A refresh is queued: later changes need not queue another, since a refresh reads the
+    /// state as it is when it runs (under load, consecutive batches then share one event).
+    private let isRefreshQueued = Atomic<Bool>(false)
+    /// When the last refresh began (nanoseconds on the monotonic clock).
+    private let lastRefresh = Atomic<UInt64>(0)
 
     struct RowIdentity: Equatable {
         let slot: Int32
@@ -36,6 +43,9 @@ final class LiveList<C: ListCollection>: Sendable {
         var nextCursor: String?
         /// The row `nextCursor` was made from (its slot and revision), so it is made again only when that changes.
         var cursorRow: RowIdentity?
+        /// The last row's sort key and id when rows follow the window: a change wholly after
+        /// it (that neither adds nor removes an item) cannot alter the window.
+        var windowEnd: (key: SortKey, id: String)?
         var state: ObjectIdentifier
         var v: UInt64
         /// When a row's text goes stale by itself ("due tomorrow" becomes "due today").
@@ -67,7 +77,8 @@ final class LiveList<C: ListCollection>: Sendable {
                 criteria: criteria, criteriaJSON: engine.liveCriteria(criteria),
                 rows: zip(window.entries, rows).map { Row(id: $0.id, slot: $0.slot, revision: $0.revision, bytes: $1) },
                 total: window.total, nextCursor: last.map { engine.liveCursor(after: $0.item, criteria: criteria) },
-                cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) }, state: window.state, v: hub.nextVersion(),
+                cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
+                windowEnd: last.map { (C.sortKey(of: $0.item, by: criteria.sort), $0.id) }, state: window.state, v: hub.nextVersion(),
                 rowsExpiry: expiry))
     }
 
@@ -76,12 +87,24 @@ final class LiveList<C: ListCollection>: Sendable {
     /// When the window goes stale by itself: its criteria's end (month, day) or a row's.
     var validUntil: Date { current.withLock { min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture) } }
 
-    /// Whether a change of these items can alter the window or the total.
+    /// Whether a change of these items can alter the window or the total: one that adds an
+    /// item to the list or takes one out, or one whose item sorts, before or after, at or
+    /// above the window's last row. (A later refresh reads the state as it is then, so a
+    /// window end that lags a queued refresh loses nothing.)
     func isTouched(by effects: [CollectionState<C>.Effect], engine: CollectionEngine<C>) -> Bool {
-        let criteria = self.criteria
+        let (criteria, end) = current.withLock { ($0.criteria, $0.windowEnd) }
+        func sortsAfterEnd(_ item: C.Item) -> Bool {
+            guard let end else { return false }
+            let key = C.sortKey(of: item, by: criteria.sort)
+            if key == end.key { return C.id(of: item) > end.id }
+            return criteria.direction == .asc ? end.key < key : key < end.key
+        }
         return effects.contains { effect in
-            effect.old.map { engine.listIncludes($0, criteria: criteria) } == true
-                || effect.new.map { engine.listIncludes($0, criteria: criteria) } == true
+            let wasIn = effect.old.map { engine.listIncludes($0, criteria: criteria) } ?? false
+            let isIn = effect.new.map { engine.listIncludes($0, criteria: criteria) } ?? false
+            guard wasIn || isIn else { return false }
+            guard wasIn == isIn, let old = effect.old, let new = effect.new else { return true }  // the total changes
+            return !(sortsAfterEnd(old) && sortsAfterEnd(new))
         }
     }
 
@@ -136,6 +159,18 @@ final class LiveList<C: ListCollection>: Sendable {
 
     // MARK: changing
 
+    /// Marks a refresh as queued; false when one already was (the caller then queues none).
+    func queueRefresh() -> Bool { !isRefreshQueued.exchange(true, ordering: .acquiringAndReleasing) }
+
+    /// How long the next refresh should wait to keep `minimumEventInterval`, in nanoseconds.
+    func refreshDelay(now: UInt64) -> UInt64 {
+        let interval =
+            UInt64(hub.configuration.minimumEventInterval.components.attoseconds / 1_000_000_000)
+            + UInt64(hub.configuration.minimumEventInterval.components.seconds) * 1_000_000_000
+        let last = lastRefresh.load(ordering: .relaxed)
+        return last == 0 || now >= last + interval ? 0 : last + interval - now
+    }
+
     /// Rows formatted during one batch, so a row is formatted once per display context
     /// however many lists show it.
     typealias RowMemo = [RowKey: [UInt8]]
@@ -154,6 +189,8 @@ final class LiveList<C: ListCollection>: Sendable {
     func refresh(
         engine: CollectionEngine<C>, at: Date, memo: inout RowMemo, criteria newCriteria: ListCriteria<C>? = nil, reformat: Bool = false
     ) {
+        isRefreshQueued.store(false, ordering: .releasing)  // changes from here on queue another
+        lastRefresh.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         current.withLock { current in
             if let newCriteria {
                 current.criteria = newCriteria
@@ -210,6 +247,7 @@ final class LiveList<C: ListCollection>: Sendable {
             current.total = window.total
             current.nextCursor = nextCursor
             current.cursorRow = cursorRow
+            current.windowEnd = last.map { (C.sortKey(of: $0.item, by: criteria.sort), $0.id) }
             current.state = window.state
             current.v = hub.nextVersion()
             current.snapshot = nil

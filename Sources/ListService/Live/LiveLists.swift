@@ -74,18 +74,28 @@ package final class LiveLists<C: ListCollection>: Sendable {
     func changed(_ effects: [CollectionState<C>.Effect], engine: CollectionEngine<C>) {
         let all = lists.withLock { Array($0.values) }
         guard !all.isEmpty else { return }
-        let touched = all.filter { $0.isTouched(by: effects, engine: engine) }
+        let touched = all.filter { $0.isTouched(by: effects, engine: engine) && $0.queueRefresh() }
         guard !touched.isEmpty else { return }
         refresh(touched, engine: engine)
     }
 
     /// Brings `lists` up to date, each on its display context's queue, with one row memo per
     /// queue and batch.
+    /// A list that sent an event less than `minimumEventInterval` ago waits out the rest.
     private func refresh(_ lists: [LiveList<C>], engine: CollectionEngine<C>) {
         let at = engine.now
+        let now = DispatchTime.now().uptimeNanoseconds
         var byQueue: [ObjectIdentifier: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
         for list in lists {
             let queue = hub.queue(for: list.display)
+            let delay = list.refreshDelay(now: now)
+            guard delay == 0 else {
+                queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: now + delay)) {
+                    var memo = LiveList<C>.RowMemo()
+                    list.refresh(engine: engine, at: at, memo: &memo)
+                }
+                continue
+            }
             byQueue[ObjectIdentifier(queue), default: (queue, [])].lists.append(list)
         }
         for (queue, lists) in byQueue.values {
@@ -98,7 +108,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
 
     /// Every item was replaced (a bulk import): every list resets.
     func replacedAll(engine: CollectionEngine<C>) {
-        refresh(lists.withLock { Array($0.values) }, engine: engine)
+        refresh(lists.withLock { Array($0.values) }.filter { $0.queueRefresh() }, engine: engine)
     }
 
     // MARK: upkeep
