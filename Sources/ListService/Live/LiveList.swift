@@ -87,23 +87,46 @@ final class LiveList<C: ListCollection>: Sendable {
     /// When the window goes stale by itself: its criteria's end (month, day) or a row's.
     var validUntil: Date { current.withLock { min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture) } }
 
+    /// What the change of one item means to lists of one fingerprint (filter, scope, search
+    /// and sort): whether it was and is in them, and its sort key before and after. The same
+    /// for every list of that fingerprint, so it is found once per batch however many
+    /// locales, zones and windows watch.
+    struct EffectFacts {
+        let wasIn: Bool
+        let isIn: Bool
+        let old: (key: SortKey, id: String)?
+        let new: (key: SortKey, id: String)?
+    }
+
+    typealias FactsMemo = [String: [EffectFacts]]
+
     /// Whether a change of these items can alter the window or the total: one that adds an
     /// item to the list or takes one out, or one whose item sorts, before or after, at or
     /// above the window's last row. (A later refresh reads the state as it is then, so a
     /// window end that lags a queued refresh loses nothing.)
-    func isTouched(by effects: [CollectionState<C>.Effect], engine: CollectionEngine<C>) -> Bool {
+    func isTouched(by effects: [CollectionState<C>.Effect], engine: CollectionEngine<C>, memo: inout FactsMemo) -> Bool {
         let (criteria, end) = current.withLock { ($0.criteria, $0.windowEnd) }
-        func sortsAfterEnd(_ item: C.Item) -> Bool {
-            guard let end else { return false }
-            let key = C.sortKey(of: item, by: criteria.sort)
-            if key == end.key { return C.id(of: item) > end.id }
-            return criteria.direction == .asc ? end.key < key : key < end.key
+        let facts: [EffectFacts]
+        if let known = memo[criteria.fingerprint] {
+            facts = known
+        } else {
+            facts = effects.map { effect in
+                EffectFacts(
+                    wasIn: effect.old.map { engine.listIncludes($0, criteria: criteria) } ?? false,
+                    isIn: effect.new.map { engine.listIncludes($0, criteria: criteria) } ?? false,
+                    old: effect.old.map { (C.sortKey(of: $0, by: criteria.sort), C.id(of: $0)) },
+                    new: effect.new.map { (C.sortKey(of: $0, by: criteria.sort), C.id(of: $0)) })
+            }
+            memo[criteria.fingerprint] = facts
         }
-        return effects.contains { effect in
-            let wasIn = effect.old.map { engine.listIncludes($0, criteria: criteria) } ?? false
-            let isIn = effect.new.map { engine.listIncludes($0, criteria: criteria) } ?? false
-            guard wasIn || isIn else { return false }
-            guard wasIn == isIn, let old = effect.old, let new = effect.new else { return true }  // the total changes
+        func sortsAfterEnd(_ position: (key: SortKey, id: String)) -> Bool {
+            guard let end else { return false }
+            if position.key == end.key { return position.id > end.id }
+            return criteria.direction == .asc ? end.key < position.key : position.key < end.key
+        }
+        return facts.contains { fact in
+            guard fact.wasIn || fact.isIn else { return false }
+            guard fact.wasIn == fact.isIn, let old = fact.old, let new = fact.new else { return true }  // the total changes
             return !(sortsAfterEnd(old) && sortsAfterEnd(new))
         }
     }

@@ -74,7 +74,8 @@ package final class LiveLists<C: ListCollection>: Sendable {
     func changed(_ effects: [CollectionState<C>.Effect], engine: CollectionEngine<C>) {
         let all = lists.withLock { Array($0.values) }
         guard !all.isEmpty else { return }
-        let touched = all.filter { $0.isTouched(by: effects, engine: engine) && $0.queueRefresh() }
+        var facts = LiveList<C>.FactsMemo()
+        let touched = all.filter { $0.isTouched(by: effects, engine: engine, memo: &facts) && $0.queueRefresh() }
         guard !touched.isEmpty else { return }
         refresh(touched, engine: engine)
     }
