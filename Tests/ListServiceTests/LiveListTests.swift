@@ -51,7 +51,7 @@ import Testing
     @Test func randomWritesKeepEveryWatchedWindowEqualToAFreshPage() throws {
         let service = Self.makeService()
         let router = ServiceRoutes.makeRouter(service: service)
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         var watched: [(collection: String, query: [(String, String)], recorder: LiveRecorder)] = []
         for _ in 0..<24 {
             var query: [(String, String)] = [("limit", String(Int.random(in: 2...7, using: &generator)))]

@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func randomWindowsAlwaysArriveExactly() {
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         for _ in 0..<2000 {
             let universe = (0..<12).map { "r\($0)" }
             let old = Array(universe.shuffled(using: &generator).prefix(Int.random(in: 0...10, using: &generator)))

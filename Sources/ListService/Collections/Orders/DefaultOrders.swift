@@ -58,7 +58,7 @@ package enum DefaultOrders {
 }
 
 /// A small deterministic generator (SplitMix64): the same seed gives the same data everywhere.
-struct SplitMix64 {
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
