@@ -257,10 +257,12 @@ final class LiveList<C: ListCollection>: Sendable {
             for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
             let ops = WindowDiff.ops(from: current.rows.map { $0.id }, to: rows.map { $0.id }, changed: changed)
             let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
-            if reformat || !missing.isEmpty {
-                current.rowsExpiry = expiry.map { min($0, current.rowsExpiry.flatMap { $0 > now ? $0 : nil } ?? $0) }
+            // Every row formatted now: their expiry is the window's; some: the earlier of theirs and the rest's.
+            if reformat {
+                current.rowsExpiry = expiry
+            } else if let expiry {
+                current.rowsExpiry = min(expiry, current.rowsExpiry ?? expiry)
             }
-            if reformat { current.rowsExpiry = expiry }
             guard !ops.isEmpty || isTotalChanged || isCursorChanged || isSwapped else {
                 current.rows = rows
                 return
@@ -279,9 +281,10 @@ final class LiveList<C: ListCollection>: Sendable {
                 current.ring.removeAll()  // a reset cannot be replayed as ops
                 hub.metrics.countReset(.burst)
                 for stream in current.streams where !stream.isSlow.load(ordering: .relaxed) {
-                    stream.subscriber.send(event("reset", reason: .burst, for: stream, &current))
+                    let reset = event("reset", reason: .burst, for: stream, &current)
+                    stream.subscriber.send(reset)
+                    hub.metrics.count(.reset, streams: 1, bytes: reset.count)
                 }
-                hub.metrics.count(.reset, streams: current.streams.count, bytes: 0)
                 current.lastEvent = .now
                 return
             }
