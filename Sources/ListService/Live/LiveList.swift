@@ -17,23 +17,20 @@ final class LiveList<C: ListCollection>: Sendable {
     let display: DisplayContext
     private let hub: LiveHub
     private let current: Locked<Current>
+
+    // Kept outside the generic class: types nested in it would have their metadata made
+    // and looked up at run time on every refresh.
+    typealias Row = LiveRow
+    typealias RowIdentity = LiveRowIdentity
+    typealias RowKey = LiveRowKey
+    typealias RowMemo = LiveRowMemo
+    typealias EffectFacts = LiveEffectFacts
+    typealias FactsMemo = LiveFactsMemo
     /// A refresh is queued: later changes need not queue another, since a refresh reads the
     /// state as it is when it runs (under load, consecutive batches then share one event).
     private let isRefreshQueued = Atomic<Bool>(false)
     /// When the last refresh began (nanoseconds on the monotonic clock).
     private let lastRefresh = Atomic<UInt64>(0)
-
-    struct RowIdentity: Equatable {
-        let slot: Int32
-        let revision: UInt32
-    }
-
-    struct Row {
-        let id: String
-        let slot: Int32
-        let revision: UInt32
-        let bytes: [UInt8]
-    }
 
     private struct Current {
         var criteria: ListCriteria<C>
@@ -45,7 +42,7 @@ final class LiveList<C: ListCollection>: Sendable {
         var cursorRow: RowIdentity?
         /// The last row's sort key and id when rows follow the window: a change wholly after
         /// it (that neither adds nor removes an item) cannot alter the window.
-        var windowEnd: (key: SortKey, id: String)?
+        var windowEnd: LiveSortPosition?
         var state: ObjectIdentifier
         var v: UInt64
         /// When a row's text goes stale by itself ("due tomorrow" becomes "due today").
@@ -78,7 +75,8 @@ final class LiveList<C: ListCollection>: Sendable {
                 rows: zip(window.entries, rows).map { Row(id: $0.id, slot: $0.slot, revision: $0.revision, bytes: $1) },
                 total: window.total, nextCursor: last.map { engine.liveCursor(after: $0.item, criteria: criteria) },
                 cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
-                windowEnd: last.map { (C.sortKey(of: $0.item, by: criteria.sort), $0.id) }, state: window.state, v: hub.nextVersion(),
+                windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
+                v: hub.nextVersion(),
                 rowsExpiry: expiry))
     }
 
@@ -86,19 +84,6 @@ final class LiveList<C: ListCollection>: Sendable {
 
     /// When the window goes stale by itself: its criteria's end (month, day) or a row's.
     var validUntil: Date { current.withLock { min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture) } }
-
-    /// What the change of one item means to lists of one fingerprint (filter, scope, search
-    /// and sort): whether it was and is in them, and its sort key before and after. The same
-    /// for every list of that fingerprint, so it is found once per batch however many
-    /// locales, zones and windows watch.
-    struct EffectFacts {
-        let wasIn: Bool
-        let isIn: Bool
-        let old: (key: SortKey, id: String)?
-        let new: (key: SortKey, id: String)?
-    }
-
-    typealias FactsMemo = [String: [EffectFacts]]
 
     /// Whether a change of these items can alter the window or the total: one that adds an
     /// item to the list or takes one out, or one whose item sorts, before or after, at or
@@ -114,12 +99,12 @@ final class LiveList<C: ListCollection>: Sendable {
                 EffectFacts(
                     wasIn: effect.old.map { engine.listIncludes($0, criteria: criteria) } ?? false,
                     isIn: effect.new.map { engine.listIncludes($0, criteria: criteria) } ?? false,
-                    old: effect.old.map { (C.sortKey(of: $0, by: criteria.sort), C.id(of: $0)) },
-                    new: effect.new.map { (C.sortKey(of: $0, by: criteria.sort), C.id(of: $0)) })
+                    old: effect.old.map { LiveSortPosition(key: C.sortKey(of: $0, by: criteria.sort), id: C.id(of: $0)) },
+                    new: effect.new.map { LiveSortPosition(key: C.sortKey(of: $0, by: criteria.sort), id: C.id(of: $0)) })
             }
             memo[criteria.fingerprint] = facts
         }
-        func sortsAfterEnd(_ position: (key: SortKey, id: String)) -> Bool {
+        func sortsAfterEnd(_ position: LiveSortPosition) -> Bool {
             guard let end else { return false }
             if position.key == end.key { return position.id > end.id }
             return criteria.direction == .asc ? end.key < position.key : position.key < end.key
@@ -194,17 +179,6 @@ final class LiveList<C: ListCollection>: Sendable {
         return last == 0 || now >= last + interval ? 0 : last + interval - now
     }
 
-    /// Rows formatted during one batch, so a row is formatted once per display context
-    /// however many lists show it.
-    typealias RowMemo = [RowKey: [UInt8]]
-
-    struct RowKey: Hashable {
-        let slot: Int32
-        let revision: UInt32
-        let display: DisplayContext
-        let purpose: ListPurpose
-    }
-
     /// Brings the window up to date and sends what changed: a delta, a `reset` when too much
     /// changed at once, or nothing. `at` is the commit time. `criteria` replaces the list's
     /// (time-relative criteria expired); `reformat` formats every row again (time passed, so
@@ -272,7 +246,7 @@ final class LiveList<C: ListCollection>: Sendable {
             current.total = window.total
             current.nextCursor = nextCursor
             current.cursorRow = cursorRow
-            current.windowEnd = last.map { (C.sortKey(of: $0.item, by: criteria.sort), $0.id) }
+            current.windowEnd = last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }
             current.state = window.state
             current.v = hub.nextVersion()
             current.snapshot = nil
