@@ -276,3 +276,21 @@ extension LiveListTests {
         #expect(replica.problems.isEmpty && (replica.items as NSArray).isEqual(to: fresh))
     }
 }
+
+extension LiveListTests {
+    @Test func listsNoOneWatches_doNotPileUp_pastTheStreamCap() throws {
+        var configuration = Self.eventPerBatch
+        configuration.maxStreams = 5
+        let service = CollectionService(stores: [CollectionState<Users>(items: DefaultUsers.make(count: 30))], live: configuration)
+        let kept = try Self.watch("users", [("limit", "1")], service: service)
+        for limit in 2...30 {
+            let passing = try Self.watch("users", [("limit", String(limit))], service: service)
+            passing.close()  // a client cycling through criteria
+        }
+        let lists = service.live.metrics.lists.load(ordering: .relaxed)
+        #expect(lists <= 5, "\(lists) lists kept")
+        #expect(kept.isOpen && service.live.metrics.streamsOpen.load(ordering: .relaxed) <= 2)
+        let rejoined = try Self.watch("users", [("limit", "1")], service: service, lastEventID: kept.events.last?.id)
+        #expect(rejoined.events.isEmpty, "the watched list survived: a reconnect to it is up to date")
+    }
+}

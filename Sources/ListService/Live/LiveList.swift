@@ -318,6 +318,14 @@ final class LiveList<C: ListCollection>: Sendable {
         }
     }
 
+    /// Whether a stream still watches the list.
+    var isWatched: Bool {
+        current.withLock { current in
+            dropClosedStreams(&current)
+            return !current.streams.isEmpty
+        }
+    }
+
     /// Drops the streams whose clients left, giving back their places.
     func dropClosedStreams() { current.withLock { dropClosedStreams(&$0) } }
 

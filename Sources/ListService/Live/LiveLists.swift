@@ -50,6 +50,13 @@ package final class LiveLists<C: ListCollection>: Sendable {
     ) throws(LiveOpenError) -> (LiveList<C>, isNew: Bool) {
         let made = lists.withLock { lists -> Result<(LiveList<C>, Bool), ListServiceError> in
             if let existing = lists[criteria] { return .success((existing, false)) }
+            // Lists no one watches linger for quick reconnects; a client cycling through
+            // criteria must not pile them up: at the bound, they go at once.
+            if lists.count >= hub.configuration.maxStreams {
+                let unwatched = lists.filter { !$0.value.isWatched }.map(\.key)
+                for key in unwatched { lists[key] = nil }
+                hub.metrics.lists.subtract(unwatched.count, ordering: .relaxed)
+            }
             do throws(ListServiceError) {
                 let list = try LiveList(criteria: criteria, request: request, purpose: purpose, engine: engine, hub: hub)
                 lists[criteria] = list
