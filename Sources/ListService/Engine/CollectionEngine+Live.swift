@@ -39,12 +39,6 @@ extension CollectionEngine {
         return LiveWindow(entries: entries, total: contents.total, hasMore: contents.hasMore, state: ObjectIdentifier(state))
     }
 
-    /// The cursor of the page after one that ends with `last`.
-    func liveCursor(after last: C.Item, criteria: ListCriteria<C>) -> String {
-        PageCursor(fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last))
-            .encoded
-    }
-
     /// Rows (or markers) exactly as a page of `criteria` writes them, one byte array each,
     /// and the earliest instant one of them goes stale.
     func liveRows(_ entries: [LiveWindow.Entry], criteria: ListCriteria<C>, now: Date) -> (rows: [[UInt8]], expiry: Date?) {
@@ -53,16 +47,9 @@ extension CollectionEngine {
         let (bytes, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             for entry in entries {
-                json.beginObject()
-                if criteria.purpose == .map {
-                    C.writeMarker(entry.item, in: &context, to: &json)
-                } else {
-                    C.writeRow(entry.item, in: &context, to: &json)
-                    json.field("version", hexDigits: entry.version)
-                }
-                json.endObject()
+                let rowExpiry = Self.writeListRow(entry.item, version: entry.version, purpose: criteria.purpose, in: &context, to: &json)
                 bounds.append(json.bytes.count)
-                if let rowExpiry = C.rowExpiry(of: entry.item, in: context) { expiry = min(expiry ?? rowExpiry, rowExpiry) }
+                if let rowExpiry { expiry = min(expiry ?? rowExpiry, rowExpiry) }
             }
             return expiry
         }
@@ -75,13 +62,6 @@ extension CollectionEngine {
             start = end
         }
         return (rows, expiry)
-    }
-
-    /// The list's `criteria` member, as pages write it.
-    func liveCriteria(_ criteria: ListCriteria<C>) -> [UInt8] {
-        var json = JSONWriter(reservingCapacity: 256)
-        writeCriteria(criteria, to: &json)
-        return json.bytes
     }
 
     /// Whether `item` belongs to the list `criteria` names (its filter, scope and search).

@@ -104,24 +104,14 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let items = contents(of: result, criteria: criteria)?.items ?? []
         let (markers, _) = writeRows(display: criteria.display, now: now) { context, json in
             json.beginArray()
-            for item in items {
-                json.beginObject()
-                C.writeMarker(item, in: &context, to: &json)
-                json.endObject()
-            }
+            for item in items { _ = Self.writeListRow(item, version: 0, purpose: .map, in: &context, to: &json) }
             json.endArray()
             return nil
         }
-        var json = JSONWriter(reservingCapacity: markers.count + 256)
-        json.beginObject()
-        json.key("items")
-        json.raw(markers)
-        json.field("total", items.count)
-        json.key("criteria")
-        writeCriteria(criteria, to: &json)
-        json.endObject()
+        let body = Self.pageBody(
+            total: items.count, nextCursor: nil, purpose: .map, criteria: criteriaJSON(criteria), items: { $0.raw(markers) })
         metrics.increment(.pagesBuilt)
-        let page = ListPage(body: json.bytes, token: result.token, validUntil: criteria.validUntil)
+        let page = ListPage(body: body, token: result.token, validUntil: criteria.validUntil)
         if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
         return (page, .miss)
     }
@@ -321,34 +311,66 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             var expiry: Date?
             json.beginArray()
             for (item, version) in zip(items, versions) {
-                json.beginObject()
-                C.writeRow(item, in: &context, to: &json)
-                json.field("version", hexDigits: version)  // what If-Match takes: a client writes straight from a list
-                json.endObject()
-                if let rowExpiry = C.rowExpiry(of: item, in: context) { expiry = min(expiry ?? rowExpiry, rowExpiry) }
+                if let rowExpiry = Self.writeListRow(item, version: version, purpose: .list, in: &context, to: &json) {
+                    expiry = min(expiry ?? rowExpiry, rowExpiry)
+                }
             }
             json.endArray()
             return expiry
         }
         metrics.increment(.rowsFormatted, by: items.count)
         metrics.increment(.pagesBuilt)
-        var nextCursor: String?
-        if contents.hasMore, let last = items.last {
-            nextCursor =
-                PageCursor(
-                    fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last)
-                ).encoded
+        let nextCursor = contents.hasMore ? items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
+        let body = Self.pageBody(
+            total: contents.total, nextCursor: nextCursor, purpose: .list, criteria: criteriaJSON(criteria), items: { $0.raw(rows) })
+        return ListPage(body: body, token: result.token, validUntil: min(criteria.validUntil, expiry ?? .distantFuture))
+    }
+
+    /// One row object of a list (with its item's version, what `If-Match` takes, so a client
+    /// writes straight from a list) or one marker of a map, as every page and live list
+    /// writes it; the instant the row's text goes stale, if it does.
+    static func writeListRow(
+        _ item: C.Item, version: UInt64, purpose: ListPurpose, in context: inout RowContext<C.Phrases>, to json: inout JSONWriter
+    ) -> Date? {
+        json.beginObject()
+        if purpose == .map {
+            C.writeMarker(item, in: &context, to: &json)
+        } else {
+            C.writeRow(item, in: &context, to: &json)
+            json.field("version", hexDigits: version)
         }
-        var json = JSONWriter(reservingCapacity: rows.count + 256)
+        json.endObject()
+        return C.rowExpiry(of: item, in: context)
+    }
+
+    /// A page's body: `items` (written by `items`), `total`, `nextCursor` (lists only) and the
+    /// encoded `criteria`; pages and live snapshots alike.
+    static func pageBody(
+        total: Int, nextCursor: String?, purpose: ListPurpose, criteria: [UInt8], items: (inout JSONWriter) -> Void
+    ) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 4096)
         json.beginObject()
         json.key("items")
-        json.raw(rows)
-        json.field("total", contents.total)
-        json.field("nextCursor", nextCursor)
+        items(&json)
+        json.field("total", total)
+        if purpose == .list { json.field("nextCursor", nextCursor) }
         json.key("criteria")
-        writeCriteria(criteria, to: &json)
+        json.raw(criteria)
         json.endObject()
-        return ListPage(body: json.bytes, token: result.token, validUntil: min(criteria.validUntil, expiry ?? .distantFuture))
+        return json.bytes
+    }
+
+    /// The cursor of the page after one that ends with `last`.
+    func nextCursor(after last: C.Item, criteria: ListCriteria<C>) -> String {
+        PageCursor(fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last))
+            .encoded
+    }
+
+    /// The criteria as applied (defaults filled in), encoded: a page's `criteria` member.
+    func criteriaJSON(_ criteria: ListCriteria<C>) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 256)
+        writeCriteria(criteria, to: &json)
+        return json.bytes
     }
 
     /// The page's rows and total, read together (see `CollectionState.page`); nil for a bad cursor.
@@ -360,7 +382,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// The criteria as applied, defaults filled in.
-    func writeCriteria(_ criteria: ListCriteria<C>, to json: inout JSONWriter) {
+    private func writeCriteria(_ criteria: ListCriteria<C>, to json: inout JSONWriter) {
         json.beginObject()
         if let viewParameter = C.viewParameter {
             json.key(viewParameter)

@@ -71,9 +71,9 @@ final class LiveList<C: ListCollection>: Sendable {
         self.hub = hub
         current = Locked(
             Current(
-                criteria: criteria, criteriaJSON: engine.liveCriteria(criteria),
+                criteria: criteria, criteriaJSON: engine.criteriaJSON(criteria),
                 rows: zip(window.entries, rows).map { Row(id: $0.id, slot: $0.slot, revision: $0.revision, bytes: $1) },
-                total: window.total, nextCursor: last.map { engine.liveCursor(after: $0.item, criteria: criteria) },
+                total: window.total, nextCursor: last.map { engine.nextCursor(after: $0.item, criteria: criteria) },
                 cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
                 windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
                 v: hub.nextVersion(),
@@ -191,7 +191,7 @@ final class LiveList<C: ListCollection>: Sendable {
         current.withLock { current in
             if let newCriteria {
                 current.criteria = newCriteria
-                current.criteriaJSON = engine.liveCriteria(newCriteria)
+                current.criteriaJSON = engine.criteriaJSON(newCriteria)
             }
             let criteria = current.criteria
             let window =
@@ -200,7 +200,7 @@ final class LiveList<C: ListCollection>: Sendable {
             let cursorRow = last.map { RowIdentity(slot: $0.slot, revision: $0.revision) }
             let nextCursor =
                 cursorRow == current.cursorRow && newCriteria == nil && window.state == current.state
-                ? current.nextCursor : last.map { engine.liveCursor(after: $0.item, criteria: criteria) }
+                ? current.nextCursor : last.map { engine.nextCursor(after: $0.item, criteria: criteria) }
             let isSwapped = window.state != current.state
             let old = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             // Rows formatted before and unchanged since are kept; the others are formatted (once per batch and display).
@@ -382,20 +382,13 @@ final class LiveList<C: ListCollection>: Sendable {
 
     /// The body a GET of the list returns (without a session's selection).
     private func snapshotBody(_ current: Current) -> [UInt8] {
-        var json = JSONWriter(reservingCapacity: current.rows.reduce(256) { $0 + $1.bytes.count + 1 })
-        json.beginObject()
-        json.key("items")
-        json.beginArray()
-        for row in current.rows {
-            json.raw(row.bytes)
+        CollectionEngine<C>.pageBody(total: current.total, nextCursor: current.nextCursor, purpose: purpose, criteria: current.criteriaJSON)
+        {
+            json in
+            json.beginArray()
+            for row in current.rows { json.raw(row.bytes) }
+            json.endArray()
         }
-        json.endArray()
-        json.field("total", current.total)
-        if purpose == .list { json.field("nextCursor", current.nextCursor) }
-        json.key("criteria")
-        json.raw(current.criteriaJSON)
-        json.endObject()
-        return json.bytes
     }
 
     /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]"ops":[…]}`.
