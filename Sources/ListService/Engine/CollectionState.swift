@@ -165,9 +165,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         _ slot: Int32, after key: SortKey, id: String, field: C.SortField, direction: SortDirection, item: (Int32) -> C.Item?
     ) -> Bool {
         guard let candidate = item(slot) else { return false }
-        let candidateKey = C.sortKey(of: candidate, by: field)
-        if candidateKey == key { return C.id(of: candidate) > id }
-        return direction == .asc ? key < candidateKey : candidateKey < key
+        return direction.places(C.sortKey(of: candidate, by: field), C.id(of: candidate), after: key, id)
     }
 
     /// Runs `body` with item lookup by slot, under the read lock.

@@ -105,9 +105,7 @@ final class LiveList<C: ListCollection>: Sendable {
             memo[criteria.fingerprint] = facts
         }
         func sortsAfterEnd(_ position: LiveSortPosition) -> Bool {
-            guard let end else { return false }
-            if position.key == end.key { return position.id > end.id }
-            return criteria.direction == .asc ? end.key < position.key : position.key < end.key
+            end.map { criteria.direction.places(position.key, position.id, after: $0.key, $0.id) } ?? false
         }
         return facts.contains { fact in
             guard fact.wasIn || fact.isIn else { return false }
