@@ -264,7 +264,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 "delta", token: hub.token(current.v),
                 data: Self.deltaBody(
                     v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(nextCursor) : nil,
-                    ops: ops, rows: rows, purpose: purpose))
+                    ops: ops, rows: rows))
             current.ring.append((base, delta))
             if current.ring.count > hub.configuration.replayEvents {
                 current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents)
@@ -391,9 +391,18 @@ final class LiveList<C: ListCollection>: Sendable {
 
     /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]"ops":[…]}`.
     private static func deltaBody(
-        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, ops: [WindowOp], rows: [Row], purpose: ListPurpose
+        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, ops: [WindowOp], rows: [Row]
     ) -> [UInt8] {
-        let rowByID = Dictionary(rows.map { ($0.id, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        // Only inserted and updated rows are sent: look up those, not the whole window (a map's may be thousands).
+        let sent = Set(
+            ops.compactMap { op -> String? in
+                switch op {
+                case .insert(let id, _), .update(let id): id
+                case .remove, .move: nil
+                }
+            })
+        var rowByID: [String: [UInt8]] = [:]
+        for row in rows where sent.contains(row.id) { rowByID[row.id] = row.bytes }
         var json = JSONWriter(reservingCapacity: 256)
         json.beginObject()
         json.field("v", Int(v))

@@ -88,30 +88,33 @@ package final class LiveLists<C: ListCollection>: Sendable {
     }
 
     /// Brings `lists` up to date, each on its display context's queue, with one row memo per
-    /// queue and batch.
-    /// A list that sent an event less than `minimumEventInterval` ago waits out the rest.
+    /// queue and batch; a list that sent an event less than `minimumEventInterval` ago waits
+    /// out the rest.
     private func refresh(_ lists: [LiveList<C>], engine: CollectionEngine<C>) {
         let at = engine.now
         let now = DispatchTime.now().uptimeNanoseconds
-        var byQueue: [ObjectIdentifier: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
+        var rounds: [Round: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
         for list in lists {
             let queue = hub.queue(for: list.display)
-            let delay = list.refreshDelay(now: now)
-            guard delay == 0 else {
-                queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: now + delay)) {
-                    var memo = LiveList<C>.RowMemo()
-                    list.refresh(engine: engine, at: at, memo: &memo)
-                }
-                continue
-            }
-            byQueue[ObjectIdentifier(queue), default: (queue, [])].lists.append(list)
+            rounds[Round(queue: ObjectIdentifier(queue), delay: list.refreshDelay(now: now)), default: (queue, [])].lists.append(list)
         }
-        for (queue, lists) in byQueue.values {
-            queue.async {
+        for (round, (queue, lists)) in rounds {
+            let job: @Sendable () -> Void = {
                 var memo = LiveList<C>.RowMemo()
                 for list in lists { list.refresh(engine: engine, at: at, memo: &memo) }
             }
+            if round.delay == 0 {
+                queue.async(execute: job)
+            } else {
+                queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: now + round.delay), execute: job)
+            }
         }
+    }
+
+    /// Lists refreshed together: on one queue, after one delay (nanoseconds).
+    private struct Round: Hashable {
+        let queue: ObjectIdentifier
+        let delay: UInt64
     }
 
     /// Every item was replaced (a bulk import): every list resets.
