@@ -6,9 +6,7 @@ import ListService
 /// session's view-model or the engine prepared.
 enum CollectionRoutes {
     static func add(_ endpoint: CollectionEndpoint, service: CollectionService, to router: inout Router) {
-        let purposes: [(path: String, purpose: ListPurpose)] =
-            [("/\(endpoint.name)", .list)] + (endpoint.hasMap ? [("/\(endpoint.name)/map", .map)] : [])
-        for (path, purpose) in purposes {
+        for (path, purpose) in endpoint.listPaths() {
             router.get(path) { request in
                 let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
                 let listRequest = ListRequest(request)
@@ -26,6 +24,14 @@ enum CollectionRoutes {
                 return PageResponse.make(page, outcome: outcome, request: request, headers: HTTPHeaders(), metrics: service.metrics)
             }
         }
+    }
+}
+
+extension CollectionEndpoint {
+    /// The paths of the collection's list and, if it has one, its map (`/orders`,
+    /// `/quakes/map`), each followed by `suffix` (`/live`).
+    func listPaths(suffix: String = "") -> [(path: String, purpose: ListPurpose)] {
+        [("/\(name)\(suffix)", .list)] + (hasMap ? [("/\(name)/map\(suffix)", .map)] : [])
     }
 }
 

@@ -6,9 +6,7 @@ import ListService
 /// problem answer before the stream opens, since EventSource does not retry a non-200.
 enum LiveRoutes {
     static func add(_ endpoint: CollectionEndpoint, service: CollectionService, to router: inout Router) {
-        let purposes: [(path: String, purpose: ListPurpose)] =
-            [("/\(endpoint.name)/live", .list)] + (endpoint.hasMap ? [("/\(endpoint.name)/map/live", .map)] : [])
-        for (path, purpose) in purposes {
+        for (path, purpose) in endpoint.listPaths(suffix: "/live") {
             router.get(path) { request in
                 let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
                 var listRequest = ListRequest(request)
