@@ -201,30 +201,8 @@ final class LiveList<C: ListCollection>: Sendable {
                 ? current.nextCursor : last.map { engine.nextCursor(after: $0.item, criteria: criteria) }
             let isSwapped = window.state != current.state
             let old = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            // Rows formatted before and unchanged since are kept; the others are formatted (once per batch and display).
-            var bytes = [[UInt8]?](repeating: nil, count: window.entries.count)
-            var missing: [Int] = []
-            for (index, entry) in window.entries.enumerated() {
-                if !reformat && !isSwapped, let row = old[entry.id], row.slot == entry.slot, row.revision == entry.revision {
-                    bytes[index] = row.bytes
-                } else if !reformat,
-                    let known = memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)]
-                {
-                    bytes[index] = known
-                } else {
-                    missing.append(index)
-                }
-            }
-            let now = engine.now
-            let (formatted, expiry) = engine.liveRows(missing.map { window.entries[$0] }, criteria: criteria, now: now)
-            for (index, row) in zip(missing, formatted) {
-                bytes[index] = row
-                let entry = window.entries[index]
-                memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)] = row
-            }
-            let rows = window.entries.enumerated().map { index, entry in
-                Row(id: entry.id, slot: entry.slot, revision: entry.revision, bytes: bytes[index] ?? [])
-            }
+            let (rows, expiry) = rows(
+                of: window, before: reformat || isSwapped ? [:] : old, criteria: criteria, usesMemo: !reformat, engine: engine, memo: &memo)
             var changed = Set<String>()
             for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
             let ops = WindowDiff.ops(from: current.rows.map { $0.id }, to: rows.map { $0.id }, changed: changed)
@@ -271,6 +249,37 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             send(delta, kind: .delta, committedAt: at, &current)
         }
+    }
+
+    /// The window's rows: as formatted before where their item is unchanged since (`before`),
+    /// else as formatted earlier in this batch for the same display (`memo`), else formatted
+    /// now and remembered; with the earliest instant a row formatted now goes stale.
+    private func rows(
+        of window: CollectionEngine<C>.LiveWindow, before: [String: Row], criteria: ListCriteria<C>, usesMemo: Bool,
+        engine: CollectionEngine<C>, memo: inout RowMemo
+    ) -> (rows: [Row], expiry: Date?) {
+        var bytes = [[UInt8]?](repeating: nil, count: window.entries.count)
+        var missing: [Int] = []
+        for (index, entry) in window.entries.enumerated() {
+            let key = RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)
+            if let row = before[entry.id], row.slot == entry.slot, row.revision == entry.revision {
+                bytes[index] = row.bytes
+            } else if usesMemo, let known = memo[key] {
+                bytes[index] = known
+            } else {
+                missing.append(index)
+            }
+        }
+        let (formatted, expiry) = engine.liveRows(missing.map { window.entries[$0] }, criteria: criteria, now: engine.now)
+        for (index, row) in zip(missing, formatted) {
+            bytes[index] = row
+            let entry = window.entries[index]
+            memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)] = row
+        }
+        let rows = window.entries.enumerated().map { index, entry in
+            Row(id: entry.id, slot: entry.slot, revision: entry.revision, bytes: bytes[index] ?? [])
+        }
+        return (rows, expiry)
     }
 
     /// A slow stream drained: it gets the window as it is now, then events again.
