@@ -22,6 +22,12 @@ enum JSONBody {
         }
     }
 
+    /// 415 for a write that takes no body (an action, a deletion) sent with a body or a
+    /// content type that is not JSON: a form posted from another site must not pass for one.
+    static func requireNoFormBody(_ request: Request) throws(HTTPError) {
+        if request.headers["Content-Type"] != nil || !request.body.isEmpty { try require(json, of: request) }
+    }
+
     /// The body as a JSON object, parsed with the request-body limits.
     static func object(of request: Request) throws(HTTPError) -> JSONObject {
         try require(json, of: request)

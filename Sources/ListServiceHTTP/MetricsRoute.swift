@@ -3,7 +3,10 @@ import ListService
 
 /// `GET /metrics`: counters in the Prometheus text exposition format (version 0.0.4).
 enum MetricsRoute {
-    static func add(to router: inout Router, service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot?) {
+    static func add(
+        to router: inout Router, service: CollectionService, access: AccessMetrics,
+        server: @escaping @Sendable () -> ServerStatistics.Snapshot?
+    ) {
         router.get("/metrics") { _ in
             var text = ""
             func metric(_ name: String, _ type: String, _ help: String, _ value: Int) {
@@ -53,6 +56,15 @@ enum MetricsRoute {
             }
             text += "listservice_live_commit_to_send_seconds_sum \(histogram.sum)\n"
             text += "listservice_live_commit_to_send_seconds_count \(histogram.count)\n"
+            metric(
+                "listservice_refused_authentications_total", "counter", "Requests refused 401 for a missing or wrong API key.",
+                access.refusedAuthentications.load(ordering: .relaxed))
+            metric(
+                "listservice_refused_origins_total", "counter", "Writes and preflights refused 403 from browser origins not allowed.",
+                access.refusedOrigins.load(ordering: .relaxed))
+            metric(
+                "listservice_refused_hosts_total", "counter", "Requests refused 421 for a Host the service does not answer to.",
+                access.refusedHosts.load(ordering: .relaxed))
             if let http = server() {
                 metric("http_connections_open", "gauge", "Open client connections.", http.openConnections)
                 metric("http_connections_accepted_total", "counter", "Connections accepted.", http.acceptedConnections)

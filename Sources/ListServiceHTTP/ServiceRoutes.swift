@@ -8,11 +8,23 @@ package enum ServiceRoutes {
     /// The largest body of `/quakes/import` (a month of the USGS feed is about 14 MB).
     package static let defaultMaxImportBytes = 64 * 1024 * 1024
 
-    /// `server` supplies the HTTP server's counters for `/metrics` once it runs. Ordinary
-    /// bodies are refused past `maxBodyBytes` (413), only an import may reach `maxImportBytes`.
-    package static func makeRouter(
-        service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
+    /// The front door: the routes behind the access checks of `policy` (`ServiceHandler`).
+    package static func makeHandler(
+        service: CollectionService, policy: AccessPolicy = .open, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
         maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes
+    ) -> ServiceHandler {
+        let metrics = AccessMetrics()
+        let router = makeRouter(
+            service: service, server: server, access: metrics, maxBodyBytes: maxBodyBytes, maxImportBytes: maxImportBytes)
+        return ServiceHandler(router: router, policy: policy, metrics: metrics)
+    }
+
+    /// The routes. `server` supplies the HTTP server's counters for `/metrics` once it
+    /// runs. Ordinary bodies are refused past `maxBodyBytes` (413), only an import may reach
+    /// `maxImportBytes`.
+    private static func makeRouter(
+        service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
+        access: AccessMetrics = AccessMetrics(), maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes
     ) -> Router {
         var router = Router(defaultMaxBodyBytes: maxBodyBytes)
         let health = Array(#"{"status":"ok"}"#.utf8)
@@ -21,8 +33,8 @@ package enum ServiceRoutes {
             if let error = service.writes.health.readinessError { throw error }
             return .json(Array(#"{"status":"ready"}"#.utf8))
         }
-        let specification = PackageResources.openapi_yaml
-        router.get("/openapi.yaml") { _ in Response(contentType: "application/yaml", bytes: specification) }
+        let specification = StaticResource(contentType: "application/yaml", bytes: PackageResources.openapi_yaml)
+        router.get("/openapi.yaml") { request in specification.response(to: request) }
         for endpoint in service.endpoints {
             CollectionRoutes.add(endpoint, service: service, to: &router)
             LiveRoutes.add(endpoint, service: service, to: &router)
@@ -30,7 +42,7 @@ package enum ServiceRoutes {
         }
         SelectionRoute.add(to: &router, service: service)
         QuakeImportRoute.add(to: &router, service: service, maxBodyBytes: maxImportBytes)
-        MetricsRoute.add(to: &router, service: service, server: server)
+        MetricsRoute.add(to: &router, service: service, access: access, server: server)
         service.live.useBroadcast(LiveRoutes.broadcast)
         return router
     }

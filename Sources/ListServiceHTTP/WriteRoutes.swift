@@ -19,11 +19,13 @@ enum WriteRoutes {
             }
         }
         router.delete("/\(name)/:id") { request in
+            try JSONBody.requireNoFormBody(request)
             let target = try Target(request)
             return .deferred { pending in target.edit(.delete, with: writes, in: name, pending: pending) }
         }
         for action in writes.actions {
             router.post("/\(name)/:id/\(action)") { request in
+                try JSONBody.requireNoFormBody(request)
                 let target = try Target(request)
                 return .deferred { pending in target.edit(.action(action), with: writes, in: name, pending: pending) }
             }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPLite
 import ListService
 import ListServiceHTTP
@@ -22,6 +23,14 @@ struct ServerOptions {
     var maxImportBytes = ServiceRoutes.defaultMaxImportBytes
     /// Live lists' heartbeat and caps.
     var live = LiveConfiguration()
+    /// Browser origins allowed (`--cors-origin`), `*` for any.
+    var corsOrigins: [String] = []
+    /// Names answered in `Host` (`--allowed-host`); none: the loopback names on a loopback address.
+    var allowedHosts: [String] = []
+    /// Keys writes need (`--api-keys FILE` or `LISTSERVICE_API_KEYS`); none: see `APIKeys`.
+    var apiKeys: [String] = []
+    var requiresKeyForReads = false
+    var allowsAnonymousWrites = false
 
     static let usage = """
         Usage: server [options]
@@ -57,6 +66,15 @@ struct ServerOptions {
           --live-heartbeat SECONDS  send a comment on a live stream after this long without events (default 15)
           --max-live-streams N    live streams (/…/live) held at once; more get 503 (default 10000; each
                                   is also a connection under --max-connections)
+          --cors-origin ORIGIN    let pages from ORIGIN (https://app.example, or * for any) call the service
+                                  from a browser; repeatable. Listed origins also get the sid cookie
+          --allowed-host NAME     answer only requests whose Host is NAME (any port); repeatable (default:
+                                  localhost, 127.0.0.1 and [::1] on a loopback address, any name otherwise)
+          --api-keys FILE         writes need Authorization: Bearer <key>, a key from FILE (one per line,
+                                  # comments); or the keys in env LISTSERVICE_API_KEYS
+          --require-key-for-reads reads need a key too (/health stays open)
+          --allow-anonymous-writes  on a non-loopback address with no keys, accept writes anyway (by
+                                  default they are refused 401)
           --no-access-log         do not log one line per request on stderr
           -h, --help              show this help
         """
@@ -71,6 +89,7 @@ struct ServerOptions {
         if let port = environment["PORT"] {
             options.configuration.port = try parsePort(port, source: "PORT")
         }
+        if let keys = environment["LISTSERVICE_API_KEYS"] { options.apiKeys = APIKeys.parse(keys) }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             func value() throws(Failure) -> String {
@@ -102,6 +121,14 @@ struct ServerOptions {
             case "--grace-period": options.configuration.shutdownGracePeriod = try parseSeconds(try value(), argument)
             case "--live-heartbeat": options.live.heartbeat = try parseSeconds(try value(), argument)
             case "--max-live-streams": options.live.maxStreams = try parseInt(try value(), argument, in: 1...1_000_000)
+            case "--cors-origin":
+                let origin = try value()
+                if let problem = CORSPolicy.validate(origin) { throw Failure(message: "--cors-origin \(problem)") }
+                options.corsOrigins.append(origin)
+            case "--allowed-host": options.allowedHosts.append(try value())
+            case "--api-keys": options.apiKeys = try readKeys(try value())
+            case "--require-key-for-reads": options.requiresKeyForReads = true
+            case "--allow-anonymous-writes": options.allowsAnonymousWrites = true
             case "--no-access-log": options.configuration.isAccessLogEnabled = false
             case "--data": options.dataDirectory = try value()
             case "--state": options.stateDirectory = try value()
@@ -116,7 +143,30 @@ struct ServerOptions {
         if options.isInMemory && options.stateDirectory != nil {
             throw Failure(message: "--in-memory and --state exclude each other")
         }
+        if options.requiresKeyForReads && options.apiKeys.isEmpty {
+            throw Failure(message: "--require-key-for-reads needs keys (--api-keys FILE or LISTSERVICE_API_KEYS)")
+        }
         return options
+    }
+
+    /// Who may reach and change the service, from the options and the address bound.
+    var accessPolicy: AccessPolicy {
+        let isLoopback = AllowedHosts.isLoopback(configuration.host)
+        return AccessPolicy(
+            hosts: AllowedHosts(names: allowedHosts, boundTo: configuration.host), cors: CORSPolicy(origins: corsOrigins),
+            keys: APIKeys(
+                keys: apiKeys, requireForReads: requiresKeyForReads, boundToLoopback: isLoopback,
+                allowsAnonymousWrites: allowsAnonymousWrites))
+    }
+
+    /// The keys in `path`; a file that cannot be read or holds none is an error.
+    private static func readKeys(_ path: String) throws(Failure) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(message: "--api-keys: cannot read '\(path)'")
+        }
+        let keys = APIKeys.parse(String(decoding: data, as: UTF8.self))
+        guard !keys.isEmpty else { throw Failure(message: "--api-keys: '\(path)' holds no keys") }
+        return keys
     }
 
     /// Where changes are kept: nil in memory; else `--state`, `--data`, or the default directory.

@@ -43,22 +43,28 @@ StandardError.writeLine(
 
 System.raiseOpenFileLimit()
 let statistics = ServerStatisticsBox()
-let router = ServiceRoutes.makeRouter(
-    service: service, server: { statistics.snapshot }, maxBodyBytes: options.configuration.limits.maxBodyBytes,
+let policy = options.accessPolicy
+let handler = ServiceRoutes.makeHandler(
+    service: service, policy: policy, server: { statistics.snapshot }, maxBodyBytes: options.configuration.limits.maxBodyBytes,
     maxImportBytes: options.maxImportBytes)
 var configuration = options.configuration
 // The parser refuses a body past its route's limit from the head alone (413), unread.
 configuration.limits.maxBodyBytes = max(configuration.limits.maxBodyBytes, options.maxImportBytes)
-configuration.bodyLimit = router.maxBodyBytes
+configuration.bodyLimit = handler.maxBodyBytes
 let server: HTTPServer
 do {
-    server = try HTTPServer(configuration: configuration, handler: router.handle)
+    server = try HTTPServer(configuration: configuration, handler: handler.handle)
 } catch {
     StandardError.writeLine("server: cannot listen on \(configuration.host):\(configuration.port): \(error)")
     exit(1)
 }
 statistics.attach(server.statistics)
 StandardError.writeLine("level=info event=listening address=\(configuration.host):\(server.port) threads=\(configuration.loopCount)")
+if policy.keys.writes == .refused {
+    StandardError.writeLine(
+        "level=warning event=writes-refused address=\(configuration.host) reason=\"no API keys on a non-loopback address: every write "
+            + "gets 401; give --api-keys FILE (or LISTSERVICE_API_KEYS), or --allow-anonymous-writes\"")
+}
 
 // Live streams get a jittered `retry:` and end before connections close, so clients reconnect spread out.
 let signalSources = handleShutdownSignals(for: server, before: service.live.stop)

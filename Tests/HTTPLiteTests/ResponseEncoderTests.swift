@@ -15,7 +15,10 @@ import Testing
 
     @Test func fixedBody_hasExactBytes() {
         let text = encode(.json(Array("{}".utf8)))
-        #expect(text == "HTTP/1.1 200 OK\r\nServer: HTTPLite\r\nDate: D\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(
+            text
+                == "HTTP/1.1 200 OK\r\nServer: HTTPLite\r\nX-Content-Type-Options: nosniff\r\nDate: D\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+        )
     }
 
     @Test func head_keepsContentLengthButDropsBody() {

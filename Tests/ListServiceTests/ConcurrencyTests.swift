@@ -11,7 +11,7 @@ import Testing
 @Suite struct ConcurrencyTests {
     @Test func concurrentReadsAndWrites_neverShowTornPages() throws {
         let service = makeService(orders: DefaultOrders.make(count: 200, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!))
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let problems = Locked<[String]>([])
         let filters = ["all", "pending", "completed", "cancelled", "highValue"]
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
@@ -53,7 +53,7 @@ import Testing
             let query = [("filter", filter), ("limit", "500")]
             #expect(
                 ids(router.send(.get, "/orders", query: query).bodyJSON)
-                    == ids(ServiceRoutes.makeRouter(service: fresh).send(.get, "/orders", query: query).bodyJSON))
+                    == ids(ServiceRoutes.makeHandler(service: fresh).send(.get, "/orders", query: query).bodyJSON))
         }
     }
 }

@@ -16,7 +16,7 @@ import Testing
         ])
 
     private func detail(_ path: String, _ query: [(String, String)] = [], service: CollectionService) -> [String: Any] {
-        let response = ServiceRoutes.makeRouter(service: service).send(.get, path, query: query)
+        let response = ServiceRoutes.makeHandler(service: service).send(.get, path, query: query)
         #expect(response.status == .ok)
         return response.bodyJSON
     }
@@ -56,7 +56,7 @@ import Testing
 
     @Test func writes_answerWithTheDetail() {
         let service = makeService(orders: [order])
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let renamed = router.send(.patch, "/orders/o-000007", json: #"{"customerName":"Ada"}"#)
         #expect(renamed.bodyJSON["customerName"] as? String == "Ada")
         #expect((renamed.bodyJSON["items"] as? [Any])?.count == 2)

@@ -75,13 +75,13 @@ import Testing
     @Test func acknowledgedWrites_surviveARestart_andCompaction() throws {
         try withTemporaryDirectory { directory in
             var service = try open(directory)
-            var router = ServiceRoutes.makeRouter(service: service)
+            var router = ServiceRoutes.makeHandler(service: service)
             let pending = try #require(service.engine(Orders.self).state.allItems.first { $0.status == .pending }).id
             #expect(router.send(.post, "/orders/\(pending)/cancel").status == .ok)
             #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
             #expect(router.send(.delete, "/tasks/t-000001").status == .noContent)
             service = try open(directory)
-            router = ServiceRoutes.makeRouter(service: service)
+            router = ServiceRoutes.makeHandler(service: service)
             #expect(service.engine(Orders.self).state.item(id: pending)?.status == .cancelled)
             #expect(service.engine(Orders.self).state.item(id: "o-010001")?.customerName == "Zoë Kim")
             #expect(service.engine(Tasks.self).state.item(id: "t-000001") == nil)
@@ -99,7 +99,7 @@ import Testing
     @Test func replayingRecordsASnapshotHolds_changesNothing() throws {
         try withTemporaryDirectory { directory in
             var service = try open(directory)
-            let router = ServiceRoutes.makeRouter(service: service)
+            let router = ServiceRoutes.makeHandler(service: service)
             _ = router.send(.patch, "/orders/o-000002", json: #"{"customerName":"Renamed Once"}"#)
             let journal = try #require(FileManager.default.contents(atPath: directory + "/orders.journal"))
             service.writes.compactNow()
@@ -116,7 +116,7 @@ import Testing
             var configuration = storage(directory)
             configuration.compactAfterBytes = 4096
             let service = try CollectionService.open(configuration, log: .discarding, clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
-            let router = ServiceRoutes.makeRouter(service: service)
+            let router = ServiceRoutes.makeHandler(service: service)
             for index in 1...200 {
                 #expect(
                     router.send(.patch, "/orders/o-\(String(format: "%06d", index))", json: #"{"customerName":"Renamed \#(index)"}"#).status
@@ -137,7 +137,7 @@ import Testing
     @Test func corruptJournal_stopsStartupWithAClearLine() throws {
         try withTemporaryDirectory { directory in
             let service = try open(directory)
-            let router = ServiceRoutes.makeRouter(service: service)
+            let router = ServiceRoutes.makeHandler(service: service)
             for _ in 0..<3 { _ = router.send(.post, "/orders/o-000003/complete") }
             _ = router.send(.patch, "/orders/o-000003", json: #"{"customerName":"A B"}"#)
             _ = router.send(.patch, "/orders/o-000004", json: #"{"customerName":"C D"}"#)
@@ -152,13 +152,13 @@ import Testing
 
     @Test func deletedIDs_areNotGivenAgain_afterARestart() throws {
         try withTemporaryDirectory { directory in
-            var router = ServiceRoutes.makeRouter(service: try open(directory))
+            var router = ServiceRoutes.makeHandler(service: try open(directory))
             let task = #"{"title":"Call back","dueDate":"2026-11-30T10:00:00Z"}"#
             #expect(router.send(.post, "/tasks", json: task).headers["Location"] == "/tasks/t-002001")
             #expect(router.send(.post, "/tasks", json: task).headers["Location"] == "/tasks/t-002002")
             #expect(router.send(.delete, "/tasks/t-002002").status == .noContent)
             #expect(router.send(.delete, "/tasks/t-002001").status == .noContent)
-            router = ServiceRoutes.makeRouter(service: try open(directory))
+            router = ServiceRoutes.makeHandler(service: try open(directory))
             #expect(router.send(.post, "/tasks", json: task).headers["Location"] == "/tasks/t-002003")
         }
     }
@@ -166,17 +166,17 @@ import Testing
     @Test func deletedIDs_areNotGivenAgain_afterCompaction() throws {
         try withTemporaryDirectory { directory in
             let service = try open(directory)
-            let router = ServiceRoutes.makeRouter(service: service)
+            let router = ServiceRoutes.makeHandler(service: service)
             #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010001")
             #expect(router.send(.delete, "/orders/o-010001").status == .noContent)
             service.writes.compactNow()  // the journal no longer holds the deleted id
-            let reopened = ServiceRoutes.makeRouter(service: try open(directory))
+            let reopened = ServiceRoutes.makeHandler(service: try open(directory))
             #expect(reopened.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010002")
         }
     }
 
     @Test func refusedCreate_usesUpNoID() throws {
-        let router = ServiceRoutes.makeRouter(service: makeService(orders: [.make(id: "o-000007")]))
+        let router = ServiceRoutes.makeHandler(service: makeService(orders: [.make(id: "o-000007")]))
         #expect(router.send(.post, "/orders", json: #"{"customerName":""}"#).status == .unprocessableContent)
         #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-000008")
     }

@@ -20,7 +20,7 @@ import Testing
     @Test func untouchedItemsMoveWithTime_clientChangesStay() throws {
         try withTemporaryDirectory { directory in
             var service = try open(directory, anchor: day1)
-            var router = ServiceRoutes.makeRouter(service: service)
+            var router = ServiceRoutes.makeHandler(service: service)
             let pending = try #require(service.engine(Orders.self).state.allItems.first { $0.status == .pending })
             #expect(router.send(.post, "/orders/\(pending.id)/cancel").status == .ok)
             #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
@@ -30,7 +30,7 @@ import Testing
             #expect(quakesToday > 0)
 
             service = try open(directory, anchor: day4)
-            router = ServiceRoutes.makeRouter(service: service)
+            router = ServiceRoutes.makeHandler(service: service)
             let orders = Dictionary(uniqueKeysWithValues: service.engine(Orders.self).state.allItems.map { ($0.id, $0) })
             let madeNow = Dictionary(uniqueKeysWithValues: DefaultOrders.make(anchor: day4).map { ($0.id, $0) })
             let untouched = try #require(orders.keys.sorted().first { $0 != pending.id && madeNow[$0] != nil })

@@ -9,7 +9,7 @@ import Testing
 /// across representations, oversized refusals, duplicate keys, tampered cursors, encoded slashes.
 @Suite struct HostileWriteTests {
     let service = makeWriteTestService()
-    var router: Router { ServiceRoutes.makeRouter(service: service) }
+    var router: ServiceHandler { ServiceRoutes.makeHandler(service: service) }
 
     @Test(arguments: ["application/merge-patch+json", "application/json", "Application/Merge-Patch+JSON; charset=utf-8"])
     func patch_acceptsMergePatchAndJSON(contentType: String) {

@@ -50,7 +50,7 @@ import Testing
 
     @Test func randomWritesKeepEveryWatchedWindowEqualToAFreshPage() throws {
         let service = Self.makeService()
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         var generator = SplitMix64(seed: 7)
         var watched: [(collection: String, query: [(String, String)], recorder: LiveRecorder)] = []
         for _ in 0..<24 {
@@ -106,14 +106,14 @@ import Testing
 }
 
 extension LiveListTests {
-    static func userID(atIndex index: Int, _ query: [(String, String)], router: Router) -> String {
+    static func userID(atIndex index: Int, _ query: [(String, String)], router: some RequestHandling) -> String {
         let items = router.send(.get, "/users", query: query).bodyJSON["items"] as? [[String: Any]] ?? []
         return items.indices.contains(index) ? items[index]["id"] as? String ?? "" : ""
     }
 
     @Test func aTapSendsOneUpdateByName_andAMoveByTaps() throws {
         let service = Self.makeService()
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let byName = try Self.watch("users", [("sort", "name")], service: service)
         let byTaps = try Self.watch("users", [("sort", "taps"), ("order", "desc")], service: service)
         // The user in third place by taps; enough taps put it first.
@@ -139,7 +139,7 @@ extension LiveListTests {
 
     @Test func oneChangedRowIsFormattedOncePerLocale_howeverManyStreams() throws {
         let service = Self.makeService()
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         var recorders: [LiveRecorder] = []
         for _ in 0..<20 { recorders.append(try Self.watch("users", [("sort", "name")], service: service)) }
         for _ in 0..<5 { recorders.append(try Self.watch("users", [("sort", "name"), ("limit", "100")], service: service)) }
@@ -154,7 +154,7 @@ extension LiveListTests {
 
     @Test func reconnectReplaysWhatWasMissed_orResetsWithAReason() throws {
         let service = Self.makeService()
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let query = [("sort", "name"), ("limit", "5")]
         let first = try Self.watch("users", query, service: service)
         let id = Self.userID(atIndex: 1, query, router: router)
@@ -179,7 +179,7 @@ extension LiveListTests {
 
     @Test func aSlowReaderSkipsEvents_thenGetsOneSlowReset_andOthersAreNotHeldUp() throws {
         let service = Self.makeService()
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let slow = try Self.watch("users", [("sort", "name")], service: service)
         let brisk = try Self.watch("users", [("sort", "name")], service: service)
         slow.backlog.store(300 * 1024, ordering: .relaxed)
@@ -220,7 +220,7 @@ extension LiveListTests {
 
     @Test func aBadParameterIsTheListsProblem() throws {
         let service = Self.makeService()
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let response = router.send(.get, "/orders/live", query: [("filter", "bogus")])
         #expect(response.status == .badRequest)
         #expect(response.bodyJSON["parameter"] as? String == "filter")
@@ -238,7 +238,7 @@ extension LiveListTests {
         let clock = Locked(Self.now)
         let service = CollectionService(
             stores: [CollectionState<Tasks>(items: DefaultTasks.make(count: 30, anchor: Self.now))], clock: { clock.withLock { $0 } })
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let query = [("view", "active"), ("limit", "10")]
         let watcher = try Self.watch("tasks", query, service: service)
         let before = router.send(.get, "/tasks", query: query).bodyJSON["items"] as? [[String: Any]] ?? []
@@ -262,7 +262,7 @@ extension LiveListTests {
         var configuration = LiveConfiguration()
         configuration.minimumEventInterval = .milliseconds(300)
         let service = CollectionService(stores: [CollectionState<Users>(items: DefaultUsers.make(count: 10))], live: configuration)
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let watcher = try Self.watch("users", [("sort", "taps"), ("order", "desc")], service: service)
         let id = Self.userID(atIndex: 5, [("sort", "taps"), ("order", "desc")], router: router)
         for _ in 0..<20 { _ = router.send(.post, "/users/\(id)/tap") }

@@ -22,7 +22,7 @@ import Testing
     }
 
     static func get(_ path: String, headers: String = "") -> String {
-        "GET \(path) HTTP/1.1\r\nHost: t\r\n\(headers)\r\n"
+        "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(headers)\r\n"
     }
 
     /// One whole request on a fresh connection; the response's text.
@@ -30,7 +30,7 @@ import Testing
         guard let fd = connectSocket(port: port) else { return "" }
         defer { close(fd) }
         let request =
-            "\(method) \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         return read(fd, until: "\u{0}never", after: request)
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// The HTTP contract, in process: the router called with made-up requests.
 @Suite struct OrdersAPITests {
     let service = makeService(orders: DefaultOrders.make(count: 300, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!))
-    var router: Router { ServiceRoutes.makeRouter(service: service) }
+    var router: ServiceHandler { ServiceRoutes.makeHandler(service: service) }
 
     private func get(_ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:]) -> Response {
         let request = Request(
@@ -55,10 +55,11 @@ import Testing
         }
         #expect(service.sessions.count == 0)
         // A selection needs somewhere to live: it makes a session at once, but only when valid.
-        let refused = ServiceRoutes.makeRouter(service: service).send(.put, "/session/selection", json: #"{"collection":"nope","id":null}"#)
+        let refused = ServiceRoutes.makeHandler(service: service).send(
+            .put, "/session/selection", json: #"{"collection":"nope","id":null}"#)
         #expect(refused.status == .unprocessableContent)
         #expect(service.sessions.count == 0)
-        let selected = ServiceRoutes.makeRouter(service: service).send(
+        let selected = ServiceRoutes.makeHandler(service: service).send(
             .put, "/session/selection", json: #"{"collection":"quakes","id":null}"#)
         #expect(selected.status == .ok)
         #expect(selected.headers["Set-Cookie"]?.hasPrefix("sid=") == true)

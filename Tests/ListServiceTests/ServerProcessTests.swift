@@ -61,7 +61,8 @@ import Testing
         #"{"customerName":"Crash Test","currency":"USD","items":[{"name":"Mug","quantity":1,"unitPrice":9.99}],"#
         + #""shippingAddress":{"street":"1 Main St","city":"Austin","postalCode":"73301","country":"US","isResidential":false}}"#
     private static let createOrder =
-        "POST /orders HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(orderBody.utf8.count)\r\n\r\n" + orderBody
+        "POST /orders HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(orderBody.utf8.count)\r\n\r\n"
+        + orderBody
 
     /// The id in a 201's `Location: /orders/o-…`.
     private static func createdID(_ head: String) -> String? {
@@ -76,7 +77,7 @@ import Testing
         #expect(waitUntilUp(port: port))
         let reader = try #require(connectSocket(port: port))
         defer { close(reader) }
-        let missing = acknowledged.filter { exchange(reader, "GET /orders/\($0) HTTP/1.1\r\nHost: t\r\n\r\n")?.status != 200 }
+        let missing = acknowledged.filter { exchange(reader, "GET /orders/\($0) HTTP/1.1\r\nHost: localhost\r\n\r\n")?.status != 200 }
         kill(server.processIdentifier, SIGTERM)
         server.waitUntilExit()
         return (missing, startLog + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
@@ -142,7 +143,7 @@ import Testing
             #expect(refusal?.status == 503)
             #expect(refusal?.headers.contains("Content-Type: application/problem+json") == true)
             #expect(!acknowledged.isEmpty, "writes before the limit were acknowledged")
-            #expect(exchange(socket, "GET /health/ready HTTP/1.1\r\nHost: t\r\n\r\n")?.status == 503)
+            #expect(exchange(socket, "GET /health/ready HTTP/1.1\r\nHost: localhost\r\n\r\n")?.status == 503)
             #expect(exchange(socket, Self.createOrder)?.status == 503, "still full: still refused")
             try setFileSizeLimit("unlimited:unlimited", of: server)
             guard let (status, head) = exchange(socket, Self.createOrder), status == 201, let id = Self.createdID(head) else {
@@ -150,7 +151,7 @@ import Testing
                 return
             }
             acknowledged.append(id)
-            #expect(exchange(socket, "GET /health/ready HTTP/1.1\r\nHost: t\r\n\r\n")?.status == 200)
+            #expect(exchange(socket, "GET /health/ready HTTP/1.1\r\nHost: localhost\r\n\r\n")?.status == 200)
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
 
@@ -169,14 +170,15 @@ import Testing
         defer { close(socket) }
         // Only the head is sent: the refusal must not wait for 50 MB that never come.
         let refused = exchange(
-            socket, "POST /tasks HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n")
+            socket, "POST /tasks HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n")
         #expect(refused?.status == 413)
         let importer = try #require(connectSocket(port: port))
         defer { close(importer) }
         let feed = #"{"type":"FeatureCollection","features":[]}"# + String(repeating: " ", count: 1_000_000)
         let imported = exchange(
             importer,
-            "POST /quakes/import HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(feed.utf8.count)\r\n\r\n" + feed
+            "POST /quakes/import HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(feed.utf8.count)\r\n\r\n"
+                + feed
         )
         #expect(imported?.status == 200)
         kill(server.processIdentifier, SIGTERM)

@@ -68,7 +68,7 @@ import Testing
 
     @Test func createTapRenameDelete_overHTTP() throws {
         let service = service(people)
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let created = router.send(.post, "/users", json: #"{"name": "  Grace Hopper "}"#)
         #expect(created.status == .created)
         #expect(created.headers["Location"] == "/users/u-000006", "ids continue after the highest")
@@ -94,7 +94,7 @@ import Testing
 
     @Test func refusedWrites_changeNothing() {
         let service = service(people)
-        let router = ServiceRoutes.makeRouter(service: service)
+        let router = ServiceRoutes.makeHandler(service: service)
         let empty = router.send(.post, "/users", json: #"{"name": "   "}"#)
         #expect(empty.status == .unprocessableContent)
         #expect((empty.bodyJSON["errors"] as? [[String: Any]])?.first?["field"] as? String == "name")
@@ -103,7 +103,7 @@ import Testing
         #expect(router.send(.post, "/users/u-000001/wave").status == .notFound)
         let full = CollectionService(
             stores: [CollectionState<Users>(items: [User(id: "u-1", name: "Max", taps: User.maxTaps)])], log: .discarding)
-        #expect(ServiceRoutes.makeRouter(service: full).send(.post, "/users/u-1/tap").status == .conflict)
+        #expect(ServiceRoutes.makeHandler(service: full).send(.post, "/users/u-1/tap").status == .conflict)
         #expect(service.engine(Users.self).state.count == people.count)
         #expect(service.engine(Users.self).state.item(id: "u-000001") == people[0])
     }
@@ -117,9 +117,9 @@ import Testing
                 let storage = StorageConfiguration(dataDirectory: data, stateDirectory: state, anchor: Date())
                 var service = try CollectionService.open(storage, log: .discarding)
                 #expect(service.engine(Users.self).state.count == 2)
-                #expect(ServiceRoutes.makeRouter(service: service).send(.post, "/users/u-000010/tap").bodyJSON["taps"] as? Int == 42)
+                #expect(ServiceRoutes.makeHandler(service: service).send(.post, "/users/u-000010/tap").bodyJSON["taps"] as? Int == 42)
                 #expect(
-                    ServiceRoutes.makeRouter(service: service).send(.post, "/users", json: #"{"name": "Edsger"}"#).headers["Location"]
+                    ServiceRoutes.makeHandler(service: service).send(.post, "/users", json: #"{"name": "Edsger"}"#).headers["Location"]
                         == "/users/u-000012")
                 service = try CollectionService.open(storage, log: .discarding)
                 #expect(service.engine(Users.self).state.item(id: "u-000010")?.taps == 42)

@@ -9,7 +9,7 @@ import Testing
 /// its own tests).
 @Suite struct WriteAPITests {
     let service = makeWriteTestService()
-    var router: Router { ServiceRoutes.makeRouter(service: service) }
+    var router: ServiceHandler { ServiceRoutes.makeHandler(service: service) }
 
     static let validOrder = """
         {"customerName":"Zoë Kim","currency":"EUR","items":[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},

@@ -93,7 +93,7 @@ let samples = Samples()
 
 func open(_ index: Int) -> Stream {
     let stream = Stream(fd: connectTo(port: port))
-    sendAll(stream.fd, "GET \(path(forStream: index)) HTTP/1.1\r\nHost: load\r\n\r\n")
+    sendAll(stream.fd, "GET \(path(forStream: index)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     return stream
 }
 
@@ -195,7 +195,7 @@ if writes > 0 {
         for _ in 0..<writes {
             sendAll(
                 fd,
-                "POST /orders HTTP/1.1\r\nHost: load\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                "POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             )
             _ = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }  // the answer (small) in one read
             usleep(useconds_t(interval * 1000))

@@ -1,7 +1,8 @@
-/// Writes response heads and bodies as HTTP/1.1 bytes into an output buffer.
+/// Writes response heads and bodies as HTTP/1.1 bytes into an output buffer. Every response
+/// says `X-Content-Type-Options: nosniff`: a body is what its `Content-Type` says, never sniffed.
 struct ResponseEncoder {
     private var dateCache = HTTPDateCache()
-    private static let serverField = Array("\r\nServer: HTTPLite\r\nDate: ".utf8)
+    private static let serverField = Array("\r\nServer: HTTPLite\r\nX-Content-Type-Options: nosniff\r\nDate: ".utf8)
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// How the body that follows a head is delimited.

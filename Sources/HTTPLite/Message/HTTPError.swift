@@ -23,10 +23,11 @@ public struct HTTPError: Error, Sendable {
         self.headers = headers
     }
 
-    /// The problem as a complete response.
+    /// The problem as a complete response; never stored by caches unless `headers` say otherwise.
     public var response: Response {
         var headers = self.headers
         headers.replaceOrAdd(name: "Content-Type", value: "application/problem+json")
+        if headers["Cache-Control"] == nil { headers.add(name: "Cache-Control", value: "no-store") }
         return Response(status: status, headers: headers, body: .bytes(ProblemJSON.encode(self)))
     }
 }

@@ -19,6 +19,8 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let noContent = HTTPStatus(code: 204, reasonPhrase: "No Content")
     public static let notModified = HTTPStatus(code: 304, reasonPhrase: "Not Modified")
     public static let badRequest = HTTPStatus(code: 400, reasonPhrase: "Bad Request")
+    public static let unauthorized = HTTPStatus(code: 401, reasonPhrase: "Unauthorized")
+    public static let forbidden = HTTPStatus(code: 403, reasonPhrase: "Forbidden")
     public static let notFound = HTTPStatus(code: 404, reasonPhrase: "Not Found")
     public static let methodNotAllowed = HTTPStatus(code: 405, reasonPhrase: "Method Not Allowed")
     public static let conflict = HTTPStatus(code: 409, reasonPhrase: "Conflict")
@@ -27,6 +29,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let uriTooLong = HTTPStatus(code: 414, reasonPhrase: "URI Too Long")
     public static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
     public static let expectationFailed = HTTPStatus(code: 417, reasonPhrase: "Expectation Failed")
+    public static let misdirectedRequest = HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
     public static let unprocessableContent = HTTPStatus(code: 422, reasonPhrase: "Unprocessable Content")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(
         code: 431, reasonPhrase: "Request Header Fields Too Large")

@@ -9,6 +9,8 @@ package final class ListPage: Sendable {
     let token: CacheValidity
     /// Time-relative criteria (this month, today) go stale at this instant.
     package let validUntil: Date
+    /// The body compressed, once some client asked for it (see `compressed(_:)`).
+    private let compressedBody = AtomicLazyReference<EncodedBody>()
 
     /// A page of one item's row carries the item's version in its ETag (`"<version>-<bytes>"`),
     /// so `If-Match` on a write can compare versions whatever representation it was read in.
@@ -33,8 +35,26 @@ package final class ListPage: Sendable {
         return ListPage(body: combined, token: token, validUntil: validUntil)
     }
 
+    /// The body in a compressed content coding, made by `compress` the first time a client asks
+    /// and kept with the page: each page version is compressed once, and a warm hit is a copy.
+    package func compressed(_ compress: ([UInt8], _ etag: String) -> EncodedBody) -> EncodedBody {
+        if let body = compressedBody.load() { return body }
+        return compressedBody.storeIfNil(compress(body, etag))
+    }
+
     /// Whether the page may still be served: its list unchanged and its time not up.
     func isFresh(now: Date) -> Bool { token.isCurrent && now < validUntil }
+}
+
+/// Another representation of a page's body (its gzip coding) with its own strong ETag.
+package final class EncodedBody: Sendable {
+    package let bytes: [UInt8]
+    package let etag: String
+
+    package init(bytes: [UInt8], etag: String) {
+        self.bytes = bytes
+        self.etag = etag
+    }
 }
 
 /// Whether something computed from the data still reflects it. Revoked once, never restored.

@@ -2,10 +2,19 @@ import Dispatch
 import Foundation
 import HTTPLite
 import Basics
+import ListServiceHTTP
 
 @testable import ListService
 
-extension Router {
+/// What tests send made-up requests to: the router, or the whole front door.
+protocol RequestHandling {
+    func handle(_ request: Request) throws -> Response
+}
+
+extension Router: RequestHandling {}
+extension ServiceHandler: RequestHandling {}
+
+extension RequestHandling {
     /// Routes a made-up request in process, waiting for a deferred response; errors become
     /// their problem responses, as the server would send them.
     func send(

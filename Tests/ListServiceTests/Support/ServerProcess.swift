@@ -58,7 +58,7 @@ func healthResponse(port: Int) -> String? {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard connected == 0 else { return nil }
-    let request = Array("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
+    let request = Array("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
     _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
     var response: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)

@@ -1,0 +1,44 @@
+import HTTPLite
+import Synchronization
+
+/// Who may reach the service and change it: the `Host` names it answers to, the browser
+/// origins it trusts, and the keys requests need. Built from the server's options.
+package struct AccessPolicy: Sendable {
+    package var hosts: AllowedHosts
+    package var cors: CORSPolicy
+    package var keys: APIKeys
+
+    package init(hosts: AllowedHosts, cors: CORSPolicy, keys: APIKeys) {
+        self.hosts = hosts
+        self.cors = cors
+        self.keys = keys
+    }
+
+    /// No checks beyond the routes' own: any host, no CORS, writes without keys.
+    package static let open = AccessPolicy(hosts: .any, cors: .off, keys: .open)
+
+    /// Whether `origin` is the service's own: the scheme and the request's `Host`, the port
+    /// left out when it is the scheme's default.
+    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let authority = host?.lowercased() else { return false }
+        let serialized = origin.lowercased()
+        for (scheme, defaultPort) in [("http://", ":80"), ("https://", ":443")] where serialized.hasPrefix(scheme) {
+            let originAuthority = serialized.dropFirst(scheme.count)
+            let withoutDefaultPort = authority.hasSuffix(defaultPort) ? String(authority.dropLast(defaultPort.count)) : authority
+            return originAuthority == authority || originAuthority == withoutDefaultPort
+        }
+        return false
+    }
+}
+
+/// Requests refused before routing, for `/metrics`.
+package final class AccessMetrics: Sendable {
+    /// Writes (or reads, when keys cover them) without a valid key: 401.
+    let refusedAuthentications = Atomic<Int>(0)
+    /// Unsafe methods and preflights from browser origins not allowed: 403.
+    let refusedOrigins = Atomic<Int>(0)
+    /// Requests naming a `Host` the service does not answer to: 421.
+    let refusedHosts = Atomic<Int>(0)
+
+    package init() {}
+}

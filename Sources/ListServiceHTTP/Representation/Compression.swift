@@ -1,0 +1,49 @@
+import Foundation
+import HTTPLite
+import ListService
+
+/// gzip content coding of answers: JSON, YAML and text bodies of at least `minimumBytes`, for
+/// clients whose `Accept-Encoding` takes it. Each coding has its own strong ETag (`"…-gzip"`),
+/// and `If-None-Match` accepts either, as nginx and Apache do.
+enum Compression {
+    /// Smaller bodies go as they are: gzip's header and trailer would eat the saving.
+    static let minimumBytes = 256
+
+    /// Whether bodies of this media type shrink under gzip (not event streams: those stay
+    /// uncompressed, since compressed streams stall behind common proxies).
+    static func isCompressible(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: [" "]).lowercased() } ?? ""
+        if type == "text/event-stream" { return false }
+        return type.hasPrefix("text/") || type == "application/json" || type.hasSuffix("+json") || type == "application/yaml"
+            || type == "application/javascript" || type == "image/svg+xml"
+    }
+
+    /// Whether the request accepts gzip.
+    static func acceptsGzip(_ request: Request) -> Bool {
+        AcceptEncoding.acceptsGzip(request.headers.values(for: "Accept-Encoding"))
+    }
+
+    /// The strong ETag of the gzip coding of a body whose ETag is `etag`: `"abc"` → `"abc-gzip"`.
+    static func gzipETag(_ etag: String) -> String {
+        guard etag.hasSuffix("\"") else { return etag }
+        return etag.dropLast() + "-gzip\""
+    }
+
+    /// The gzip coding of `body` with its ETag, for a cache to keep; the body itself if zlib fails.
+    static func encoded(_ body: [UInt8], etag: String) -> EncodedBody {
+        guard let bytes = Gzip.compress(body) else { return EncodedBody(bytes: body, etag: etag) }
+        return EncodedBody(bytes: bytes, etag: gzipETag(etag))
+    }
+
+    /// Compresses a fixed answer made for this request alone (metrics, a write's row, a
+    /// problem) when the client takes gzip and it is worth it.
+    static func compress(_ response: inout Response, for request: Request) {
+        guard case .bytes(let body) = response.body, body.count >= minimumBytes, response.headers["Content-Encoding"] == nil,
+            isCompressible(response.headers["Content-Type"]), acceptsGzip(request), let compressed = Gzip.compress(body)
+        else { return }
+        response.body = .bytes(compressed)
+        response.headers.add(name: "Content-Encoding", value: "gzip")
+        if let etag = response.headers["ETag"] { response.headers.replaceOrAdd(name: "ETag", value: gzipETag(etag)) }
+    }
+}

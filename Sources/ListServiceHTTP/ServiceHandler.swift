@@ -1,0 +1,111 @@
+import Foundation
+import HTTPLite
+
+/// The service's front door. A request first passes the access checks, in this order, each
+/// refusing before anything changes: its `Host` (421), a CORS preflight (answered here, 403
+/// for an origin not allowed), an unsafe method from a browser origin not allowed (403), its
+/// key (401). The router then answers, and every answer leaves with the CORS headers its
+/// origin gets, a `Vary` that names what it depends on, a `Cache-Control` (`no-store` unless
+/// the route chose), and in the coding the client accepts.
+package struct ServiceHandler: Sendable {
+    let router: Router
+    let policy: AccessPolicy
+    let metrics: AccessMetrics
+
+    /// The largest body the route for `method` and `path` takes (for the parser).
+    package func maxBodyBytes(for method: HTTPMethod, path: String) -> Int {
+        router.maxBodyBytes(for: method, path: path)
+    }
+
+    package func handle(_ request: Request) throws -> Response {
+        let response: Response
+        do {
+            response = try admit(request) ?? router.handle(request)
+        } catch let error as HTTPError {
+            response = error.response
+        }
+        return finish(response, for: request)
+    }
+
+    /// A refusal or a preflight's answer; nil when the router should answer.
+    private func admit(_ request: Request) throws -> Response? {
+        let host = request.headers["Host"]
+        guard policy.hosts.admits(host) else {
+            metrics.refusedHosts.add(1, ordering: .relaxed)
+            throw HTTPError(
+                .misdirectedRequest, code: "misdirected-request",
+                detail: "This server does not answer to the host '\(host ?? "")' (see --allowed-host).",
+                extensions: [("parameter", "\"Host\"")])
+        }
+        guard let origin = request.headers["Origin"], !AccessPolicy.isSameOrigin(origin, host: host) else {
+            return try checkKey(request)
+        }
+        let isAllowed = policy.cors.grant(for: origin) != .refused
+        if request.method == .options && request.headers["Access-Control-Request-Method"] != nil {
+            guard isAllowed else { throw refusedOrigin(origin, "may not call this service from a browser") }
+            var answer = try router.handle(request)  // 204 with the path's `Allow`, or 404
+            if answer.status == .noContent, let allow = answer.headers["Allow"] {
+                for field in policy.cors.preflightHeaders(for: origin, allow: allow) {
+                    answer.headers.add(name: field.name, value: field.value)
+                }
+            }
+            answer.headers.add(name: "Vary", value: "Access-Control-Request-Method, Access-Control-Request-Headers")
+            return answer
+        }
+        if !isAllowed && [.post, .put, .patch, .delete].contains(request.method) {
+            throw refusedOrigin(origin, "may not change anything here")
+        }
+        return try checkKey(request)
+    }
+
+    private func checkKey(_ request: Request) throws(HTTPError) -> Response? {
+        guard let refusal = policy.keys.refusal(of: request) else { return nil }
+        metrics.refusedAuthentications.add(1, ordering: .relaxed)
+        throw refusal
+    }
+
+    private func refusedOrigin(_ origin: String, _ what: String) -> HTTPError {
+        metrics.refusedOrigins.add(1, ordering: .relaxed)
+        return HTTPError(
+            .forbidden, code: "origin-not-allowed", detail: "Pages from \(origin) \(what) (see --cors-origin).",
+            extensions: [("parameter", "\"Origin\"")])
+    }
+
+    /// The headers every answer gets on its way out; a deferred answer gets them when it comes.
+    private func finish(_ response: Response, for request: Request) -> Response {
+        switch response.body {
+        case .deferred(let start):
+            return .deferred { pending in
+                start(DeferredResponse { answer in pending.complete(finish(answer, for: request)) })
+            }
+        case .stream:
+            var response = response
+            addAccessHeaders(to: &response, for: request)
+            return response
+        case .bytes:
+            var response = response
+            addAccessHeaders(to: &response, for: request)
+            if response.headers["Cache-Control"] == nil { response.headers.add(name: "Cache-Control", value: "no-store") }
+            if Compression.isCompressible(response.headers["Content-Type"]) {
+                addVary("Accept-Encoding", to: &response.headers)
+                Compression.compress(&response, for: request)
+            }
+            return response
+        }
+    }
+
+    /// CORS headers for an allowed origin, and `Vary: Origin` whenever CORS is on.
+    private func addAccessHeaders(to response: inout Response, for request: Request) {
+        guard policy.cors.isEnabled else { return }
+        addVary("Origin", to: &response.headers)
+        guard let origin = request.headers["Origin"], response.headers["Access-Control-Allow-Origin"] == nil else { return }
+        for field in policy.cors.responseHeaders(for: origin) { response.headers.add(name: field.name, value: field.value) }
+    }
+
+    /// Adds `token` to the response's `Vary`, keeping one field.
+    private func addVary(_ token: String, to headers: inout HTTPHeaders) {
+        var tokens = headers.values(for: "Vary").flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: [" "]) } }
+        if !tokens.contains(where: { $0.lowercased() == token.lowercased() }) { tokens.append(token) }
+        headers.replaceOrAdd(name: "Vary", value: tokens.joined(separator: ", "))
+    }
+}
