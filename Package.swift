@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"], path: "Fuzz/Sources"),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite", "Basics"]),
         // Depends on the executable too: its options are unit-tested and its binary is run.
-        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "server", "Basics"]),
+        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "server", "Basics", "CZlib"]),
     ],
     swiftLanguageModes: [.v6]
 )

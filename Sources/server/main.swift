@@ -51,6 +51,11 @@ var configuration = options.configuration
 // The parser refuses a body past its route's limit from the head alone (413), unread.
 configuration.limits.maxBodyBytes = max(configuration.limits.maxBodyBytes, options.maxImportBytes)
 configuration.bodyLimit = handler.maxBodyBytes
+if policy.keys.writes == .refused {
+    StandardError.writeLine(
+        "level=warning event=writes-refused address=\(configuration.host) reason=\"no API keys on a non-loopback address: every write "
+            + "gets 401; give --api-keys FILE (or LISTSERVICE_API_KEYS), or --allow-anonymous-writes\"")
+}
 let server: HTTPServer
 do {
     server = try HTTPServer(configuration: configuration, handler: handler.handle)
@@ -60,11 +65,6 @@ do {
 }
 statistics.attach(server.statistics)
 StandardError.writeLine("level=info event=listening address=\(configuration.host):\(server.port) threads=\(configuration.loopCount)")
-if policy.keys.writes == .refused {
-    StandardError.writeLine(
-        "level=warning event=writes-refused address=\(configuration.host) reason=\"no API keys on a non-loopback address: every write "
-            + "gets 401; give --api-keys FILE (or LISTSERVICE_API_KEYS), or --allow-anonymous-writes\"")
-}
 
 // Live streams get a jittered `retry:` and end before connections close, so clients reconnect spread out.
 let signalSources = handleShutdownSignals(for: server, before: service.live.stop)

@@ -25,7 +25,7 @@ func startServer(_ arguments: [String]) throws -> (process: Process, port: Int, 
         let chunk = errors.fileHandleForReading.availableData  // waits for output; empty at end of file
         if chunk.isEmpty { break }
         log += String(decoding: chunk, as: UTF8.self)
-        if let range = log.range(of: #"event=listening address=127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+        if let range = log.range(of: #"event=listening address=\S+:(\d+)"#, options: .regularExpression),
             let port = Int(log[range].split(separator: ":").last ?? "")
         {
             return (process, port, errors, log)
