@@ -21,7 +21,8 @@ enum CollectionRoutes {
             let display = try request.displayContext()
             return try mappingErrors { () throws(ListServiceError) in
                 let (page, outcome) = try endpoint.row(request.pathParameters["id"] ?? "", display)
-                return PageResponse.make(page, outcome: outcome, request: request, headers: HTTPHeaders(), metrics: service.metrics)
+                return PageResponse.make(
+                    page, outcome: outcome, request: request, headers: HTTPHeaders(), isPerSession: false, metrics: service.metrics)
             }
         }
     }
