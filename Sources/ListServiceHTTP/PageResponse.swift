@@ -15,29 +15,27 @@ enum PageResponse {
         case .sharedHit: metrics.increment(.sharedHits)
         case .miss: metrics.increment(.misses)
         }
-        let isGzip = page.body.count >= Compression.minimumBytes && Compression.acceptsGzip(request)
+        // The compressed body (made once per page) when the client takes gzip and it is worth it;
+        // nil for the plain body. A failed compression leaves the plain body, with its own tag.
+        let compressed =
+            page.body.count >= Compression.minimumBytes && Compression.acceptsGzip(request)
+            ? page.compressed(Compression.encoded) : nil
+        let encoded = compressed.flatMap { $0.etag == page.etag ? nil : $0 }
         var headers = headers
-        headers.add(name: "ETag", value: isGzip ? Compression.gzipETag(page.etag) : page.etag)
+        headers.add(name: "ETag", value: encoded?.etag ?? page.etag)
         headers.add(name: "X-Cache", value: outcome.isHit ? "hit" : "miss")
         headers.add(name: "Cache-Control", value: "private, no-cache")
         headers.add(
             name: "Vary",
             value: isPerSession ? "Accept-Encoding, Accept-Language, Cookie, X-Session-ID" : "Accept-Encoding, Accept-Language")
-        if isGzip { headers.add(name: "Content-Encoding", value: "gzip") }
-        let ifNoneMatch = request.headers["If-None-Match"]
-        if ConditionalRequest.ifNoneMatch(ifNoneMatch, matches: page.etag)
-            || ConditionalRequest.ifNoneMatch(ifNoneMatch, matches: Compression.gzipETag(page.etag))
+        if encoded != nil { headers.add(name: "Content-Encoding", value: "gzip") }
+        if let ifNoneMatch = request.headers["If-None-Match"],
+            ConditionalRequest.ifNoneMatch(ifNoneMatch, matches: page.etag)
+                || ConditionalRequest.ifNoneMatch(ifNoneMatch, matches: Compression.gzipETag(page.etag))
         {
             metrics.increment(.notModified)
             return Response(status: .notModified, headers: headers)
         }
-        guard isGzip else { return .json(page.body, headers: headers) }
-        let encoded = page.compressed(Compression.encoded)
-        guard encoded.etag != page.etag else {  // zlib failed: the plain body
-            headers.remove(name: "Content-Encoding")
-            headers.replaceOrAdd(name: "ETag", value: page.etag)
-            return .json(page.body, headers: headers)
-        }
-        return .json(encoded.bytes, headers: headers)
+        return .json(encoded?.bytes ?? page.body, headers: headers)
     }
 }

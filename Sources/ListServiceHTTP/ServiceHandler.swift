@@ -1,4 +1,3 @@
-import Foundation
 import HTTPLite
 
 /// The service's front door. A request first passes the access checks, in this order, each
@@ -84,12 +83,13 @@ package struct ServiceHandler: Sendable {
             return response
         case .bytes:
             var response = response
-            addAccessHeaders(to: &response, for: request)
             if response.headers["Cache-Control"] == nil { response.headers.add(name: "Cache-Control", value: "no-store") }
-            if Compression.isCompressible(response.headers["Content-Type"]) {
-                addVary("Accept-Encoding", to: &response.headers)
+            // A route that says what its answer varies by (a page, the contract) chose its coding itself.
+            if response.headers["Vary"] == nil && Compression.isCompressible(response.headers["Content-Type"]) {
+                response.headers.add(name: "Vary", value: "Accept-Encoding")
                 Compression.compress(&response, for: request)
             }
+            addAccessHeaders(to: &response, for: request)
             return response
         }
     }
@@ -97,15 +97,8 @@ package struct ServiceHandler: Sendable {
     /// CORS headers for an allowed origin, and `Vary: Origin` whenever CORS is on.
     private func addAccessHeaders(to response: inout Response, for request: Request) {
         guard policy.cors.isEnabled else { return }
-        addVary("Origin", to: &response.headers)
+        response.headers.replaceOrAdd(name: "Vary", value: response.headers["Vary"].map { $0 + ", Origin" } ?? "Origin")
         guard let origin = request.headers["Origin"], response.headers["Access-Control-Allow-Origin"] == nil else { return }
         for field in policy.cors.responseHeaders(for: origin) { response.headers.add(name: field.name, value: field.value) }
-    }
-
-    /// Adds `token` to the response's `Vary`, keeping one field.
-    private func addVary(_ token: String, to headers: inout HTTPHeaders) {
-        var tokens = headers.values(for: "Vary").flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: [" "]) } }
-        if !tokens.contains(where: { $0.lowercased() == token.lowercased() }) { tokens.append(token) }
-        headers.replaceOrAdd(name: "Vary", value: tokens.joined(separator: ", "))
     }
 }

@@ -2,18 +2,22 @@
 public enum AcceptEncoding {
     /// Whether the field values accept gzip: `gzip` (or `x-gzip`) with a quality above 0, or,
     /// when gzip is not named, `*` with a quality above 0. No field accepts no coding.
+    /// Reads the bytes in place: this runs on every request.
     public static func acceptsGzip(_ values: [String]) -> Bool {
         var gzipQuality: Double?
         var anyQuality: Double?
         for value in values {
-            for element in value.split(separator: ",") {
-                let parts = element.split(separator: ";")
-                guard let first = parts.first else { continue }
-                let coding = trimmingOWS(first)
-                let quality = parts.dropFirst().lazy.compactMap(Self.quality).first ?? 1
-                if asciiCaseInsensitiveEquals(coding, "gzip") || asciiCaseInsensitiveEquals(coding, "x-gzip") {
+            var elements = value.utf8[...]
+            while !elements.isEmpty {
+                let end = elements.firstIndex(of: UInt8(ascii: ",")) ?? elements.endIndex
+                let element = elements[..<end]
+                elements = end == elements.endIndex ? elements[end...] : elements[elements.index(after: end)...]
+                let nameEnd = element.firstIndex(of: UInt8(ascii: ";")) ?? element.endIndex
+                let coding = trimmed(element[..<nameEnd])
+                let quality = nameEnd == element.endIndex ? 1 : Self.quality(in: element[element.index(after: nameEnd)...])
+                if equalsIgnoringCase(coding, "gzip") || equalsIgnoringCase(coding, "x-gzip") {
                     gzipQuality = max(gzipQuality ?? 0, quality)
-                } else if coding == "*" {
+                } else if equalsIgnoringCase(coding, "*") {
                     anyQuality = quality
                 }
             }
@@ -21,11 +25,29 @@ public enum AcceptEncoding {
         return (gzipQuality ?? anyQuality ?? 0) > 0
     }
 
-    /// The value of a `q=` parameter; an unreadable one counts as 1, as if absent.
-    private static func quality(_ parameter: Substring) -> Double? {
-        let pair = trimmingOWS(parameter).split(separator: "=", maxSplits: 1)
-        guard pair.count == 2, asciiCaseInsensitiveEquals(pair[0], "q") else { return nil }
-        guard let value = Double(pair[1]), value >= 0, value <= 1 else { return 1 }
-        return value
+    /// The value of the `q=` parameter among `parameters`; absent or unreadable counts as 1.
+    private static func quality(in parameters: Substring.UTF8View) -> Double {
+        for parameter in parameters.split(separator: UInt8(ascii: ";")) {
+            let pair = trimmed(parameter)
+            guard pair.count >= 2, asciiLowercased(pair[pair.startIndex]) == UInt8(ascii: "q"),
+                pair[pair.index(after: pair.startIndex)] == UInt8(ascii: "=")
+            else { continue }
+            guard let value = Double(String(decoding: pair.dropFirst(2), as: UTF8.self)), value >= 0, value <= 1 else { return 1 }
+            return value
+        }
+        return 1
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.startIndex..<bytes.startIndex]
+        }
+        return bytes[first...last]
+    }
+
+    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ token: StaticString) -> Bool {
+        guard bytes.count == token.utf8CodeUnitCount else { return false }
+        return token.withUTF8Buffer { zip(bytes, $0).allSatisfy { asciiLowercased($0) == $1 } }
     }
 }

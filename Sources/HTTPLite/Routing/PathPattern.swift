@@ -6,14 +6,12 @@ struct PathPattern: Sendable {
     }
 
     let segments: [Segment]
-
     /// How many segments are parameters: fewer is more specific.
-    var parameterCount: Int {
-        segments.filter { if case .parameter = $0 { true } else { false } }.count
-    }
+    let parameterCount: Int
 
     init(_ text: String) {
         segments = Self.split(text).map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0)) }
+        parameterCount = segments.filter { if case .parameter = $0 { true } else { false } }.count
     }
 
     /// The captured parameters when `pathSegments` matches, else nil.
@@ -23,7 +21,7 @@ struct PathPattern: Sendable {
         for (segment, actual) in zip(segments, pathSegments) {
             switch segment {
             case .literal(let literal):
-                guard literal == actual else { return nil }
+                guard literal.utf8.elementsEqual(actual.utf8) else { return nil }
             case .parameter(let name):
                 guard !actual.isEmpty else { return nil }
                 parameters[name] = String(actual)

@@ -42,11 +42,15 @@ public struct Router: Sendable {
     private func matches(_ path: String) -> [(route: Route, parameters: [String: String])] {
         let segments = PathPattern.split(path)
         var matching: [(route: Route, parameters: [String: String])] = []
-        for route in routes {
-            if let parameters = route.pattern.match(segments) { matching.append((route, parameters)) }
+        var fewestParameters = Int.max
+        for route in routes where route.pattern.parameterCount <= fewestParameters {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if route.pattern.parameterCount < fewestParameters {
+                fewestParameters = route.pattern.parameterCount
+                matching.removeAll(keepingCapacity: true)
+            }
+            matching.append((route, parameters))
         }
-        let fewestParameters = matching.map(\.route.pattern.parameterCount).min() ?? 0
-        matching.removeAll { $0.route.pattern.parameterCount > fewestParameters }
         return matching
     }
 

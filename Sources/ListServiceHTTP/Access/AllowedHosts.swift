@@ -31,16 +31,24 @@ package struct AllowedHosts: Sendable, Equatable {
     }
 
     /// Whether a request with this `Host` value is served; a request without one (HTTP/1.0)
-    /// is, since browsers always send it.
+    /// is, since browsers always send it. Compares bytes: this runs on every request.
     func admits(_ host: String?) -> Bool {
         guard let names, let host else { return true }
-        return names.contains(Self.name(ofHost: host))
+        let bytes = host.utf8
+        // The name ends at the port's colon; an IPv6 literal keeps its brackets.
+        let end: String.UTF8View.Index
+        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
+            end = bytes.index(after: close)
+        } else {
+            end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+        }
+        let name = bytes[..<end]
+        return names.contains { allowed in
+            allowed.utf8.count == name.count && zip(allowed.utf8, name).allSatisfy { $0 == Self.lowercased($1) }
+        }
     }
 
-    /// `Host` without its port, lowercased: `[::1]:8080` → `[::1]`, `LocalHost:80` → `localhost`.
-    static func name(ofHost host: String) -> String {
-        let host = host.lowercased()
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
-        return String(host.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPLite
 import ListService
 
@@ -9,14 +8,13 @@ enum Compression {
     /// Smaller bodies go as they are: gzip's header and trailer would eat the saving.
     static let minimumBytes = 256
 
-    /// Whether bodies of this media type shrink under gzip (not event streams: those stay
-    /// uncompressed, since compressed streams stall behind common proxies).
+    /// Whether bodies of this media type (as the routes write it) shrink under gzip; not event
+    /// streams, which stay uncompressed since compressed streams stall behind common proxies.
     static func isCompressible(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: [" "]).lowercased() } ?? ""
-        if type == "text/event-stream" { return false }
-        return type.hasPrefix("text/") || type == "application/json" || type.hasSuffix("+json") || type == "application/yaml"
-            || type == "application/javascript" || type == "image/svg+xml"
+        guard let type = contentType else { return false }
+        if type.hasPrefix("text/") { return !type.hasPrefix("text/event-stream") }
+        return type.hasPrefix("application/json") || type.hasPrefix("application/problem+json") || type.hasPrefix("application/yaml")
+            || type.hasPrefix("application/javascript") || type.hasPrefix("image/svg+xml")
     }
 
     /// Whether the request accepts gzip.

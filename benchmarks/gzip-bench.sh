@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Warm gzip pages beside nginx: `GET /orders?filter=pending&q=john` with Accept-Encoding: gzip
+# from our release build (a session's cached page, compressed once and kept with it) and from
+# nginx serving the very same bytes as static files (`gzip_static on`, the .gz beside the
+# plain file), in one run, one server at a time. The plain page is measured too. Prints
+# requests/s, p50 and p99 at 64 connections (2 wrk threads) and 1, and the bytes on the wire.
+#
+#   benchmarks/gzip-bench.sh            # DURATION=10s, data in /tmp/listdata (made if missing)
+#
+# Only the servers this script started are stopped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION="${DURATION:-10s}"
+PORT="${PORT:-18183}"
+NGINX_PORT="${NGINX_PORT:-18184}"
+URL_PATH='/orders?filter=pending&q=john'
+source benchmarks/setup.sh
+command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+swift build -c release --product server >/dev/null
+
+ROOT=$(mktemp -d)
+chmod 755 "$ROOT"  # nginx workers run as www-data
+NGINX_PID=""
+stop_all() { stop_server; [[ -n "$NGINX_PID" ]] && kill -TERM "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true; rm -rf "$ROOT"; }
+trap stop_all EXIT
+
+start_server .build/release/server "$DATA_DIR"
+SESSION=(-H "X-Session-ID: gzip-bench")
+GZIP=(-H "Accept-Encoding: gzip")
+# Capture the page in both codings, byte for byte, for nginx to serve.
+mkdir -p "$ROOT/static" "$ROOT/run"
+curl -fs "${SESSION[@]}" "http://127.0.0.1:$PORT$URL_PATH" -o "$ROOT/static/orders.json"
+curl -fs "${SESSION[@]}" "${GZIP[@]}" "http://127.0.0.1:$PORT$URL_PATH" -o "$ROOT/static/orders.json.gz"
+[[ "$(gunzip -c "$ROOT/static/orders.json.gz" | cmp - "$ROOT/static/orders.json" && echo same)" == same ]] || { echo "gzip body differs"; exit 1; }
+cat >"$ROOT/nginx.conf" <<CONF
+worker_processes 2;
+daemon off;
+pid run/nginx.pid;
+error_log run/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_requests 1000000;
+    client_body_temp_path run/body;
+    proxy_temp_path run/proxy;
+    fastcgi_temp_path run/fastcgi;
+    uwsgi_temp_path run/uwsgi;
+    scgi_temp_path run/scgi;
+    types { }
+    default_type application/json;
+    gzip_static on;
+    gzip_vary on;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        root static;
+        location = /orders { try_files /orders.json =404; }
+    }
+}
+CONF
+
+measure() {  # name url header...
+  local name=$1 url=$2; shift 2
+  local headers=()
+  for header in "$@"; do headers+=(-H "$header"); done
+  wrk -t2 -c16 -d2s "${headers[@]}" "$url" >/dev/null 2>&1 || true   # warm-up
+  local wire
+  wire=$(curl -s -o /dev/null -w '%{size_header}+%{size_download}' "${headers[@]}" "$url")
+  for conns in 64 1; do
+    local threads=$(( conns > 1 ? 2 : 1 ))
+    local out rps p50 p99
+    out=$(wrk -t"$threads" -c"$conns" -d"$DURATION" --latency "${headers[@]}" "$url")
+    rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
+    p50=$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")
+    p99=$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")
+    printf '%-22s %-6s %12s %10s %10s  %s\n' "$name" "$conns" "$rps" "$p50" "$p99" "$wire"
+  done
+}
+
+echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
+echo "page: $URL_PATH, plain $(stat -c %s "$ROOT/static/orders.json") B, gzip $(stat -c %s "$ROOT/static/orders.json.gz") B"
+printf '%-22s %-6s %12s %10s %10s  %s\n' server conns req/s p50 p99 "bytes on the wire (head+body)"
+measure "listservice gzip" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
+measure "listservice plain" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench"
+stop_server
+(cd "$ROOT" && nginx -p "$ROOT/" -c nginx.conf -e run/error.log) &
+NGINX_PID=$!
+for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/orders" && break; sleep 0.1; done
+measure "nginx gzip_static" "http://127.0.0.1:$NGINX_PORT/orders" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
+measure "nginx plain" "http://127.0.0.1:$NGINX_PORT/orders" "X-Session-ID: gzip-bench"
