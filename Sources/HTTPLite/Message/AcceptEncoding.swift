@@ -1,13 +1,13 @@
 /// What an `Accept-Encoding` field accepts (RFC 9110 §12.5.3): codings with quality values.
 public enum AcceptEncoding {
-    /// Whether the field values accept gzip: `gzip` (or `x-gzip`) with a quality above 0, or,
-    /// when gzip is not named, `*` with a quality above 0. No field accepts no coding.
-    /// Reads the bytes in place: this runs on every request.
-    public static func acceptsGzip(_ values: [String]) -> Bool {
+    /// Whether the request's `Accept-Encoding` fields accept gzip: `gzip` (or `x-gzip`) with a
+    /// quality above 0, or, when gzip is not named, `*` with a quality above 0. No field
+    /// accepts no coding. Reads the bytes in place: this runs on every request.
+    public static func acceptsGzip(_ headers: HTTPHeaders) -> Bool {
         var gzipQuality: Double?
         var anyQuality: Double?
-        for value in values {
-            var elements = value.utf8[...]
+        for field in headers where HTTPHeaders.namesMatch(field.name, "Accept-Encoding") {
+            var elements = field.value.utf8[...]
             while !elements.isEmpty {
                 let end = elements.firstIndex(of: UInt8(ascii: ",")) ?? elements.endIndex
                 let element = elements[..<end]

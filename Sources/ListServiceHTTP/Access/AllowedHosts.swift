@@ -2,7 +2,7 @@ import HTTPLite
 
 /// The names the service answers to in `Host`: a guard against DNS rebinding, where a page
 /// on another site resolves its own name to this machine and reads or writes through it.
-package struct AllowedHosts: Sendable, Equatable {
+package struct AllowedHosts: Sendable {
     /// Lowercased names without a port; nil answers any name.
     private let names: Set<String>?
 

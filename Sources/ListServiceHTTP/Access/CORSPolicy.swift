@@ -4,7 +4,7 @@ import HTTPLite
 /// service's answers and send it writes. An origin listed by name also gets credentials (the
 /// `sid` cookie); `*` lets any origin in without them. Origins not allowed get no CORS headers
 /// (the browser then withholds the answer), a 403 for a preflight and for an unsafe method.
-package struct CORSPolicy: Sendable, Equatable {
+package struct CORSPolicy: Sendable {
     /// Origins named by `--cors-origin`, as browsers serialize them (`https://app.example`).
     private let listed: Set<String>
     private let allowsAnyOrigin: Bool

@@ -19,7 +19,7 @@ enum Compression {
 
     /// Whether the request accepts gzip.
     static func acceptsGzip(_ request: Request) -> Bool {
-        AcceptEncoding.acceptsGzip(request.headers.values(for: "Accept-Encoding"))
+        AcceptEncoding.acceptsGzip(request.headers)
     }
 
     /// The strong ETag of the gzip coding of a body whose ETag is `etag`: `"abc"` → `"abc-gzip"`.
