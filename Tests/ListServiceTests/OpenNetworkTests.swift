@@ -143,13 +143,16 @@ import Testing
 
     // MARK: CORS
 
-    @Test func cors_listedOriginsGetCredentials_anyOriginDoesNot_othersNothing() {
+    @Test func cors_listedOriginsGetCredentials_anyOriginDoesNot_othersNothing() throws {
         let listed = handler(AccessPolicy(hosts: .any, cors: CORSPolicy(origins: ["https://app.example"]), keys: .open))
         let response = listed.send(.get, "/orders", headers: ["Origin": "https://app.example"])
         #expect(response.headers["Access-Control-Allow-Origin"] == "https://app.example")
         #expect(response.headers["Access-Control-Allow-Credentials"] == "true")
         #expect(response.headers["Access-Control-Expose-Headers"] == "ETag, Location, X-Cache, Retry-After")
         #expect(vary(response).contains("Origin"))
+        let live = try listed.handle(Request(method: .get, path: "/orders/live", headers: ["Origin": "https://app.example"]))
+        #expect(live.headers["Access-Control-Allow-Origin"] == "https://app.example", "EventSource with credentials works across origins")
+        #expect(live.headers["Access-Control-Allow-Credentials"] == "true" && live.headers["Content-Encoding"] == nil)
         let stranger = listed.send(.get, "/orders", headers: ["Origin": "https://evil.example"])
         #expect(stranger.status == .ok && stranger.headers["Access-Control-Allow-Origin"] == nil && vary(stranger).contains("Origin"))
 
