@@ -3,11 +3,14 @@ import ListService
 /// The conditional request headers (RFC 9110 §13.1): `If-None-Match` on reads, `If-Match` on
 /// writes.
 enum ConditionalRequest {
-    /// Whether an `If-None-Match` value names `etag` (§13.1.2: weak comparison, `*` matches).
-    static func ifNoneMatch(_ header: String?, matches etag: String) -> Bool {
+    /// Whether an `If-None-Match` value names the body whose ETag is `etag`, in either coding
+    /// (its gzip coding's tag is `Compression.gzipETag(etag)`): §13.1.2, weak comparison, `*` matches.
+    static func ifNoneMatch(_ header: String?, matchesEitherCodingOf etag: String) -> Bool {
         guard let header else { return false }
+        let gzipTag = Compression.gzipETag(etag)
         return entityTags(header).contains { tag in
-            tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == etag
+            let opaque = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+            return tag == "*" || opaque == etag || opaque == gzipTag
         }
     }
 

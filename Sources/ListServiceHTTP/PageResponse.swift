@@ -18,7 +18,7 @@ enum PageResponse {
         // The compressed body (made once per page) when the client takes gzip and it is worth it;
         // nil for the plain body. A failed compression leaves the plain body, with its own tag.
         let compressed =
-            page.body.count >= Compression.minimumBytes && Compression.acceptsGzip(request)
+            page.body.count >= Compression.minimumBytes && AcceptEncoding.acceptsGzip(request.headers)
             ? page.compressed(Compression.encoded) : nil
         let encoded = compressed.flatMap { $0.etag == page.etag ? nil : $0 }
         var headers = headers
@@ -29,10 +29,7 @@ enum PageResponse {
             name: "Vary",
             value: isPerSession ? "Accept-Encoding, Accept-Language, Cookie, X-Session-ID" : "Accept-Encoding, Accept-Language")
         if encoded != nil { headers.add(name: "Content-Encoding", value: "gzip") }
-        if let ifNoneMatch = request.headers["If-None-Match"],
-            ConditionalRequest.ifNoneMatch(ifNoneMatch, matches: page.etag)
-                || ConditionalRequest.ifNoneMatch(ifNoneMatch, matches: Compression.gzipETag(page.etag))
-        {
+        if ConditionalRequest.ifNoneMatch(request.headers["If-None-Match"], matchesEitherCodingOf: page.etag) {
             metrics.increment(.notModified)
             return Response(status: .notModified, headers: headers)
         }

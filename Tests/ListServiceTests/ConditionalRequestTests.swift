@@ -6,11 +6,12 @@ import Testing
 /// `If-None-Match` on reads and `If-Match` on writes (RFC 9110 §13.1).
 @Suite struct ConditionalRequestTests {
     @Test func ifNoneMatch_handlesListsWeakTagsAndStar() {
-        #expect(ConditionalRequest.ifNoneMatch(#""a", "b""#, matches: #""b""#))
-        #expect(ConditionalRequest.ifNoneMatch(#"W/"b""#, matches: #""b""#))
-        #expect(ConditionalRequest.ifNoneMatch("*", matches: #""b""#))
-        #expect(!ConditionalRequest.ifNoneMatch(#""a""#, matches: #""b""#))
-        #expect(!ConditionalRequest.ifNoneMatch(nil, matches: #""b""#))
+        #expect(ConditionalRequest.ifNoneMatch(#""a", "b""#, matchesEitherCodingOf: #""b""#))
+        #expect(ConditionalRequest.ifNoneMatch(#"W/"b""#, matchesEitherCodingOf: #""b""#))
+        #expect(ConditionalRequest.ifNoneMatch("*", matchesEitherCodingOf: #""b""#))
+        #expect(!ConditionalRequest.ifNoneMatch(#""a""#, matchesEitherCodingOf: #""b""#))
+        #expect(!ConditionalRequest.ifNoneMatch(nil, matchesEitherCodingOf: #""b""#))
+        #expect(ConditionalRequest.ifNoneMatch(#""b-gzip""#, matchesEitherCodingOf: #""b""#), "the gzip coding's tag")
     }
 
     @Test func ifMatch_comparesItemVersionsStrongly() throws {

@@ -17,11 +17,6 @@ enum Compression {
             || type.hasPrefix("application/javascript") || type.hasPrefix("image/svg+xml")
     }
 
-    /// Whether the request accepts gzip.
-    static func acceptsGzip(_ request: Request) -> Bool {
-        AcceptEncoding.acceptsGzip(request.headers)
-    }
-
     /// The strong ETag of the gzip coding of a body whose ETag is `etag`: `"abc"` → `"abc-gzip"`.
     static func gzipETag(_ etag: String) -> String {
         guard etag.hasSuffix("\"") else { return etag }
@@ -38,7 +33,8 @@ enum Compression {
     /// problem) when the client takes gzip and it is worth it.
     static func compress(_ response: inout Response, for request: Request) {
         guard case .bytes(let body) = response.body, body.count >= minimumBytes, response.headers["Content-Encoding"] == nil,
-            isCompressible(response.headers["Content-Type"]), acceptsGzip(request), let compressed = Gzip.compress(body)
+            isCompressible(response.headers["Content-Type"]), AcceptEncoding.acceptsGzip(request.headers),
+            let compressed = Gzip.compress(body)
         else { return }
         response.body = .bytes(compressed)
         response.headers.add(name: "Content-Encoding", value: "gzip")

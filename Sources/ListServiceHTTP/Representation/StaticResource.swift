@@ -19,12 +19,11 @@ struct StaticResource: Sendable {
     }
 
     func response(to request: Request) -> Response {
-        let chosen = gzip.flatMap { Compression.acceptsGzip(request) ? $0 : nil } ?? identity
+        let chosen = gzip.flatMap { AcceptEncoding.acceptsGzip(request.headers) ? $0 : nil } ?? identity
         var headers: HTTPHeaders = ["ETag": chosen.etag, "Cache-Control": Self.cacheControl]
         if gzip != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
         if chosen !== identity { headers.add(name: "Content-Encoding", value: "gzip") }
-        let etags = [identity.etag] + (gzip.map { [$0.etag] } ?? [])
-        if etags.contains(where: { ConditionalRequest.ifNoneMatch(request.headers["If-None-Match"], matches: $0) }) {
+        if ConditionalRequest.ifNoneMatch(request.headers["If-None-Match"], matchesEitherCodingOf: identity.etag) {
             return Response(status: .notModified, headers: headers)
         }
         return Response(contentType: contentType, bytes: chosen.bytes, headers: headers)
