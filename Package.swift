@@ -20,7 +20,9 @@ let package = Package(
         .target(name: "ListService", dependencies: ["CSystem", "Basics"]),
         // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml is
         // compiled in (through a symlink to the file at the top) and served as is.
-        .target(name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService", "Basics"], resources: [.embedInCode("openapi.yaml")]),
+        .target(
+            name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService", "Basics"],
+            resources: [.embedInCode("openapi.yaml"), .embedInCode("Web")]),
         .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),

@@ -35,6 +35,7 @@ package enum ServiceRoutes {
         }
         let specification = StaticResource(contentType: "application/yaml", bytes: PackageResources.openapi_yaml)
         router.get("/openapi.yaml") { request in specification.response(to: request) }
+        WebRoutes.add(WebApp(files: WebApp.compiledFiles), to: &router)
         for endpoint in service.endpoints {
             CollectionRoutes.add(endpoint, service: service, to: &router)
             LiveRoutes.add(endpoint, service: service, to: &router)

@@ -1,0 +1,47 @@
+// Orders: search, filter chips, sort; complete or cancel with If-Match.
+import { send } from './api.js';
+import { h, badge } from './view.js';
+
+async function act(screen, row, action) {
+  try {
+    await send('POST', `/orders/${encodeURIComponent(row.id)}/${action}`, { version: row.version });
+    screen.tell('');
+  } catch (problem) {
+    screen.tell(`${row.title}: ${problem.message}`);
+  }
+}
+
+function row(order, screen) {
+  const action = (name, label) => h('button.action', {
+    type: 'button', 'data-action': name, 'aria-label': `${label} ${order.title}`, onclick: () => act(screen, order, name),
+  }, label);
+  return h(`li.row.order.status-${order.status}`, {},
+    h('div.main', {},
+      h('strong.title', {}, order.title),
+      h('span.customer', {}, order.customerName),
+      h('span.meta', {}, order.formattedDate, ' · ', order.shippingLabel)),
+    h('div.side', {},
+      h('span.total', {}, order.formattedTotal),
+      h('span.badges', {},
+        badge(order.statusLabel, `status-${order.status}`),
+        order.requiresSignature ? badge('✍ Signature', 'signature') : null,
+        order.isHighValue ? badge('High value', 'high') : null)),
+    h('div.actions', {},
+      order.status === 'completed' ? null : action('complete', 'Complete'),
+      order.status === 'cancelled' ? null : action('cancel', 'Cancel')));
+}
+
+export const orders = {
+  name: 'orders', path: '/orders', title: 'Orders', pageSize: 50, row,
+  empty: 'No orders match.',
+  noun: (n, formatted) => `${formatted} ${n === 1 ? 'order' : 'orders'}`,
+  defaults: { filter: 'all', q: '', sort: 'date', order: 'desc' },
+  controls: [
+    { kind: 'search', key: 'q', label: 'Search customer or title' },
+    { kind: 'chips', key: 'filter', label: 'Filter', options: [
+      ['all', 'All'], ['pending', 'Pending'], ['completed', 'Completed'], ['cancelled', 'Cancelled'],
+      ['highValue', 'High value'], ['currentMonth', 'This month']] },
+    { kind: 'picker', key: 'sort', label: 'Sort by', options: [['date', 'Date'], ['total', 'Total'], ['customer', 'Customer']] },
+    { kind: 'direction', key: 'order', labels: { asc: 'Ascending', desc: 'Descending' } },
+  ],
+};

@@ -1,0 +1,93 @@
+// Earthquakes: one day's quakes as a list beside a map of the same set. Selecting a quake in
+// either highlights it in both, through the session's selection on the server.
+import { LiveList } from './live.js';
+import { send, withQuery } from './api.js';
+import { h } from './view.js';
+
+// Plate carrée at 2 units per degree, as world.svg is drawn.
+const x = (longitude) => ((longitude + 180) * 2).toFixed(1);
+const y = (latitude) => ((90 - latitude) * 2).toFixed(1);
+let selectedId = null;
+
+function select(screen, id) {
+  const previous = selectedId;
+  selectedId = previous === id ? null : id;
+  highlight(screen);
+  send('PUT', '/session/selection', { body: { collection: 'quakes', id: selectedId } })
+    .then((answer) => { selectedId = answer.selectedId; highlight(screen); })
+    .catch((problem) => { selectedId = previous; highlight(screen); screen.tell(problem.message); });
+}
+
+function highlight(screen) {
+  for (const node of screen.element.querySelectorAll('[data-id]')) {
+    const isSelected = node.dataset.id === selectedId;
+    node.classList.toggle('selected', isSelected);
+    node.setAttribute('aria-pressed', String(isSelected));
+  }
+  screen.element.querySelector(`li[data-id="${CSS.escape(selectedId ?? '')}"]`)?.scrollIntoView({ block: 'nearest' });
+}
+
+const onKey = (screen, id) => (event) => {
+  if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); select(screen, id); }
+};
+
+function row(quake, screen) {
+  const isSelected = quake.id === selectedId;
+  return h(`li.row.quake${isSelected ? '.selected' : ''}`, {
+    tabindex: 0, role: 'button', 'aria-pressed': String(isSelected), onclick: () => select(screen, quake.id), onkeydown: onKey(screen, quake.id),
+  },
+  h('span.magnitude', { 'data-band': String(Math.max(0, Math.min(7, Math.floor(quake.magnitude ?? 0)))) }, quake.formattedMagnitude),
+  h('div.main', {}, h('strong.title', {}, quake.place), h('span.meta', {}, quake.formattedTime, ' · ', quake.formattedDepth)));
+}
+
+function marker(quake, screen) {
+  const isSelected = quake.id === selectedId;
+  return h(`circle.marker${isSelected ? '.selected' : ''}`, {
+    cx: x(quake.longitude), cy: y(quake.latitude), r: quake.markerRadius, tabindex: 0, role: 'button',
+    'aria-pressed': String(isSelected), 'aria-label': `${quake.formattedMagnitude}, ${quake.place}`,
+    onclick: () => select(screen, quake.id), onkeydown: onKey(screen, quake.id),
+  }, h('title', {}, `${quake.formattedMagnitude} · ${quake.place}\n${quake.formattedTime} · ${quake.formattedDepth}`));
+}
+
+/** The map: a second live list, on /quakes/map/live with the list's day and search. */
+function map(screen) {
+  const markers = h('g.markers');
+  const caption = h('figcaption', { 'aria-live': 'polite' });
+  const svg = h('svg.map', { viewBox: '0 0 720 360', role: 'group', 'aria-label': 'Map of the same earthquakes' },
+    h('image', { href: `${screen.app.assets}/world.svg`, width: 720, height: 360 }), markers);
+  screen.layout.append(h('figure.panel.map-panel', {}, svg, caption,
+    h('p.credit', {}, 'Land outline: Made with Natural Earth (public domain).')));
+  const list = new LiveList(markers, {
+    render: (quake) => marker(quake, screen),
+    onState: (state, detail) => { screen.app.setLive('quakes-map', state); if (detail) caption.textContent = detail; },
+    onBody: (body) => {
+      if ('selectedId' in body) { selectedId = body.selectedId; highlight(screen); }
+      caption.textContent = `${new Intl.NumberFormat(screen.app.display().locale).format(list.count)} on the map, largest drawn first`;
+    },
+  });
+  return {
+    open() {
+      const { date, q } = screen.criteria;
+      list.open(withQuery('/quakes/map/live', { date, q, ...screen.app.display() }));
+    },
+    close() { list.close(); screen.app.setLive('quakes-map', null); },
+  };
+}
+
+export const quakes = {
+  name: 'quakes', path: '/quakes', title: 'Earthquakes', pageSize: 500, row,
+  empty: 'No earthquakes that day.',
+  noun: (n, formatted) => `${formatted} ${n === 1 ? 'earthquake' : 'earthquakes'}`,
+  defaults: { date: '', q: '', sort: 'time', order: 'desc' },
+  controls: [
+    { kind: 'date', key: 'date', label: 'Day' },
+    { kind: 'search', key: 'q', label: 'Search places' },
+    { kind: 'picker', key: 'sort', label: 'Sort by', options: [['time', 'Time'], ['magnitude', 'Magnitude']] },
+    { kind: 'direction', key: 'order', labels: { asc: 'Forward', desc: 'Reverse' } },
+  ],
+  onBody: (body, screen) => {
+    if ('selectedId' in body) { selectedId = body.selectedId; highlight(screen); }
+    if (body.criteria?.date && !screen.criteria.date) screen.element.querySelector('input[type=date]').value = body.criteria.date;
+  },
+  extend: map,
+};

@@ -1,0 +1,138 @@
+// A list screen: controls bound to criteria kept in the URL, one live list, its count, load
+// more, and loading, empty and error states. Each collection's module gives its vocabulary.
+import { LiveList } from './live.js';
+import { send, withQuery } from './api.js';
+import { h, searchBox, chips, picker, direction } from './view.js';
+
+const controlMakers = {
+  search: (control, change) => searchBox(control.label, change),
+  chips: (control, change) => chips(control.label, control.options, change),
+  picker: (control, change) => picker(control.label, control.options, change),
+  direction: (control, change) => direction(control.labels, change),
+  date: (control, change) => {
+    const input = h('input', { type: 'date', onchange: () => change(input.value) });
+    return { element: h('label.picker', {}, control.label, ' ', input), set(value) { input.value = value; } };
+  },
+};
+
+/** The most rows a live window holds (the API's largest `limit`). */
+const maxWindow = 500;
+
+/**
+ * Makes a screen from `config`: `name`, `path`, `title`, `noun(n, formatted)`, `defaults`,
+ * `controls`, `row(row, screen)`, `pageSize`, and optionally `extend(screen)` for what sits
+ * beside the list (a form, a map) and `onBody(body)`.
+ */
+export function listScreen(config, app) {
+  const criteria = { ...config.defaults };
+  const controls = {};
+  let limit = config.pageSize, total = null, nextCursor = null, openedWith = '';
+
+  const rows = h('ol.rows', { 'aria-label': config.title, 'aria-describedby': `${config.name}-count` });
+  const count = h('p.count', { id: `${config.name}-count`, 'aria-live': 'polite' });
+  const state = h('div.state', { role: 'status' }, 'Loading…');
+  const notice = h('p.notice', { role: 'alert', hidden: true });
+  const more = h('button.more', { type: 'button', hidden: true, onclick: () => loadMore() }, 'Load more');
+  const bar = h('div.controls');
+  for (const control of config.controls) {
+    controls[control.key] = controlMakers[control.kind](control, (value) => change(control.key, value));
+    bar.append(controls[control.key].element);
+  }
+  const listPanel = h('section.panel', { 'aria-label': config.title }, count, notice, state, rows, more);
+  const element = h('div.screen', {}, h('h2', {}, config.title), bar, h('div.layout', {}, listPanel));
+
+  const screen = {
+    element, criteria, app, rows, listPanel,
+    layout: element.lastChild,
+    /** Shows a refusal's message (a 409, a 412) above the list. */
+    tell(message, kind = 'error') {
+      notice.textContent = message;
+      notice.dataset.kind = kind;
+      notice.hidden = !message;
+    },
+    query(extra = {}) { return { ...criteria, ...app.display(), ...extra }; },
+  };
+
+  const list = new LiveList(rows, {
+    render: (row) => config.row(row, screen),
+    onState: (liveState, detail) => {
+      app.setLive(config.name, liveState);
+      if (liveState === 'refused') showState(detail, true);
+    },
+    onBody: (body, kind) => {
+      if ('total' in body) total = body.total;
+      if ('nextCursor' in body) nextCursor = body.nextCursor;
+      if (kind !== 'delta') performance.mark(`listservice:rows:${config.name}`);
+      if (kind === 'delta' && body.ops.length) app.announce(`${body.ops.length} ${body.ops.length === 1 ? 'row' : 'rows'} changed`);
+      rows.removeAttribute('aria-busy');
+      config.onBody?.(body, screen);
+      refresh();
+    },
+  });
+  screen.list = list;
+  const extension = config.extend?.(screen);
+
+  function refresh() {
+    const formatted = total === null ? '' : new Intl.NumberFormat(app.display().locale).format(total);
+    count.textContent = total === null ? '' : config.noun(total, formatted);
+    if (list.count === 0) showState(config.empty, false);
+    else state.hidden = true;
+    more.hidden = !nextCursor;
+    more.disabled = list.count >= maxWindow;
+    more.textContent = more.disabled ? `Showing the first ${maxWindow}: narrow the search to see others` : 'Load more';
+  }
+
+  function showState(message, isError) {
+    state.hidden = false;
+    state.className = isError ? 'state error' : 'state';
+    state.replaceChildren(message, isError ? h('button', { type: 'button', onclick: () => open(true) }, 'Try again') : '');
+    if (isError) { total = null; count.textContent = ''; }
+  }
+
+  /** Watches the list for the current criteria and display (again if `force`). */
+  function open(force = false) {
+    const url = withQuery(`${config.path}/live`, screen.query({ limit }));
+    if (url === openedWith && !force) return;
+    openedWith = url;
+    rows.setAttribute('aria-busy', 'true');
+    if (list.count === 0) showState('Loading…', false);
+    list.open(url);
+    extension?.open?.();
+  }
+
+  function change(key, value) {
+    criteria[key] = value;
+    limit = config.pageSize;
+    app.navigate(config.name, criteria, config.defaults);
+    screen.tell('');
+    open();
+  }
+
+  async function loadMore() {
+    more.disabled = true;
+    try {
+      const page = await send('GET', withQuery(config.path, screen.query({ cursor: nextCursor, limit: config.pageSize })));
+      list.append(page.items);
+      limit = Math.min(maxWindow, list.count);
+      open();
+    } catch (problem) {
+      screen.tell(problem.message);
+    }
+    refresh();
+  }
+
+  return {
+    element,
+    /** Shows the criteria `params` (from the URL), the rest at their defaults. */
+    show(params) {
+      for (const key of Object.keys(config.defaults)) {
+        criteria[key] = params[key] ?? config.defaults[key];
+        controls[key]?.set(criteria[key]);
+      }
+      open();
+    },
+    /** The locale or time zone changed: the same criteria, formatted anew. */
+    redisplay() { open(); },
+    close() { list.close(); extension?.close?.(); app.setLive(config.name, null); },
+  };
+}

@@ -1,0 +1,31 @@
+// People: the tap counter. Tapping a person adds one tap; only that row changes.
+import { send } from './api.js';
+import { h } from './view.js';
+
+async function tap(screen, user) {
+  try {
+    await send('POST', `/users/${encodeURIComponent(user.id)}/tap`);
+  } catch (problem) {
+    screen.tell(`${user.name}: ${problem.message}`);
+  }
+}
+
+function row(user, screen) {
+  return h('li.row.user', {},
+    h('button.tap', { type: 'button', 'aria-label': `Tap ${user.name}, ${user.tapsLabel}`, onclick: () => tap(screen, user) },
+      h('span.avatar', { 'aria-hidden': 'true' }, user.initials),
+      h('span.name', {}, user.name),
+      h('span.taps', {}, user.tapsLabel)));
+}
+
+export const users = {
+  name: 'users', path: '/users', title: 'People', pageSize: 50, row,
+  empty: 'Nobody matches.',
+  noun: (n, formatted) => `${formatted} ${n === 1 ? 'person' : 'people'}: tap one to count`,
+  defaults: { q: '', sort: 'name', order: 'asc' },
+  controls: [
+    { kind: 'search', key: 'q', label: 'Search names' },
+    { kind: 'picker', key: 'sort', label: 'Sort by', options: [['name', 'Name'], ['taps', 'Taps']] },
+    { kind: 'direction', key: 'order', labels: { asc: 'Ascending', desc: 'Descending' } },
+  ],
+};
