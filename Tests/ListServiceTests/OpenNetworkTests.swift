@@ -197,7 +197,7 @@ import Testing
     // MARK: cross-site requests and DNS rebinding
 
     @Test func crossSiteFormPosts_areRefused_andChangeNothing() {
-        let (id, other) = (pending[0], pending[1])
+        let id = pending[0]
         let handler = handler(AccessPolicy(hosts: AllowedHosts(names: [], boundTo: "127.0.0.1"), cors: .off, keys: .open))
         let form: HTTPHeaders = ["Host": "localhost:8080", "Content-Type": "application/x-www-form-urlencoded"]
         var foreign = form
@@ -218,7 +218,7 @@ import Testing
     }
 
     @Test func foreignHosts_areRefused_onLoopback() {
-        let (id, other) = (pending[0], pending[1])
+        let id = pending[0]
         let loopback = handler(AccessPolicy(hosts: AllowedHosts(names: [], boundTo: "127.0.0.1"), cors: .off, keys: .open))
         for host in ["localhost", "localhost:8080", "127.0.0.1:1", "[::1]:8080", "LOCALHOST"] {
             #expect(loopback.send(.get, "/health", headers: ["Host": host]).status == .ok, "\(host)")
@@ -238,7 +238,7 @@ import Testing
     // MARK: keys
 
     @Test func keys_guardWrites_inConstantTime_andRefusalsChangeNothing() throws {
-        let (id, other) = (pending[0], pending[1])
+        let id = pending[0]
         let keyed = handler(AccessPolicy(hosts: .any, cors: .off, keys: APIKeys(keys: ["k-one", "k-two"], boundToLoopback: true)))
         let missing = keyed.send(.post, "/orders/\(id)/complete")
         #expect(missing.status == .unauthorized && missing.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)

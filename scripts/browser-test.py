@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""The web front end in a real browser: Debian's Chromium, headless, driven by Playwright from
+PyPI (pointed at the system Chromium; no browser download). Starts the server on its embedded
+data, checks each screen against the API, writes screenshots, and prints the timings measured
+in the page (Performance API). Exits 1 when a check fails.
+
+    scripts/browser-test.py [--binary .build/debug/server] [--shots docs/screenshots]
+"""
+import argparse
+import json
+import shutil
+import sys
+import time
+import traceback
+import urllib.parse
+
+from playwright.sync_api import sync_playwright
+
+from serverprocess import ORDER, call, start
+
+LOCALE, ZONE = "en-US", "Europe/Berlin"
+
+
+class Browser:
+    """One server, one Chromium; pages that record console errors and failed requests."""
+
+    def __init__(self, playwright, binary):
+        self.server, self.port = start(binary)
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.chromium = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-gpu"])
+        self.problems = []
+        self.expected_refusals = set()  # statuses a check provokes on purpose
+
+    def page(self, width=1280, height=800, locale=LOCALE, zone=ZONE):
+        context = self.chromium.new_context(viewport={"width": width, "height": height}, locale=locale, timezone_id=zone)
+        page = context.new_page()
+        page.on("console", lambda m: m.type in ("error", "warning") and not self.is_expected(m.text)
+                and self.problems.append(f"console {m.type}: {m.text}"))
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        # The page closes its own streams when the criteria change: those aborts are expected.
+        page.on("requestfailed", lambda r: None if (r.failure == "net::ERR_ABORTED" and "/live" in r.url)
+                else self.problems.append(f"request failed: {r.url} {r.failure}"))
+        page.on("response", lambda r: r.status >= 400 and r.status not in self.expected_refusals
+                and self.problems.append(f"answer {r.status}: {r.url}"))
+        return page
+
+    def is_expected(self, console_text):
+        # Chromium logs every answer >= 400 to the console, the refusals a check provokes too.
+        return any(f"status of {status} " in console_text for status in self.expected_refusals)
+
+    def api(self, method, path, body=None, headers=None):
+        status, answer_headers, payload = call(self.port, method, path, body) if headers is None else self._call(method, path, body, headers)
+        return status, json.loads(payload) if payload else None
+
+    def _call(self, method, path, body, headers):
+        import http.client
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        data = json.dumps(body).encode() if body is not None else None
+        connection.request(method, path, body=data, headers={**headers, **({"Content-Type": "application/json"} if data else {})})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+
+    def rows(self, path, **params):
+        query = urllib.parse.urlencode({"locale": LOCALE, "tz": ZONE, **params})
+        status, body = self.api("GET", f"{path}?{query}")
+        assert status == 200, (path, status, body)
+        return body
+
+    def close(self):
+        self.chromium.close()
+        self.server.terminate()
+        self.server.wait()
+
+
+# What the page shows of each row, read from the DOM.
+ORDER_ROWS = """() => [...document.querySelectorAll('ol.rows > li')].map(li => ({
+  id: li.dataset.id, title: li.querySelector('.title').textContent, customer: li.querySelector('.customer').textContent,
+  total: li.querySelector('.total').textContent, meta: li.querySelector('.meta').textContent,
+  badges: [...li.querySelectorAll('.badge')].map(b => b.textContent)}))"""
+
+
+def expect_orders(page, api_body):
+    """The page's order rows are the API's rows, in its order, with its display text."""
+    shown = page.evaluate(ORDER_ROWS)
+    items = api_body["items"]
+    assert [row["id"] for row in shown] == [item["id"] for item in items], "row order differs from the API's"
+    for row, item in zip(shown, items):
+        assert row["title"] == item["title"] and row["customer"] == item["customerName"], row
+        assert row["total"] == item["formattedTotal"], (row, item["formattedTotal"])
+        assert row["meta"] == f"{item['formattedDate']} · {item['shippingLabel']}", row
+        assert item["statusLabel"] in row["badges"], row
+
+
+def wait_rows(page, expected_ids, timeout=5000):
+    page.wait_for_function("ids => JSON.stringify([...document.querySelectorAll('ol.rows > li')].map(li => li.dataset.id)) === JSON.stringify(ids)",
+                           arg=expected_ids, timeout=timeout)
+
+
+def ids(body):
+    return [item["id"] for item in body["items"]]
+
+
+def check_orders_match_api(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders?filter=pending")
+    expected = browser.rows("/orders", filter="pending", limit=50)
+    wait_rows(page, ids(expected))
+    expect_orders(page, expected)
+    assert page.text_content(".count") == f"{expected['total']:,} orders"
+    assert page.text_content("#live") == "Live"
+    first = page.evaluate("() => performance.getEntriesByName('listservice:rows:orders')[0].startTime")
+    timings["first rows visible (ms after navigation start)"] = round(first, 1)
+    page.context.close()
+
+
+def check_search_filter_sort_and_reload(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders")
+    wait_rows(page, ids(browser.rows("/orders", limit=50)))
+    page.fill("input[type=search]", "john")
+    wait_rows(page, ids(browser.rows("/orders", q="john", limit=50)))
+    assert browser.rows("/orders", q="john")["total"] < browser.rows("/orders")["total"], "the search did not narrow"
+    page.click("button.chip[data-value=completed]")
+    wait_rows(page, ids(browser.rows("/orders", q="john", filter="completed", limit=50)))
+    page.select_option("label.picker select", "total")
+    page.click("button.direction")
+    expected = browser.rows("/orders", q="john", filter="completed", sort="total", order="asc", limit=50)
+    wait_rows(page, ids(expected))
+    expect_orders(page, expected)
+    fragment = urllib.parse.urlsplit(page.url).fragment
+    assert fragment.startswith("/orders?"), fragment
+    assert dict(urllib.parse.parse_qsl(fragment.split("?", 1)[1])) == {"q": "john", "filter": "completed", "sort": "total", "order": "asc"}, fragment
+    page.reload()
+    wait_rows(page, ids(expected))
+    assert page.input_value("input[type=search]") == "john"
+    assert page.get_attribute("button.chip[data-value=completed]", "aria-pressed") == "true"
+    assert page.input_value("label.picker select") == "total"
+    page.context.close()
+
+
+MARK = "() => document.querySelectorAll('ol.rows > li').forEach((li, i) => { li.listServiceMark = i; })"
+UNMARKED = "() => [...document.querySelectorAll('ol.rows > li')].filter(li => li.listServiceMark === undefined).map(li => li.dataset.id)"
+
+
+def check_live_write_keeps_other_nodes(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders")
+    wait_rows(page, ids(browser.rows("/orders", limit=50)))
+    page.evaluate(MARK)
+    status, order = browser.api("POST", "/orders", ORDER)
+    assert status == 201, status
+    written = time.monotonic()
+    page.wait_for_function("id => document.querySelector(`ol.rows > li[data-id='${id}']`)", arg=order["id"], timeout=1000)
+    timings["order created → its row in the page (ms, measured by the test)"] = round((time.monotonic() - written) * 1000, 1)
+    expected = browser.rows("/orders", limit=50)
+    wait_rows(page, ids(expected))
+    assert page.evaluate(UNMARKED) == [order["id"]], "rows other than the new one were rebuilt"
+    # A change to one row: the same node, new content.
+    pending = next(item for item in expected["items"] if item["status"] == "pending" and item["id"] != order["id"])
+    status, _ = browser.api("POST", f"/orders/{pending['id']}/complete")
+    assert status == 200, status
+    page.wait_for_function("id => document.querySelector(`li[data-id='${id}'] .badge.status-completed`)", arg=pending["id"], timeout=1000)
+    assert page.evaluate(UNMARKED) == [order["id"]], "an update replaced nodes"
+    page.context.close()
+
+
+def check_complete_and_conflict(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders?filter=pending")
+    expected = browser.rows("/orders", filter="pending", limit=50)
+    wait_rows(page, ids(expected))
+    target = expected["items"][0]["id"]
+    page.click(f"li[data-id='{target}'] button[data-action=complete]")
+    page.wait_for_function("id => !document.querySelector(`li[data-id='${id}']`)", arg=target, timeout=2000)
+    assert browser.api("GET", f"/orders/{target}")[1]["status"] == "completed"
+    # Completing a cancelled order: the problem's detail is shown.
+    page.evaluate("() => { location.hash = '#/orders?filter=cancelled'; }")
+    cancelled = browser.rows("/orders", filter="cancelled", limit=50)
+    wait_rows(page, ids(cancelled))
+    victim = cancelled["items"][0]["id"]
+    browser.expected_refusals.add(409)
+    page.click(f"li[data-id='{victim}'] button[data-action=complete]")
+    page.wait_for_selector("p.notice:not([hidden])", timeout=2000)
+    status, problem = browser.api("POST", f"/orders/{victim}/complete")
+    assert status == 409, status
+    notice = page.text_content("p.notice")
+    assert problem["detail"] in notice, notice
+    assert browser.api("GET", f"/orders/{victim}")[1]["status"] == "cancelled"
+    page.context.close()
+
+
+def check_task_form(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/tasks")
+    wait_rows(page, ids(browser.rows("/tasks", limit=50)))
+    browser.expected_refusals.add(422)
+    page.click("form.add button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#task-title-error').textContent !== ''", timeout=2000)
+    status, problem = browser.api("POST", "/tasks", {"title": ""})
+    assert status == 422
+    title_error = next(e["detail"] for e in problem["errors"] if e["field"] == "title")
+    assert page.text_content("#task-title-error") == title_error
+    assert page.get_attribute("#task-title", "aria-invalid") == "true"
+    page.fill("#task-title", "Browser test task")
+    page.select_option("#task-priority", "urgent")
+    page.fill("#task-dueDate", "2026-01-02")
+    page.click("form.add button[type=submit]")
+    page.wait_for_selector("p.notice[data-kind=success]:not([hidden])", timeout=2000)
+    found = browser.rows("/tasks", q="Browser test task")
+    assert found["total"] == 1 and found["items"][0]["priority"] == "urgent", found
+    page.context.close()
+
+
+def check_quakes_list_and_map(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/quakes")
+    expected = browser.rows("/quakes", limit=500)
+    wait_rows(page, ids(expected))
+    page.wait_for_function("n => document.querySelectorAll('svg.map circle.marker').length === n", arg=expected["total"], timeout=3000)
+    map_ids = page.evaluate("() => [...document.querySelectorAll('svg.map circle.marker')].map(c => c.dataset.id)")
+    assert sorted(map_ids) == sorted(ids(expected)), "the map and the list show different quakes"
+    assert map_ids == ids(browser.rows("/quakes/map")), "markers are not drawn largest first"
+    chosen = expected["items"][2]["id"]
+    page.click(f"ol.rows > li[data-id='{chosen}']")
+    page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
+    assert page.evaluate("() => document.querySelectorAll('circle.marker.selected').length") == 1
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    status, _, body = browser._call("GET", f"/quakes?limit=1", None, {"Cookie": cookie})
+    assert json.loads(body)["selectedId"] == chosen, "the selection did not reach the session"
+    other = map_ids[-1]
+    page.dispatch_event(f"svg.map circle.marker[data-id='{other}']", "click")
+    page.wait_for_selector(f"ol.rows > li.selected[data-id='{other}']", timeout=2000)
+    page.focus(f"ol.rows > li[data-id='{chosen}']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
+    page.context.close()
+
+
+def check_users_tap_and_patch_latency(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/users")
+    expected = browser.rows("/users", limit=50)
+    wait_rows(page, ids(expected))
+    page.evaluate(MARK)
+    person = expected["items"][1]
+    page.click(f"li[data-id='{person['id']}'] button.tap")
+    page.wait_for_function("([id, label]) => document.querySelector(`li[data-id='${id}'] .taps`).textContent === label",
+                           arg=[person["id"], f"{person['taps'] + 1} taps"], timeout=1000)
+    assert page.evaluate(UNMARKED) == [], "a tap rebuilt rows"
+    # Write → patch applied, both in the page's clock: a tap's answer, then the delta's mark.
+    lags = []
+    for _ in range(20):
+        lags.append(page.evaluate("""async (id) => {
+            const before = performance.getEntriesByName('listservice:patch').length;
+            await fetch(`/users/${id}/tap`, { method: 'POST' });
+            const answered = performance.now();
+            while (performance.getEntriesByName('listservice:patch').length === before) await new Promise(r => setTimeout(r, 1));
+            return performance.getEntriesByName('listservice:patch')[before].startTime - answered;
+        }""", person["id"]))
+    lags.sort()
+    timings["patch applied after the write's answer, 20 taps (ms): p50 / max"] = f"{lags[10]:.1f} / {lags[-1]:.1f}"
+    page.context.close()
+
+
+def check_locale_and_zone_pickers(browser, timings):
+    page = browser.page(locale="de-DE", zone="Asia/Tokyo")
+    page.goto(f"{browser.base}/#/orders")
+    assert page.input_value("#locale") == "de-DE" and page.input_value("#tz") == "Asia/Tokyo", "defaults are not the browser's"
+    expected = browser.rows("/orders", limit=50, locale="de-DE", tz="Asia/Tokyo")
+    wait_rows(page, ids(expected))
+    page.wait_for_function("t => document.querySelector('ol.rows > li .total').textContent === t", arg=expected["items"][0]["formattedTotal"])
+    page.select_option("#locale", "fr-FR")
+    page.select_option("#tz", "America/New_York")
+    french = browser.rows("/orders", limit=50, locale="fr-FR", tz="America/New_York")
+    page.wait_for_function("t => document.querySelector('ol.rows > li .meta').textContent.startsWith(t)", arg=french["items"][0]["formattedDate"])
+    expect_orders(page, french)
+    page.context.close()
+
+
+def save_screenshots(browser, directory):
+    for width, height in ((1280, 800), (360, 740)):
+        page = browser.page(width, height)
+        for screen, path in (("orders", "/orders"), ("tasks", "/tasks"), ("quakes", "/quakes"), ("users", "/users")):
+            page.goto(f"{browser.base}/#/{screen}")
+            page.wait_for_selector("ol.rows > li")
+            if screen == "quakes":
+                page.wait_for_selector("svg.map circle.marker")
+            page.wait_for_timeout(300)
+            page.screenshot(path=f"{directory}/{screen}-{width}.png")
+        page.context.close()
+
+
+CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_live_write_keeps_other_nodes, check_complete_and_conflict,
+          check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_locale_and_zone_pickers]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=".build/debug/server")
+    parser.add_argument("--shots", default="docs/screenshots", help="where the screenshots go ('' for none)")
+    arguments = parser.parse_args()
+    failures, timings = 0, {}
+    with sync_playwright() as playwright:
+        browser = Browser(playwright, arguments.binary)
+        try:
+            for check in CHECKS:
+                browser.problems.clear()
+                browser.expected_refusals.clear()
+                started = time.monotonic()
+                try:
+                    check(browser, timings)
+                    assert not browser.problems, browser.problems
+                    print(f"browser {check.__name__}: ok ({time.monotonic() - started:.1f} s)")
+                except Exception:
+                    failures += 1
+                    print(f"browser {check.__name__}: FAILED\n{traceback.format_exc()}")
+            if arguments.shots:
+                save_screenshots(browser, arguments.shots)
+                print(f"browser screenshots: {arguments.shots}")
+        finally:
+            browser.close()
+    for name, value in timings.items():
+        print(f"browser timing: {name}: {value}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
