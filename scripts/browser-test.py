@@ -10,6 +10,7 @@ import argparse
 import json
 import shutil
 import sys
+import tempfile
 import time
 import traceback
 import urllib.parse
@@ -25,7 +26,8 @@ class Browser:
     """One server, one Chromium; pages that record console errors and failed requests."""
 
     def __init__(self, playwright, binary):
-        self.server, self.port = start(binary)
+        self.binary, self.state = binary, tempfile.mkdtemp(prefix="browser-test-")
+        self.server, self.port = start(binary, self.state)
         self.base = f"http://127.0.0.1:{self.port}"
         self.chromium = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-gpu"])
         self.problems = []
@@ -45,8 +47,16 @@ class Browser:
         return page
 
     def is_expected(self, console_text):
-        # Chromium logs every answer >= 400 to the console, the refusals a check provokes too.
-        return any(f"status of {status} " in console_text for status in self.expected_refusals)
+        # Chromium logs every answer >= 400 to the console, the refusals a check provokes too
+        # (0: the connections refused while a check has the server down).
+        return any(f"status of {status} " in console_text for status in self.expected_refusals if status) or (
+            0 in self.expected_refusals and "ERR_CONNECTION_REFUSED" in console_text)
+
+    def restart(self):
+        """Stops the server and starts it again on the same port and state directory."""
+        self.server.terminate()
+        self.server.wait()
+        self.server, _ = start(self.binary, self.state, self.port)
 
     def api(self, method, path, body=None, headers=None):
         status, answer_headers, payload = call(self.port, method, path, body) if headers is None else self._call(method, path, body, headers)
@@ -70,6 +80,7 @@ class Browser:
         self.chromium.close()
         self.server.terminate()
         self.server.wait()
+        shutil.rmtree(self.state, ignore_errors=True)
 
 
 # What the page shows of each row, read from the DOM.
@@ -277,6 +288,39 @@ def check_locale_and_zone_pickers(browser, timings):
     page.context.close()
 
 
+def check_refusal_shown_and_not_live(browser, timings):
+    page = browser.page()
+    browser.expected_refusals.add(400)
+    page.goto(f"{browser.base}/#/orders?sort=bogus")
+    page.wait_for_selector(".state.error", timeout=3000)
+    status, problem = browser.api("GET", "/orders?sort=bogus")
+    assert status == 400 and problem["detail"] in page.text_content(".state.error"), page.text_content(".state.error")
+    assert page.text_content("#live") == "Not live"
+    page.select_option("label.picker select", "total")
+    wait_rows(page, ids(browser.rows("/orders", sort="total", limit=50)), timeout=3000)
+    page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'")
+    page.context.close()
+
+
+def check_reconnects_after_a_restart(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/users")
+    wait_rows(page, ids(browser.rows("/users", limit=50)))
+    page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'")
+    browser.expected_refusals.add(0)
+    browser.restart()
+    stopped = time.monotonic()
+    page.wait_for_function("() => document.querySelector('#live').dataset.state === 'reconnecting'", timeout=5000)
+    person = browser.rows("/users", limit=50)["items"][0]
+    status, tapped = browser.api("POST", f"/users/{person['id']}/tap")
+    assert status == 200, status
+    page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'", timeout=15000)
+    page.wait_for_function("([id, label]) => document.querySelector(`li[data-id='${id}'] .taps`).textContent === label",
+                           arg=[person["id"], tapped["tapsLabel"]], timeout=3000)
+    timings["restart → live again, with the change made meanwhile (s)"] = round(time.monotonic() - stopped, 1)
+    page.context.close()
+
+
 def save_screenshots(browser, directory):
     for width, height in ((1280, 800), (360, 740)):
         page = browser.page(width, height)
@@ -291,7 +335,8 @@ def save_screenshots(browser, directory):
 
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_live_write_keeps_other_nodes, check_complete_and_conflict,
-          check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_locale_and_zone_pickers]
+          check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_locale_and_zone_pickers,
+          check_refusal_shown_and_not_live, check_reconnects_after_a_restart]
 
 
 def main():
