@@ -84,6 +84,7 @@ function route() {
 }
 
 document.documentElement.lang = display.locale;
-fillPickers();
 window.addEventListener('hashchange', route);
 route();
+// The pickers (some 400 time zones) are filled once the first list is on its way.
+setTimeout(fillPickers);

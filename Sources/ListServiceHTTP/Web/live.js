@@ -104,6 +104,11 @@ export class LiveList {
 
   get count() { return this.nodes.size; }
 
+  /** Takes every row out (the criteria were refused: the old rows no longer answer them). */
+  clear() {
+    for (const id of [...this.nodes.keys()]) this.remove(id);
+  }
+
   /** Renders every row again (after something `render` reads changed, such as the selection). */
   rerender() {
     for (const [id, json] of this.contents) this.update(JSON.parse(json), false, true);

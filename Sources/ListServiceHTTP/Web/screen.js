@@ -86,7 +86,13 @@ export function listScreen(config, app) {
     state.hidden = false;
     state.className = isError ? 'state error' : 'state';
     state.replaceChildren(message, isError ? h('button', { type: 'button', onclick: () => open(true) }, 'Try again') : '');
-    if (isError) { total = null; count.textContent = ''; }
+    if (isError) {
+      list.clear();
+      total = null;
+      nextCursor = null;
+      count.textContent = '';
+      more.hidden = true;
+    }
   }
 
   /** Watches the list for the current criteria and display (again if `force`). */
