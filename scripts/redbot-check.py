@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """REDbot (an independent HTTP linter, from PyPI) on the running server: /health, a list, a
-row, /openapi.yaml and /. REDbot asks each URL plain and then with Accept-Encoding: gzip (its
+row, /openapi.yaml, / and one of the web front end's scripts. REDbot asks each URL plain and then with Accept-Encoding: gzip (its
 content-negotiation check), and with If-None-Match. Any note at level BAD fails; WARN notes
 are printed, each fixed or explained in the README ("Caching, compression and REDbot").
 Exits 0 when nothing is BAD.
@@ -9,10 +9,11 @@ Exits 0 when nothing is BAD.
 """
 import argparse
 import json
+import re
 import subprocess
 import sys
 
-from serverprocess import start
+from serverprocess import call, start
 
 PATHS = ["/health", "/orders?filter=pending&q=john", "/orders/o-000439", "/openapi.yaml", "/"]
 
@@ -25,7 +26,9 @@ def main():
     server, port = start(arguments.binary)
     bad = 0
     try:
-        for path in PATHS:
+        page = call(port, "GET", "/")[2].decode()
+        script = re.search(r'src="(/app/[0-9a-f]+/app\.js)"', page).group(1)
+        for path in PATHS + [script]:
             url = f"http://127.0.0.1:{port}{path}"
             har = json.loads(subprocess.run([arguments.redbot, "-o", "har", url], check=True, capture_output=True, text=True).stdout)
             entries = har["log"]["entries"]
