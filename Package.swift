@@ -18,8 +18,8 @@ let package = Package(
         .target(name: "HTTPLite", dependencies: ["CSystem", "CZlib", "Basics"]),
         // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
         .target(name: "ListService", dependencies: ["CSystem", "Basics"]),
-        // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml is
-        // compiled in (through a symlink to the file at the top) and served as is.
+        // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml (through
+        // a symlink to the file at the top) and the web front end's files (Web/) are compiled in.
         .target(
             name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService", "Basics"],
             resources: [.embedInCode("openapi.yaml"), .embedInCode("Web")]),

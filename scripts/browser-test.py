@@ -125,6 +125,31 @@ def check_orders_match_api(browser, timings):
 FIRST_ROWS = "() => performance.getEntriesByName('listservice:rows:orders')[0].startTime"
 
 
+def check_retries_a_refused_stream(browser, timings):
+    """A second server that holds one live stream: a page that finds it taken is refused 503
+    (with Retry-After), says so, and gets in by itself once the stream is free."""
+    server, port = start(browser.binary, options=["--max-live-streams", "1"])
+    try:
+        base = f"http://127.0.0.1:{port}"
+        holder = browser.page()
+        holder.goto(f"{base}/#/orders")
+        holder.wait_for_selector("ol.rows > li")
+        browser.expected_refusals.add(503)
+        page = browser.page()
+        page.goto(f"{base}/#/users")
+        page.wait_for_function("() => document.querySelector('#live').dataset.state === 'reconnecting'", timeout=5000)
+        assert page.query_selector("ol.rows > li") is None
+        holder.context.close()
+        freed = time.monotonic()
+        page.wait_for_selector("ol.rows > li", timeout=20000)
+        page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'")
+        timings["stream freed → refused page live (s; the server asked for 5 s, jittered)"] = round(time.monotonic() - freed, 1)
+        page.context.close()
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def measure_first_rows(browser, timings):
     """Navigation start → the first rows in the DOM (the page's own mark), 8 times in a new
     browser context (nothing cached) and after a reload (assets cached, each list a new one)."""
@@ -359,7 +384,7 @@ def save_screenshots(browser, directory):
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_live_write_keeps_other_nodes, check_complete_and_conflict,
           check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_locale_and_zone_pickers,
-          check_refusal_shown_and_not_live, check_reconnects_after_a_restart, measure_first_rows]
+          check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, measure_first_rows]
 
 
 def main():

@@ -52,8 +52,6 @@ struct WebApp: Sendable {
         case "js": "text/javascript; charset=utf-8"
         case "css": "text/css; charset=utf-8"
         case "svg": "image/svg+xml"
-        case "html": "text/html; charset=utf-8"
-        case "json": "application/json"
         default: "application/octet-stream"
         }
     }

@@ -5,9 +5,7 @@ export class Problem extends Error {
   constructor(status, body) {
     super(body?.detail || body?.title || `The service answered ${status}.`);
     this.status = status;
-    this.code = body?.code;
     this.errors = body?.errors || [];
-    this.retryAfter = 0;
   }
 }
 
@@ -35,10 +33,6 @@ export async function send(method, path, { body, version } = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!response.ok) {
-    const problem = new Problem(response.status, data);
-    problem.retryAfter = Number(response.headers.get('Retry-After')) || 0;
-    throw problem;
-  }
+  if (!response.ok) throw new Problem(response.status, data);
   return data;
 }

@@ -109,11 +109,6 @@ export class LiveList {
     for (const id of [...this.nodes.keys()]) this.remove(id);
   }
 
-  /** Renders every row again (after something `render` reads changed, such as the selection). */
-  rerender() {
-    for (const [id, json] of this.contents) this.update(JSON.parse(json), false, true);
-  }
-
   make(row) {
     const node = this.render(row);
     node.dataset.id = row.id;
@@ -123,11 +118,11 @@ export class LiveList {
   }
 
   /** New content in the same node: its children and attributes replaced, nothing else. */
-  update(row, flash = true, force = false) {
+  update(row, flash = true) {
     const node = this.nodes.get(row.id);
     if (!node) return this.make(row);
     const json = JSON.stringify(row);
-    if (json === this.contents.get(row.id) && !force) return node;
+    if (json === this.contents.get(row.id)) return node;
     this.contents.set(row.id, json);
     const fresh = this.render(row);
     node.replaceChildren(...fresh.childNodes);

@@ -42,7 +42,7 @@ export function listScreen(config, app) {
   const element = h('div.screen', {}, h('h2', {}, config.title), bar, h('div.layout', {}, listPanel));
 
   const screen = {
-    element, criteria, app, rows, listPanel,
+    element, criteria, app,
     layout: element.lastChild,
     /** Shows a refusal's message (a 409, a 412) above the list. */
     tell(message, kind = 'error') {
@@ -69,7 +69,6 @@ export function listScreen(config, app) {
       refresh();
     },
   });
-  screen.list = list;
   const extension = config.extend?.(screen);
 
   function refresh() {

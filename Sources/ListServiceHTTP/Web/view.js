@@ -18,7 +18,7 @@ export function h(tag, attributes = {}, ...children) {
 }
 
 /** Calls `action` once input has paused for `ms`. */
-export function debounce(action, ms = 250) {
+function debounce(action, ms = 250) {
   let timer;
   return (...values) => { clearTimeout(timer); timer = setTimeout(() => action(...values), ms); };
 }
