@@ -7,6 +7,7 @@ in the page (Performance API). Exits 1 when a check fails.
     scripts/browser-test.py [--binary .build/debug/server] [--shots docs/screenshots]
 """
 import argparse
+import datetime
 import json
 import shutil
 import sys
@@ -157,11 +158,11 @@ def measure_first_rows(browser, timings):
     for round_number in range(8):
         page = browser.page()
         page.goto(f"{browser.base}/#/orders?filter=pending&q={round_number}")
-        page.wait_for_selector("ol.rows > li, .state:not([hidden])")
+        page.wait_for_function("() => performance.getEntriesByName('listservice:rows:orders').length > 0")
         cold.append(page.evaluate(FIRST_ROWS))
         page.goto(f"{browser.base}/#/orders?filter=completed&q={round_number}")
         page.reload()
-        page.wait_for_selector("ol.rows > li, .state:not([hidden])")
+        page.wait_for_function("() => performance.getEntriesByName('listservice:rows:orders').length > 0")
         warm.append(page.evaluate(FIRST_ROWS))
         page.context.close()
     # Navigating while the browser still fetches the favicon aborts that fetch: expected here.
@@ -194,6 +195,28 @@ def check_search_filter_sort_and_reload(browser, timings):
     assert page.input_value("input[type=search]") == "john"
     assert page.get_attribute("button.chip[data-value=completed]", "aria-pressed") == "true"
     assert page.input_value("label.picker select") == "total"
+    page.context.close()
+
+
+def check_load_more_and_empty(browser, timings):
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders?sort=customer&order=asc")
+    first = browser.rows("/orders", sort="customer", order="asc", limit=50)
+    wait_rows(page, ids(first))
+    page.evaluate(MARK)
+    page.click("button.more")
+    wait_rows(page, ids(browser.rows("/orders", sort="customer", order="asc", limit=100)))
+    assert ids(browser.rows("/orders", sort="customer", order="asc", limit=50, cursor=first["nextCursor"])) == ids(browser.rows("/orders", sort="customer", order="asc", limit=100))[50:]
+    assert page.evaluate(UNMARKED) == ids(browser.rows("/orders", sort="customer", order="asc", limit=100))[50:], "the first page's rows were rebuilt"
+    # The widened window is live: a new customer sorting first enters at the top.
+    status, order = browser.api("POST", "/orders", {**ORDER, "customerName": "Aaaron Aardvark"})
+    assert status == 201
+    page.wait_for_function("id => document.querySelector('ol.rows > li').dataset.id === id", arg=order["id"], timeout=1000)
+    assert page.evaluate("() => document.querySelectorAll('ol.rows > li').length") == 100
+    page.fill("input[type=search]", "no such customer anywhere")
+    page.wait_for_function("() => document.querySelector('.state:not([hidden])')?.textContent === 'No orders match.'", timeout=3000)
+    assert page.evaluate("() => document.querySelectorAll('ol.rows > li').length") == 0
+    assert page.text_content(".count") == "0 orders" and page.is_hidden("button.more"), (page.text_content(".count"), page.is_hidden("button.more"))
     page.context.close()
 
 
@@ -292,6 +315,14 @@ def check_quakes_list_and_map(browser, timings):
     page.focus(f"ol.rows > li[data-id='{chosen}']")
     page.keyboard.press("Enter")
     page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
+    # Another day, by magnitude: list and map follow, the day in the URL.
+    day = (datetime.date.fromisoformat(expected["criteria"]["date"]) - datetime.timedelta(days=1)).isoformat()
+    page.fill("input[type=date]", day)
+    page.select_option("label.picker select", "magnitude")
+    other_day = browser.rows("/quakes", date=day, sort="magnitude", limit=500)
+    wait_rows(page, ids(other_day))
+    page.wait_for_function("n => document.querySelectorAll('svg.map circle.marker').length === n", arg=other_day["total"], timeout=3000)
+    assert f"date={day}" in page.url and "sort=magnitude" in page.url, page.url
     page.context.close()
 
 
@@ -382,7 +413,7 @@ def save_screenshots(browser, directory):
         page.context.close()
 
 
-CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_live_write_keeps_other_nodes, check_complete_and_conflict,
+CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
           check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_locale_and_zone_pickers,
           check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, measure_first_rows]
 
