@@ -62,6 +62,23 @@ import Testing
         #expect(added == [false, false, false, true], "a value set later is found, its letter pairs included")
     }
 
+    /// Thousands of distinct values, hits dense and sparse: the same answer as asking each
+    /// value (the search gallops from hit to hit through the arena's offsets).
+    @Test(arguments: [1, 2, 3]) func searchIndex_agreesWithContains_overManyValues(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let letters = Array("abcdez #0123")
+        let values = (0..<5_000).map { _ in
+            String((0..<Int(random.next() % 12 + 1)).map { _ in letters[Int(random.next() % UInt64(letters.count))] })
+        }
+        var index = SearchIndex(fieldCount: 1)
+        for value in values { index.append([value]) }
+        for query in ["a", "z", "ab", "#0", "e 1", "dd", "abcde", "0123#"] {
+            var matches = [Bool](repeating: true, count: values.count)
+            index.keepMatches(of: query, in: &matches)
+            #expect(matches == values.map { $0.contains(query) }, "\(query)")
+        }
+    }
+
     @Test func cursor_roundTripsAndRejectsForgeries() {
         let cursor = PageCursor(fingerprint: "abc", sortValue: "José García", id: "o-1")
         #expect(PageCursor(encoded: cursor.encoded) == cursor)
