@@ -59,7 +59,7 @@ export class LiveList {
       status = response.status;
       retryAfter = Number(response.headers.get('Retry-After')) || 0;
       if (!response.ok) body = await response.json().catch(() => null);
-    } catch { /* unreachable: retried below */ }
+    } catch { /* the service cannot be reached: retried below */ }
     abort.abort();
     if (this.source !== source) return;
     if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
@@ -67,7 +67,9 @@ export class LiveList {
       return;
     }
     this.onState('reconnecting');
-    const delay = Math.max(retryAfter * 1000, jitter(Math.min(30000, 1000 * 2 ** this.retries++)));
+    // Never before the server's Retry-After, and spread out after it, so that the clients it
+    // turned away do not all come back at the same moment.
+    const delay = retryAfter * 1000 + jitter(Math.min(30000, 1000 * 2 ** this.retries++));
     this.retryTimer = setTimeout(() => { if (this.source === source) this.connect(); }, delay);
   }
 
