@@ -12,19 +12,21 @@ let selectedId = null;
 function select(screen, id) {
   const previous = selectedId;
   selectedId = previous === id ? null : id;
-  highlight(screen);
+  highlight(screen, true);
   send('PUT', '/session/selection', { body: { collection: 'quakes', id: selectedId } })
     .then((answer) => { selectedId = answer.selectedId; highlight(screen); })
     .catch((problem) => { selectedId = previous; highlight(screen); screen.tell(problem.message); });
 }
 
-function highlight(screen) {
+/** Marks the selected quake in the list and on the map; `reveal` scrolls its row into view
+ * (after the user chose it, not on every live change). */
+function highlight(screen, reveal = false) {
   for (const node of screen.element.querySelectorAll('[data-id]')) {
     const isSelected = node.dataset.id === selectedId;
     node.classList.toggle('selected', isSelected);
     node.setAttribute('aria-pressed', String(isSelected));
   }
-  screen.element.querySelector(`li[data-id="${CSS.escape(selectedId ?? '')}"]`)?.scrollIntoView({ block: 'nearest' });
+  if (reveal) screen.element.querySelector(`li[data-id="${CSS.escape(selectedId ?? '')}"]`)?.scrollIntoView({ block: 'nearest' });
 }
 
 const onKey = (screen, id) => (event) => {
