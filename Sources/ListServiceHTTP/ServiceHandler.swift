@@ -51,7 +51,7 @@ package struct ServiceHandler: Sendable {
             answer.headers.add(name: "Vary", value: "Access-Control-Request-Method, Access-Control-Request-Headers")
             return answer
         }
-        if !isAllowed && [.post, .put, .patch, .delete].contains(request.method) {
+        if !isAllowed && !request.method.isSafe {
             throw refusedOrigin(origin, "may not change anything here")
         }
         return try checkKey(request)

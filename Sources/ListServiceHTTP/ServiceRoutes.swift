@@ -7,6 +7,8 @@ package enum ServiceRoutes {
     package static let defaultMaxBodyBytes = 256 * 1024
     /// The largest body of `/quakes/import` (a month of the USGS feed is about 14 MB).
     package static let defaultMaxImportBytes = 64 * 1024 * 1024
+    /// The contract, both codings made once.
+    private static let specification = StaticResource(contentType: "application/yaml", bytes: PackageResources.openapi_yaml)
 
     /// The front door: the routes behind the access checks of `policy` (`ServiceHandler`).
     package static func makeHandler(
@@ -23,8 +25,8 @@ package enum ServiceRoutes {
     /// runs. Ordinary bodies are refused past `maxBodyBytes` (413), only an import may reach
     /// `maxImportBytes`.
     private static func makeRouter(
-        service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
-        access: AccessMetrics = AccessMetrics(), maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes
+        service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot?, access: AccessMetrics,
+        maxBodyBytes: Int, maxImportBytes: Int
     ) -> Router {
         var router = Router(defaultMaxBodyBytes: maxBodyBytes)
         let health = Array(#"{"status":"ok"}"#.utf8)
@@ -33,9 +35,8 @@ package enum ServiceRoutes {
             if let error = service.writes.health.readinessError { throw error }
             return .json(Array(#"{"status":"ready"}"#.utf8))
         }
-        let specification = StaticResource(contentType: "application/yaml", bytes: PackageResources.openapi_yaml)
         router.get("/openapi.yaml") { request in specification.response(to: request) }
-        WebRoutes.add(WebApp(files: WebApp.compiledFiles), to: &router)
+        WebRoutes.add(.compiled, to: &router)
         for endpoint in service.endpoints {
             CollectionRoutes.add(endpoint, service: service, to: &router)
             LiveRoutes.add(endpoint, service: service, to: &router)

@@ -17,6 +17,10 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    @Test func safeMethods_areThoseOfRFC9110() {
+        #expect(HTTPMethod.allCases.filter(\.isSafe) == [.get, .head, .options, .trace, .query])
+    }
+
     @Test func namedParameter_isCaptured() throws {
         #expect(body(try router.handle(Request(method: .get, path: "/orders/o-42"))) == "o-42")
     }

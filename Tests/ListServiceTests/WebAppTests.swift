@@ -10,7 +10,7 @@ import Testing
 /// from another origin. Its behaviour in a browser is `scripts/browser-test.py`'s.
 @Suite struct WebAppTests {
     let handler = ServiceRoutes.makeHandler(service: makeWriteTestService())
-    let app = WebApp(files: WebApp.compiledFiles)
+    let app = WebApp.compiled
 
     static let webFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Sources/ListServiceHTTP/Web").standardized

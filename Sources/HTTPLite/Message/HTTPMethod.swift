@@ -21,4 +21,12 @@ public enum HTTPMethod: String, Sendable, CaseIterable, Hashable {
         }
         return nil
     }
+
+    /// Whether the method is safe (RFC 9110 §9.2.1): it asks to change nothing on the server.
+    public var isSafe: Bool {
+        switch self {
+        case .get, .head, .options, .trace, .query: true
+        case .post, .put, .patch, .delete, .connect: false
+        }
+    }
 }

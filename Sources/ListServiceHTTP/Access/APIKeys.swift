@@ -43,8 +43,7 @@ package struct APIKeys: Sendable {
 
     /// Nil if `request` may proceed, else the 401 to answer (nothing has changed).
     func refusal(of request: Request) -> HTTPError? {
-        let isWrite = ![.get, .head, .options].contains(request.method)
-        if isWrite {
+        if !request.method.isSafe {
             switch writes {
             case .open: return nil
             case .refused:

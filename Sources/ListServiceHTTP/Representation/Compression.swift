@@ -14,7 +14,7 @@ enum Compression {
         guard let type = contentType else { return false }
         if type.hasPrefix("text/") { return !type.hasPrefix("text/event-stream") }
         return type.hasPrefix("application/json") || type.hasPrefix("application/problem+json") || type.hasPrefix("application/yaml")
-            || type.hasPrefix("application/javascript") || type.hasPrefix("image/svg+xml")
+            || type.hasPrefix("image/svg+xml")
     }
 
     /// The strong ETag of the gzip coding of a body whose ETag is `etag`: `"abc"` → `"abc-gzip"`.

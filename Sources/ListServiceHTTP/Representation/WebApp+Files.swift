@@ -1,4 +1,7 @@
 extension WebApp {
+    /// This build's front end, made once (its assets compressed) the first time it is served.
+    static let compiled = WebApp(files: compiledFiles)
+
     /// The files of `Web/`, compiled in by SwiftPM (`.embedInCode`). A test checks that this
     /// list names every file in the folder.
     static let compiledFiles: [(name: String, bytes: [UInt8])] = [

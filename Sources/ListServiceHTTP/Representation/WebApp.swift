@@ -31,7 +31,7 @@ struct WebApp: Sendable {
         var index: [UInt8] = []
         for file in files {
             if file.name == "index.html" {
-                index = Self.replacing(Array("{{assets}}".utf8), with: Array("/app/\(version)".utf8), in: file.bytes)
+                index = Array(String(decoding: file.bytes, as: UTF8.self).replacing("{{assets}}", with: "/app/\(version)").utf8)
             } else {
                 assets[file.name] = StaticResource(
                     contentType: Self.contentType(of: file.name), bytes: file.bytes, cacheControl: Self.assetCacheControl, headers: headers)
@@ -54,21 +54,5 @@ struct WebApp: Sendable {
         case "svg": "image/svg+xml"
         default: "application/octet-stream"
         }
-    }
-
-    private static func replacing(_ pattern: [UInt8], with replacement: [UInt8], in bytes: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == pattern[0], bytes[index...].starts(with: pattern) {
-                result += replacement
-                index += pattern.count
-            } else {
-                result.append(bytes[index])
-                index += 1
-            }
-        }
-        return result
     }
 }
