@@ -1,19 +1,13 @@
 // Orders: search, filter chips, sort; complete or cancel with If-Match.
 import { send } from './api.js';
 import { h, badge } from './view.js';
-
-async function act(screen, row, action) {
-  try {
-    await send('POST', `/orders/${encodeURIComponent(row.id)}/${action}`, { version: row.version });
-    screen.tell('');
-  } catch (problem) {
-    screen.tell(`${row.title}: ${problem.message}`);
-  }
-}
+import { directionControl } from './screen.js';
 
 function row(order, screen) {
+  const act = (name) => screen.attempt(order.title,
+    send('POST', `/orders/${encodeURIComponent(order.id)}/${name}`, { version: order.version }));
   const action = (name, label) => h('button.action', {
-    type: 'button', 'data-action': name, 'aria-label': `${label} ${order.title}`, onclick: () => act(screen, order, name),
+    type: 'button', 'data-action': name, 'aria-label': `${label} ${order.title}`, onclick: () => act(name),
   }, label);
   return h(`li.row.order.status-${order.status}`, {},
     h('div.main', {},
@@ -42,6 +36,6 @@ export const orders = {
       ['all', 'All'], ['pending', 'Pending'], ['completed', 'Completed'], ['cancelled', 'Cancelled'],
       ['highValue', 'High value'], ['currentMonth', 'This month']] },
     { kind: 'picker', key: 'sort', label: 'Sort by', options: [['date', 'Date'], ['total', 'Total'], ['customer', 'Customer']] },
-    { kind: 'direction', key: 'order', labels: { asc: 'Ascending', desc: 'Descending' } },
+    directionControl,
   ],
 };

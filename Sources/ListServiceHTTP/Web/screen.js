@@ -4,6 +4,9 @@ import { LiveList } from './live.js';
 import { send, withQuery } from './api.js';
 import { h, searchBox, chips, picker, direction } from './view.js';
 
+/** The sort direction control every list screen has. */
+export const directionControl = { kind: 'direction', key: 'order', labels: { asc: 'Ascending', desc: 'Descending' } };
+
 const controlMakers = {
   search: (control, change) => searchBox(control.label, change),
   chips: (control, change) => chips(control.label, control.options, change),
@@ -51,6 +54,15 @@ export function listScreen(config, app) {
       notice.hidden = !message;
     },
     query(extra = {}) { return { ...criteria, ...app.display(), ...extra }; },
+    /** Sends a write for the row named `label`; a refusal's message is shown with that name. */
+    async attempt(label, write) {
+      try {
+        await write;
+        screen.tell('');
+      } catch (problem) {
+        screen.tell(`${label}: ${problem.message}`);
+      }
+    },
   };
 
   const list = new LiveList(rows, {

@@ -1,6 +1,7 @@
 // Tasks: active, archived or all; priority then due order; a form to add one.
 import { send, withQuery } from './api.js';
 import { h, badge } from './view.js';
+import { directionControl } from './screen.js';
 
 function row(task) {
   return h(`li.row.task.priority-${task.priority}`, {},
@@ -70,7 +71,7 @@ export const tasks = {
     { kind: 'chips', key: 'view', label: 'Show', options: [['active', 'Active'], ['archived', 'Archived'], ['all', 'All']] },
     { kind: 'search', key: 'q', label: 'Search titles' },
     { kind: 'picker', key: 'sort', label: 'Sort by', options: [['priority', 'Priority, then due'], ['dueDate', 'Due date'], ['title', 'Title']] },
-    { kind: 'direction', key: 'order', labels: { asc: 'Ascending', desc: 'Descending' } },
+    directionControl,
   ],
   extend: (screen) => { addForm(screen); return null; },
 };

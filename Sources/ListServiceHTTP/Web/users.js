@@ -1,18 +1,12 @@
 // People: the tap counter. Tapping a person adds one tap; only that row changes.
 import { send } from './api.js';
 import { h } from './view.js';
-
-async function tap(screen, user) {
-  try {
-    await send('POST', `/users/${encodeURIComponent(user.id)}/tap`);
-  } catch (problem) {
-    screen.tell(`${user.name}: ${problem.message}`);
-  }
-}
+import { directionControl } from './screen.js';
 
 function row(user, screen) {
+  const tap = () => screen.attempt(user.name, send('POST', `/users/${encodeURIComponent(user.id)}/tap`));
   return h('li.row.user', {},
-    h('button.tap', { type: 'button', 'aria-label': `Tap ${user.name}, ${user.tapsLabel}`, onclick: () => tap(screen, user) },
+    h('button.tap', { type: 'button', 'aria-label': `Tap ${user.name}, ${user.tapsLabel}`, onclick: tap },
       h('span.avatar', { 'aria-hidden': 'true' }, user.initials),
       h('span.name', {}, user.name),
       h('span.taps', {}, user.tapsLabel)));
@@ -26,6 +20,6 @@ export const users = {
   controls: [
     { kind: 'search', key: 'q', label: 'Search names' },
     { kind: 'picker', key: 'sort', label: 'Sort by', options: [['name', 'Name'], ['taps', 'Taps']] },
-    { kind: 'direction', key: 'order', labels: { asc: 'Ascending', desc: 'Descending' } },
+    directionControl,
   ],
 };
