@@ -60,16 +60,8 @@ class Browser:
         self.server, _ = start(self.binary, self.state, self.port)
 
     def api(self, method, path, body=None, headers=None):
-        status, answer_headers, payload = call(self.port, method, path, body) if headers is None else self._call(method, path, body, headers)
+        status, _, payload = call(self.port, method, path, body, headers)
         return status, json.loads(payload) if payload else None
-
-    def _call(self, method, path, body, headers):
-        import http.client
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        data = json.dumps(body).encode() if body is not None else None
-        connection.request(method, path, body=data, headers={**headers, **({"Content-Type": "application/json"} if data else {})})
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
 
     def rows(self, path, **params):
         query = urllib.parse.urlencode({"locale": LOCALE, "tz": ZONE, **params})
@@ -307,8 +299,7 @@ def check_quakes_list_and_map(browser, timings):
     page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
     assert page.evaluate("() => document.querySelectorAll('circle.marker.selected').length") == 1
     cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
-    status, _, body = browser._call("GET", f"/quakes?limit=1", None, {"Cookie": cookie})
-    assert json.loads(body)["selectedId"] == chosen, "the selection did not reach the session"
+    assert browser.api("GET", "/quakes?limit=1", headers={"Cookie": cookie})[1]["selectedId"] == chosen, "the selection did not reach the session"
     other = map_ids[-1]
     page.dispatch_event(f"svg.map circle.marker[data-id='{other}']", "click")
     page.wait_for_selector(f"ol.rows > li.selected[data-id='{other}']", timeout=2000)

@@ -31,15 +31,16 @@ def start(binary, state=None, port=0, options=()):
     raise RuntimeError("the server did not start")
 
 
-def send(connection, method, path, body=None):
-    """One request on `connection` (JSON `body` if given): status, headers, body bytes."""
+def send(connection, method, path, body=None, headers=None):
+    """One request on `connection` (JSON `body` if given, further `headers`): status, headers,
+    body bytes."""
     data = json.dumps(body).encode() if body is not None else None
-    connection.request(method, path, body=data, headers={"Content-Type": "application/json"} if data else {})
+    connection.request(method, path, body=data, headers={**(headers or {}), **({"Content-Type": "application/json"} if data else {})})
     response = connection.getresponse()
     payload = response.read()
     return response.status, dict(response.getheaders()), payload
 
 
-def call(port, method, path, body=None):
+def call(port, method, path, body=None, headers=None):
     """`send` on a connection of its own."""
-    return send(http.client.HTTPConnection("127.0.0.1", port, timeout=10), method, path, body)
+    return send(http.client.HTTPConnection("127.0.0.1", port, timeout=10), method, path, body, headers)
