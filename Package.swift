@@ -10,14 +10,14 @@ let package = Package(
     targets: [
         // C shim: exposes epoll, eventfd, accept4 and memmem, which Glibc's Swift module does not.
         .target(name: "CSystem"),
-        // zlib for gzip content coding (Debian's zlib1g-dev), found by pkg-config.
+        // zlib for gzip content coding and CRC-32 checksums (Debian's zlib1g-dev), found by pkg-config.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // What HTTPLite and the core both need and neither owns: a lock ThreadSanitizer
         // understands, JSON string literals, lines on stderr.
         .target(name: "Basics"),
         .target(name: "HTTPLite", dependencies: ["CSystem", "CZlib", "Basics"]),
         // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
-        .target(name: "ListService", dependencies: ["CSystem", "Basics"]),
+        .target(name: "ListService", dependencies: ["CSystem", "CZlib", "Basics"]),
         // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml (through
         // a symlink to the file at the top) and the web front end's files (Web/) are compiled in.
         .target(

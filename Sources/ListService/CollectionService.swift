@@ -81,6 +81,7 @@ package final class CollectionService: Sendable {
             engines: engines, files: collections.compactMap(\.files), compactAfterBytes: compactAfterBytes, sequences: sequences, log: log)
         self.writes = writes
         endpoints = collections.map { $0.endpoint(writes) }
+        writes.writeMissingSnapshots()
     }
 
     package var now: Date { clock() }
@@ -176,7 +177,7 @@ private struct CollectionOpener: CollectionVisitor {
                 collections.append { context in
                     let engine = Self.engine(recovered.state, context)
                     return OpenedCollection(
-                        engine: engine, files: journal.map { Self.files(of: engine, journal: $0) },
+                        engine: engine, files: journal.map { Self.files(of: engine, journal: $0, needsSnapshot: recovered.needsSnapshot) },
                         recordedSequence: recovered.highestSequence,
                         endpoint: { endpoint(engine, $0) })
                 }
@@ -193,14 +194,15 @@ private struct CollectionOpener: CollectionVisitor {
     }
 
     /// The collection's files beside its journal: snapshot, sequence high-water mark.
-    private static func files<C: ListCollection>(of engine: CollectionEngine<C>, journal: Journal) -> CollectionFiles {
+    private static func files<C: ListCollection>(of engine: CollectionEngine<C>, journal: Journal, needsSnapshot: Bool) -> CollectionFiles {
         let directory = (journal.path as NSString).deletingLastPathComponent as NSString
         return CollectionFiles(
-            name: C.name, dataPath: directory.appendingPathComponent(C.fileName),
+            name: C.name, snapshotPath: directory.appendingPathComponent(SnapshotFile.fileName(C.self)),
             sequencePath: directory.appendingPathComponent(RecoveredCollection<C>.sequenceFileName), journal: journal,
+            needsSnapshot: needsSnapshot,
             takeSnapshot: {
                 let items = engine.state.allItems
-                return { C.encodeDataFile(items) }
+                return { SnapshotFile.encode(items, as: C.self) }
             })
     }
 }

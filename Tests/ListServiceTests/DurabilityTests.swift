@@ -216,10 +216,10 @@ import Testing
             let writer = WriterState(
                 files: [
                     CollectionFiles(
-                        name: "a", dataPath: directory + "/a.json", sequencePath: directory + "/a.sequence", journal: good,
+                        name: "a", snapshotPath: directory + "/a.snapshot", sequencePath: directory + "/a.sequence", journal: good,
                         takeSnapshot: { { [] } }),
                     CollectionFiles(
-                        name: "b", dataPath: directory + "/b.json", sequencePath: directory + "/b.sequence", journal: full,
+                        name: "b", snapshotPath: directory + "/b.snapshot", sequencePath: directory + "/b.sequence", journal: full,
                         takeSnapshot: { { [] } }),
                 ],
                 compactAfterBytes: .max, sequences: [:], log: ServiceLog { line in lines.withLock { $0.append(line) } }, health: health)

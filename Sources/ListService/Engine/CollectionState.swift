@@ -63,6 +63,11 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
     }
 
+    /// The largest `value` of a live item (0 when there is none), without copying the items.
+    func largest(_ value: (C.Item) -> Int) -> Int {
+        lock.withReadLock { storedItems.indices.reduce(0) { isLive[$1] ? max($0, value(storedItems[$1])) : $0 } }
+    }
+
     /// Every live item, in slot order (for snapshots).
     package var allItems: [C.Item] { lock.withReadLock { storedItems.indices.compactMap { items($0) } } }
 

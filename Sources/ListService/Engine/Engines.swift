@@ -18,7 +18,7 @@ extension CollectionEngine: AnyCollectionEngine {
     var sharesSelection: Bool { C.sharesSelection }
     var itemCount: Int { state.count }
     func containsItem(id: String) -> Bool { state.item(id: id) != nil }
-    var highestHeldSequence: Int { state.allItems.compactMap { C.sequence(of: C.id(of: $0)) }.max() ?? 0 }
+    var highestHeldSequence: Int { state.largest { C.sequence(of: C.id(of: $0)) ?? 0 } }
 }
 
 /// One engine per registered collection, in registration order, found by the collection's type.

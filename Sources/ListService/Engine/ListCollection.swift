@@ -78,6 +78,12 @@ package protocol ListCollection: Sendable {
     static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> Item
     /// A whole data file of `items`, as `decodeItems` reads it (a JSON array by default).
     static func encodeDataFile(_ items: [Item]) -> [UInt8]
+    /// Writes an item into a binary snapshot (its JSON text by default; a large collection
+    /// writes fields, with repeated text shared). A change here needs a new
+    /// `SnapshotFile.formatVersion`.
+    static func writeSnapshotItem(_ item: Item, to snapshot: inout SnapshotWriter)
+    /// Reads an item as `writeSnapshotItem` wrote it.
+    static func readSnapshotItem(from snapshot: inout SnapshotReader) throws(SnapshotFormatError) -> Item
 
     /// The embedded default data set.
     static func makeDefaultItems(anchor: Date) -> [Item]
@@ -105,6 +111,21 @@ extension ListCollection {
         for item in items { writeItem(item, to: &json) }
         json.endArray()
         return json.bytes
+    }
+
+    package static func writeSnapshotItem(_ item: Item, to snapshot: inout SnapshotWriter) {
+        var json = JSONWriter(reservingCapacity: 256)
+        writeItem(item, to: &json)
+        snapshot.data(json.bytes)
+    }
+
+    package static func readSnapshotItem(from snapshot: inout SnapshotReader) throws(SnapshotFormatError) -> Item {
+        let text = try snapshot.data()
+        do {
+            return try decodeItem(try JSONParser.parse(Array(text)), path: "item")
+        } catch {
+            throw SnapshotFormatError(offset: 0, reason: "\(error)")
+        }
     }
 
     /// Decodes a JSON array data file with `decodeItem`.

@@ -1,14 +1,10 @@
-/// CRC-32 (IEEE 802.3, as in zlib), for journal record checksums.
+import CZlib
+
+/// CRC-32 (IEEE 802.3) by zlib, for journal records and snapshots.
 enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(crc32_z(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), bytes.count))
     }
 
-    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
-    }
+    static func checksum(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { checksum($0) } }
 }

@@ -33,40 +33,62 @@ struct RecoveredCollection<C: ListCollection> {
     /// The highest sequence number the collection ever gave out, as far as storage recorded
     /// it: the sequence file, and every id in the journal (deleted items included).
     let highestSequence: Int
+    /// Whether the state directory has no binary snapshot yet (the items came from JSON).
+    let needsSnapshot: Bool
     let report: String
 
     /// The file beside the snapshot that keeps the sequence's high-water mark across compactions.
     static var sequenceFileName: String { "\(C.name).sequence" }
 
+    /// Where the items came from.
+    private enum Origin {
+        /// The binary snapshot in the state directory.
+        case snapshot
+        /// A JSON data file (`--data`, or one an earlier build kept as the state's snapshot):
+        /// the binary snapshot is written in the background once the service runs.
+        case dataFile
+        case embedded
+    }
+
     /// Loads the snapshot (state directory, else data directory, else embedded data), replays
     /// the journal, drops a torn tail, refuses corruption before the end, and writes the
-    /// first snapshot when the state directory has none.
+    /// first snapshot of embedded data (data files' first snapshot is written in the background:
+    /// `needsSnapshot`).
     static func recover(_ storage: StorageConfiguration, log: ServiceLog) throws(StartupError) -> RecoveredCollection {
         let fileManager = FileManager.default
-        let statePath = storage.stateDirectory.map { ($0 as NSString).appendingPathComponent(C.fileName) }
+        let snapshotPath = storage.stateDirectory.map { ($0 as NSString).appendingPathComponent(SnapshotFile.fileName(C.self)) }
         var items: [C.Item]
-        var source: String
-        var isEmbedded = false
-        do throws(DataLoadError) {
-            if let statePath, fileManager.fileExists(atPath: statePath), let directory = storage.stateDirectory {
-                items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: directory, isDirectory: true))
-                source = statePath
-            } else if let dataDirectory = storage.dataDirectory,
-                !C.isDataFileOptional || fileManager.fileExists(atPath: (dataDirectory as NSString).appendingPathComponent(C.fileName))
-            {
-                items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: dataDirectory, isDirectory: true))
-                source = (dataDirectory as NSString).appendingPathComponent(C.fileName)
+        let source: String
+        let origin: Origin
+        if let snapshotPath, fileManager.fileExists(atPath: snapshotPath) {
+            items = try SnapshotFile.load(snapshotPath, as: C.self)
+            (source, origin) = (snapshotPath, .snapshot)
+        } else {
+            let stateFile = storage.stateDirectory.map { ($0 as NSString).appendingPathComponent(C.fileName) }
+            let dataFile = storage.dataDirectory.map { ($0 as NSString).appendingPathComponent(C.fileName) }
+            let file: String? =
+                if let stateFile, fileManager.fileExists(atPath: stateFile) {
+                    stateFile  // the state as an earlier build kept it, in JSON
+                } else if let dataFile, !C.isDataFileOptional || fileManager.fileExists(atPath: dataFile) {
+                    dataFile
+                } else {
+                    nil
+                }
+            if let file {
+                do throws(DataLoadError) {
+                    items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: file).deletingLastPathComponent())
+                } catch {
+                    throw StartupError(description: error.description)
+                }
+                (source, origin) = (file, .dataFile)
             } else {
                 items = C.makeDefaultItems(anchor: storage.anchor)
-                source = "embedded"
-                isEmbedded = true
+                (source, origin) = ("embedded", .embedded)
             }
-        } catch {
-            throw StartupError(description: error.description)
         }
-        guard let stateDirectory = storage.stateDirectory, let statePath else {
+        guard let stateDirectory = storage.stateDirectory, let snapshotPath else {
             return RecoveredCollection(
-                state: CollectionState(items: items), journalPath: nil, journalLength: 0, highestSequence: 0,
+                state: CollectionState(items: items), journalPath: nil, journalLength: 0, highestSequence: 0, needsSnapshot: false,
                 report: "\(C.name)=\(items.count) from \(source)")
         }
         let journalPath = (stateDirectory as NSString).appendingPathComponent("\(C.name).journal")
@@ -89,14 +111,14 @@ struct RecoveredCollection<C: ListCollection> {
         let markerPath = EmbeddedRefresh.markerPath(C.self, in: stateDirectory)
         var journalLength = contents.validLength
         var report = "\(C.name)=\(items.count) from \(source) replayed=\(contents.payloads.count)"
-        if !fileManager.fileExists(atPath: statePath) {
+        if origin == .embedded {
             do {
-                try DurableFile.replace(statePath, with: C.encodeDataFile(items))
-                if isEmbedded { try EmbeddedRefresh.write(.init(current: storage.anchor), to: markerPath) }
+                try DurableFile.replace(snapshotPath, with: SnapshotFile.encode(items, as: C.self))
+                try EmbeddedRefresh.write(.init(current: storage.anchor), to: markerPath)
             } catch {
                 throw StartupError(description: "cannot write the first snapshot: \(error)")
             }
-        } else if let anchors = EmbeddedRefresh.read(markerPath), anchors.current != storage.anchor,
+        } else if origin == .snapshot, let anchors = EmbeddedRefresh.read(markerPath), anchors.current != storage.anchor,
             let refreshed = EmbeddedRefresh.refresh(C.self, items, madeAt: anchors, to: storage.anchor)
         {
             // The refreshed items become the snapshot, with the journal's changes in them (the
@@ -106,7 +128,7 @@ struct RecoveredCollection<C: ListCollection> {
                 try EmbeddedRefresh.write(.init(current: storage.anchor, previous: anchors.current), to: markerPath)
                 try DurableFile.replace(
                     (stateDirectory as NSString).appendingPathComponent(sequenceFileName), with: Array("\(highestSequence)\n".utf8))
-                try DurableFile.replace(statePath, with: C.encodeDataFile(refreshed))
+                try DurableFile.replace(snapshotPath, with: SnapshotFile.encode(refreshed, as: C.self))
                 guard truncate(journalPath, 0) == 0 || errno == ENOENT else {
                     throw StartupError(description: "\(journalPath): cannot be emptied: \(String(cString: strerror(errno)))")
                 }
@@ -119,7 +141,7 @@ struct RecoveredCollection<C: ListCollection> {
         }
         return RecoveredCollection(
             state: CollectionState(items: items), journalPath: journalPath, journalLength: journalLength,
-            highestSequence: highestSequence, report: report)
+            highestSequence: highestSequence, needsSnapshot: origin == .dataFile, report: report)
     }
 
     /// Applies journal records (full-item upserts and deletes) in order. Replaying a record a

@@ -68,6 +68,10 @@ package final class WriteCoordinator: Sendable {
         } while writer.backgroundWork.wait(timeout: .now()) == .timedOut
     }
 
+    /// Writes, in the background, the snapshot of each collection loaded from JSON, so the next
+    /// start reads binary; readiness does not wait for it.
+    func writeMissingSnapshots() { queue.async { self.writer.compactIfDue(coordinator: self) } }
+
     /// Writes every collection's snapshot now and trims its journal; returns when done.
     package func compactNow() {
         queue.sync { writer.compact(coordinator: self, force: true) }

@@ -1,28 +1,31 @@
 import Dispatch
 import Foundation
 
-/// One collection's files in the state directory: its data file (the snapshot), its journal,
-/// and the high-water mark of its id sequence.
+/// One collection's files in the state directory: its snapshot, its journal, and the
+/// high-water mark of its id sequence.
 final class CollectionFiles: @unchecked Sendable {
-    // Invariant: `journal` and `isCompacting` are used only on the write
+    // Invariant: `journal`, `isCompacting` and `needsSnapshot` are used only on the write
     // coordinator's queue; the background snapshot writer reads only the paths, constants.
     let name: String
-    let dataPath: String
+    let snapshotPath: String
     /// Holds the highest sequence number ever given out, so ids of deleted items are never
     /// given again after the journal that recorded them is compacted away.
     let sequencePath: String
     let journal: Journal
     /// Takes the collection's current items (on the writer queue, so no write runs
-    /// meanwhile) and returns what encodes them as a data file (run off the queue).
+    /// meanwhile) and returns what encodes them as a snapshot (run off the queue).
     let takeSnapshot: () -> @Sendable () -> [UInt8]
     var isCompacting = false
+    /// Whether the state directory lacks a binary snapshot (the items were loaded from JSON).
+    var needsSnapshot: Bool
 
     init(
-        name: String, dataPath: String, sequencePath: String, journal: Journal,
+        name: String, snapshotPath: String, sequencePath: String, journal: Journal, needsSnapshot: Bool = false,
         takeSnapshot: @escaping () -> @Sendable () -> [UInt8]
     ) {
         self.name = name
-        self.dataPath = dataPath
+        self.snapshotPath = snapshotPath
+        self.needsSnapshot = needsSnapshot
         self.sequencePath = sequencePath
         self.journal = journal
         self.takeSnapshot = takeSnapshot
@@ -87,7 +90,7 @@ final class WriterState: @unchecked Sendable {
         return .success(())
     }
 
-    /// Starts a compaction of each journal past its size limit.
+    /// Starts a compaction of each journal past its size limit, and writes each missing snapshot.
     func compactIfDue(coordinator: WriteCoordinator) { compact(coordinator: coordinator, force: false) }
 
     /// Takes the current items and sequence (consistent: no write runs meanwhile on this
@@ -96,7 +99,9 @@ final class WriterState: @unchecked Sendable {
     /// journal records the snapshot holds. Replaying a record that a snapshot already holds
     /// changes nothing, so a crash between the steps loses nothing.
     func compact(coordinator: WriteCoordinator, force: Bool) {
-        for file in files.values where !file.isCompacting && file.journal.length > 0 && (force || file.journal.length >= compactAfterBytes)
+        for file in files.values
+        where !file.isCompacting
+            && (file.needsSnapshot || file.journal.length > 0 && (force || file.journal.length >= compactAfterBytes))
         {
             file.isCompacting = true
             let encodeSnapshot = file.takeSnapshot()
@@ -107,12 +112,13 @@ final class WriterState: @unchecked Sendable {
                 do {
                     let bytes = encodeSnapshot()
                     try DurableFile.replace(file.sequencePath, with: Array("\(sequence)\n".utf8))
-                    try DurableFile.replace(file.dataPath, with: bytes)
+                    try DurableFile.replace(file.snapshotPath, with: bytes)
                     coordinator.onWriterQueue {
+                        file.needsSnapshot = false
                         do {
                             try file.journal.dropPrefix(covered)
                             log.line(
-                                "level=info event=compacted file=\(file.dataPath) bytes=\(bytes.count) journal_bytes_dropped=\(covered)")
+                                "level=info event=compacted file=\(file.snapshotPath) bytes=\(bytes.count) journal_bytes_dropped=\(covered)")
                         } catch {
                             log.line("level=error event=journal-trim-failed file=\(file.journal.path) error=\"\(error)\"")
                         }
@@ -120,7 +126,7 @@ final class WriterState: @unchecked Sendable {
                         self.compactIfDue(coordinator: coordinator)  // writes that came meanwhile may be due again
                     }
                 } catch {
-                    log.line("level=error event=snapshot-failed file=\(file.dataPath) error=\"\(error)\"")
+                    log.line("level=error event=snapshot-failed file=\(file.snapshotPath) error=\"\(error)\"")
                     coordinator.onWriterQueue { file.isCompacting = false }
                 }
             }

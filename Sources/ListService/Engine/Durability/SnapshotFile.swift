@@ -1,0 +1,97 @@
+import Foundation
+
+/// A collection's items in the state directory, in binary: what a restart loads instead of
+/// parsing JSON. Layout: the magic `LSSNAP\0\n`, the format version (4 bytes, little-endian),
+/// then varints and text as `SnapshotWriter` writes them: the collection's name, the item
+/// count, the table of shared strings, the items' bytes; last, the CRC-32 of everything
+/// before it (4 bytes). The JSON data files stay the interchange format.
+package enum SnapshotFile {
+    static let magic = Array("LSSNAP\0\n".utf8)
+    /// Bump whenever the layout or any collection's `writeSnapshotItem` changes; a build never
+    /// reads another version's snapshot (it says so and refuses to start).
+    static let formatVersion: UInt32 = 1
+
+    /// The snapshot's name in the state directory: `orders.snapshot`.
+    static func fileName<C: ListCollection>(_ collection: C.Type) -> String { "\(C.name).snapshot" }
+
+    static func encode<C: ListCollection>(_ items: [C.Item], as collection: C.Type) -> [UInt8] {
+        var content = SnapshotWriter(reservingCapacity: 64 * items.count)
+        for item in items { C.writeSnapshotItem(item, to: &content) }
+        var header = SnapshotWriter(reservingCapacity: 1024)
+        header.text(C.name)
+        header.unsigned(UInt64(items.count))
+        header.unsigned(UInt64(content.table.count))
+        for text in content.table { header.text(text) }
+        header.unsigned(UInt64(content.body.count))
+        var file = magic
+        file.reserveCapacity(magic.count + 8 + header.body.count + content.body.count)
+        withUnsafeBytes(of: formatVersion.littleEndian) { file.append(contentsOf: $0) }
+        file += header.body
+        file += content.body
+        withUnsafeBytes(of: CRC32.checksum(file).littleEndian) { file.append(contentsOf: $0) }
+        return file
+    }
+
+    /// Reads a snapshot of `C`, checking the magic, the version, the checksum and that every
+    /// byte reads as items; each failure is one line naming the file and what is wrong.
+    static func decode<C: ListCollection>(_ bytes: UnsafeRawBufferPointer, as collection: C.Type) throws(SnapshotError) -> [C.Item] {
+        let fixed = magic.count + 4
+        guard bytes.count >= fixed + 4, bytes.prefix(magic.count).elementsEqual(magic) else {
+            throw SnapshotError(reason: "is not a ListService snapshot")
+        }
+        let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self))
+        guard version == formatVersion else {
+            throw SnapshotError(reason: "is in snapshot format \(version); this build reads format \(formatVersion) only")
+        }
+        let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
+        guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)])) == stored else {
+            throw SnapshotError(reason: "fails its checksum: the file is damaged")
+        }
+        do throws(SnapshotFormatError) {
+            var header = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[fixed..<(bytes.count - 4)]), table: [])
+            let name = try header.text()
+            guard name == C.name else { throw SnapshotFormatError(offset: 0, reason: "holds \(name), not \(C.name)") }
+            let count = try header.unsigned()
+            let tableCount = try header.unsigned()
+            guard tableCount <= UInt64(bytes.count) else { throw SnapshotFormatError(offset: 0, reason: "too many shared strings") }
+            var table: [String] = []
+            table.reserveCapacity(Int(tableCount))
+            for _ in 0..<tableCount { table.append(try header.text()) }
+            let body = try header.data()
+            guard header.isAtEnd else { throw SnapshotFormatError(offset: 0, reason: "bytes follow the items") }
+            guard count <= UInt64(body.count) else { throw SnapshotFormatError(offset: 0, reason: "more items than bytes") }
+            var reader = SnapshotReader(body, table: table)
+            var items: [C.Item] = []
+            items.reserveCapacity(Int(count))
+            for _ in 0..<count { items.append(try C.readSnapshotItem(from: &reader)) }
+            guard reader.isAtEnd else { throw SnapshotFormatError(offset: 0, reason: "bytes follow the last item") }
+            return items
+        } catch {
+            throw SnapshotError(reason: "cannot be read: \(error)")
+        }
+    }
+
+    /// Loads the snapshot at `path` (mapped, not copied).
+    static func load<C: ListCollection>(_ path: String, as collection: C.Type) throws(StartupError) -> [C.Item] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw StartupError(description: "\(path): cannot be read (\(error.localizedDescription))")
+        }
+        let decoded = data.withUnsafeBytes { bytes in Result { () throws(SnapshotError) in try decode(bytes, as: C.self) } }
+        switch decoded {
+        case .success(let items): return items
+        case .failure(let error):
+            throw StartupError(
+                description:
+                    "\(path) \(error.reason); refusing to start rather than serve without it. Restore it from a backup, or move it away to load the data files again (changes compacted into it are then lost)"
+            )
+        }
+    }
+}
+
+/// Why a snapshot cannot be used.
+struct SnapshotError: Error {
+    let reason: String
+}
