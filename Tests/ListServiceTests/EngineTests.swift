@@ -41,11 +41,10 @@ import Testing
     }
 
     @Test func searchIndex_matchesAnyFieldOnce() {
-        var index = SearchIndex(fieldCount: 2)
-        index.append(["john smith", "order #1"])
-        index.append(["ann lee", "order #2 for john"])
-        index.append(["john smith", "order #3"])
-        index.append(["bob", "order #4"])
+        var index = SearchIndex(fields: [
+            .init(values: ["John Smith", "Ann Lee", "john smith", "Bob"]),
+            .init(values: ["Order #1", "Order #2 for Jöhn", "Order #3", "Order #4"]),
+        ])
         var matches = [true, true, false, true]
         index.keepMatches(of: "john", in: &matches)
         #expect(matches == [true, true, false, false], "item 2 was already filtered out")
@@ -70,8 +69,7 @@ import Testing
         let values = (0..<5_000).map { _ in
             String((0..<Int(random.next() % 12 + 1)).map { _ in letters[Int(random.next() % UInt64(letters.count))] })
         }
-        var index = SearchIndex(fieldCount: 1)
-        for value in values { index.append([value]) }
+        let index = SearchIndex(fields: [.init(values: values)])
         for query in ["a", "z", "ab", "#0", "e 1", "dd", "abcde", "0123#"] {
             var matches = [Bool](repeating: true, count: values.count)
             index.keepMatches(of: query, in: &matches)
@@ -113,5 +111,36 @@ import Testing
         let upper = min(17, model.count), window = min(5, upper)..<upper
         #expect(order.slots(in: window) == Array(model[window]))
         #expect(order.index(of: order.partitionPoint { $0 > 500 }) == (model.firstIndex { $0 > 500 } ?? model.count))
+    }
+}
+
+@Suite struct CollectionIndexesTests {
+    /// Shuffled ids, few distinct keys: every presorted order built at load (in parallel, the
+    /// descending one read back from the ascending) is a plain sort by key, ties by id ascending.
+    @Test(arguments: [1, 2]) func sortOrdersBuiltAtLoad_equalAPlainSort(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let anchor = ISO8601.parse("2026-11-20T00:00:00Z")!
+        let orders = (0..<3000).map { number in
+            Order.make(
+                id: "o-\(random.below(1_000_000))-\(number)", customerName: random.pick(["Ann", "Bob", "Zoë", "Émile", "ann"]),
+                total: Money(cents: Int64(random.below(20))), date: anchor.addingTimeInterval(Double(random.below(5)) * 3600),
+                status: random.pick(OrderStatus.allCases))
+        }.shuffled(using: &random)
+        let state = CollectionState<Orders>(items: orders)
+        for field in OrderSortField.allCases {
+            for direction in SortDirection.allCases {
+                let built = state.evaluate(view: .all, scope: .init(currentMonth: nil), foldedQuery: "", sort: field, direction: direction)
+                let expected = orders.indices.sorted { a, b in
+                    let keyA = Orders.sortKey(of: orders[a], by: field), keyB = Orders.sortKey(of: orders[b], by: field)
+                    if keyA != keyB { return direction == .asc ? keyA < keyB : keyB < keyA }
+                    return orders[a].id < orders[b].id
+                }
+                #expect(Array(built.slots) == expected.map(Int32.init), "\(field) \(direction)")
+            }
+        }
+        var matches = [Bool](repeating: true, count: orders.count)
+        let search = SearchIndex(fields: [.init(values: orders.map(\.customerName))])
+        search.keepMatches(of: "emile", in: &matches)
+        #expect(matches == orders.map { $0.customerName == "Émile" })
     }
 }

@@ -32,15 +32,13 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     }
 
     package init(items: [C.Item]) {
+        let indexes = Indexes(items)
         storedItems = items
         isLive = Array(repeating: true, count: items.count)
-        var positions: [String: Int32] = [:]
-        positions.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() { positions[C.id(of: item)] = Int32(index) }
-        positionByID = positions
-        filterFields = items.map(C.filterFields)
-        search = Self.makeSearchIndex(items)
-        sortOrders = Self.makeSortOrders(items)
+        positionByID = indexes.positions
+        filterFields = indexes.filterFields
+        search = indexes.search
+        sortOrders = indexes.sortOrders
         revisions = Array(repeating: 0, count: items.count)
         liveCount = items.count
     }
@@ -261,53 +259,6 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
     }
 
-    // MARK: building the indexes
-
-    private static func makeSearchIndex(_ items: [C.Item]) -> SearchIndex {
-        var index = SearchIndex(fieldCount: items.first.map { C.searchableText(of: $0).count } ?? 1)
-        var folded: [String: String] = [:]  // values repeat (names, places); fold each once
-        for item in items {
-            index.append(
-                C.searchableText(of: item).map { text in
-                    if let known = folded[text] { return known }
-                    let result = TextFolding.fold(text)
-                    folded[text] = result
-                    return result
-                })
-        }
-        return index
-    }
-
-    private static func makeSortOrders(_ items: [C.Item]) -> [SortOrderKey: SlotOrder] {
-        let indices = (0..<Int32(items.count)).map { $0 }
-        // Rank ids and keys once; every sort then compares integers.
-        let ids = items.map(C.id)
-        var idRank = [Int32](repeating: 0, count: items.count)
-        for (rank, index) in indices.sorted(by: { ids[Int($0)] < ids[Int($1)] }).enumerated() { idRank[Int(index)] = Int32(rank) }
-        var result: [SortOrderKey: SlotOrder] = [:]
-        for field in C.SortField.allCases {
-            let keys = items.map { C.sortKey(of: $0, by: field) }
-            let keyRank: [Int64]
-            if case let numbers = keys.compactMap({ if case .number(let value) = $0 { value } else { nil } }), numbers.count == keys.count {
-                keyRank = numbers  // numbers compare as they are
-            } else {
-                // Text compares slowly: rank the distinct keys once (few: names repeat), then sort integers.
-                var distinct: [SortKey: Int64] = [:]
-                for key in keys where distinct[key] == nil { distinct[key] = 0 }
-                for (rank, key) in distinct.keys.sorted().enumerated() { distinct[key] = Int64(rank) }
-                keyRank = keys.map { distinct[$0] ?? 0 }
-            }
-            for direction in SortDirection.allCases {
-                result[SortOrderKey(field: field, direction: direction)] = SlotOrder(
-                    indices.sorted { a, b in
-                        let ka = keyRank[Int(a)], kb = keyRank[Int(b)]
-                        if ka != kb { return direction == .asc ? ka < kb : ka > kb }
-                        return idRank[Int(a)] < idRank[Int(b)]
-                    })
-            }
-        }
-        return result
-    }
 }
 
 /// One change to a collection: put an item (insert or replace by id) or delete one.

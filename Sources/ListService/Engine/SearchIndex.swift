@@ -7,7 +7,7 @@ package struct SearchIndex: Sendable {
     private var fields: [Field]
 
     /// One searchable field: its distinct folded values and each item's value.
-    private struct Field: Sendable {
+    struct Field: Sendable {
         /// Values separated by NUL, which a query never holds, so no match spans two values.
         var arena: [UInt8] = []
         /// `offsets[v]` is where value v starts; one extra entry marks the end.
@@ -19,8 +19,23 @@ package struct SearchIndex: Sendable {
         /// over order titles, "john" against "order #100001").
         var bytePairs = [UInt64](repeating: 0, count: 65_536 / 64)
 
-        mutating func append(_ folded: String) {
-            valueOfItem.append(valueID(for: folded))
+        init() {}
+
+        /// The field of items whose text is `values`, in item order; each distinct text is
+        /// folded once (names repeat).
+        init(values: some Collection<String>) {
+            var idByText: [String: Int32] = [:]
+            idByText.reserveCapacity(values.count / 4)
+            valueOfItem.reserveCapacity(values.count)
+            for text in values {
+                if let id = idByText[text] {
+                    valueOfItem.append(id)
+                } else {
+                    let id = valueID(for: TextFolding.fold(text))
+                    idByText[text] = id
+                    valueOfItem.append(id)
+                }
+            }
         }
 
         /// The id of a distinct value, adding it to the arena the first time.
@@ -29,8 +44,12 @@ package struct SearchIndex: Sendable {
             let id = Int32(offsets.count - 1)
             valueIDs[folded] = id
             let start = arena.count
-            arena.append(contentsOf: folded.utf8.lazy.map { $0 == 0 ? 0x20 : $0 })
-            for index in arena.indices.dropFirst(start + 1) { Self.insertPair(arena[index - 1], arena[index], into: &bytePairs) }
+            var folded = folded
+            folded.withUTF8 { arena.append(contentsOf: $0) }
+            for index in arena.indices.dropFirst(start) {
+                if arena[index] == 0 { arena[index] = 0x20 }  // NUL separates values
+                if index > start { Self.insertPair(arena[index - 1], arena[index], into: &bytePairs) }
+            }
             arena.append(0)
             offsets.append(arena.count)
             return id
@@ -91,18 +110,14 @@ package struct SearchIndex: Sendable {
         }
     }
 
-    package init(fieldCount: Int) {
-        fields = Array(repeating: Field(), count: fieldCount)
+    /// An index of fields built apart (`Field(values:)`, one per searchable field, in order);
+    /// with none, the first `set` decides how many there are.
+    init(fields: [Field]) {
+        self.fields = fields
     }
 
     /// Marks an item that has no text (a deleted one): it matches no query.
     static let noValue: Int32 = -1
-
-    /// Adds the next item's folded values, one per field.
-    package mutating func append(_ foldedValues: [String]) {
-        precondition(foldedValues.count == fields.count)
-        for (index, value) in foldedValues.enumerated() { fields[index].append(value) }
-    }
 
     /// Sets item `item`'s folded values (nil: none, for a deleted item); `item == count` appends.
     /// Values no longer used stay in the arena until the next rebuild: a value is small, and

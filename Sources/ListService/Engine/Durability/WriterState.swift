@@ -118,7 +118,8 @@ final class WriterState: @unchecked Sendable {
                         do {
                             try file.journal.dropPrefix(covered)
                             log.line(
-                                "level=info event=compacted file=\(file.snapshotPath) bytes=\(bytes.count) journal_bytes_dropped=\(covered)")
+                                "level=info event=compacted file=\(file.snapshotPath) bytes=\(bytes.count) journal_bytes_dropped=\(covered)"
+                            )
                         } catch {
                             log.line("level=error event=journal-trim-failed file=\(file.journal.path) error=\"\(error)\"")
                         }
