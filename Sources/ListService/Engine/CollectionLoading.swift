@@ -1,3 +1,5 @@
+import Basics
+import Dispatch
 import Foundation
 
 /// Loading a collection's data file into a `CollectionState`.
@@ -32,14 +34,27 @@ package struct DataLoadError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Decodes the elements of a top-level JSON array one at a time, with errors that name the
-/// file, the element and the field, and unique ids.
+/// file, the element and the field, and unique ids. A large file is decoded in parts on every
+/// core at once (`decodeInParallel`).
 package enum JSONArrayDecoding {
-    package static func decode<Item>(
-        _ bytes: UnsafeRawBufferPointer, file: String, id: (Item) -> String,
-        element: (JSONValue, String) throws(JSONFieldError) -> Item
+    /// `makeDecoder` is called once per part, perhaps on several threads at once: it makes a
+    /// decoder with its own state (a string interner) and must touch nothing shared. A file
+    /// smaller than `parallelFrom` bytes is decoded in one pass.
+    package static func decode<Item: Sendable>(
+        _ bytes: UnsafeRawBufferPointer, file: String, id: (Item) -> String, parallelFrom: Int = 8 << 20,
+        makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
     ) throws(DataLoadError) -> [Item] {
-        var items: [Item] = []
         var ids = UniqueIDs()
+        if bytes.count >= parallelFrom, let items = decodeInParallel(bytes, makeDecoder: makeDecoder) {
+            do {
+                for (index, item) in items.enumerated() { try ids.claim(id(item), at: "[\(index)]", item: "item") }
+            } catch {
+                throw DataLoadError(file: file, reason: error.description)
+            }
+            return items
+        }
+        var items: [Item] = []
+        let element = makeDecoder()
         do {
             try JSONParser.forEachElement(ofArrayIn: bytes) { value in
                 let path = "[\(items.count)]"
@@ -56,4 +71,66 @@ package enum JSONArrayDecoding {
         }
         return items
     }
+
+    /// Splits the array at guessed element starts, one part per core, and decodes the parts at
+    /// once. Each part must end exactly where the next begins (so each guess is proven by the
+    /// part before it, back to the array's real start) and the last at the document's end;
+    /// otherwise, or on any error, nil: the caller decodes in one pass, whose errors name the
+    /// exact element.
+    static func decodeInParallel<Item: Sendable>(
+        _ bytes: UnsafeRawBufferPointer, makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
+    ) -> [Item]? {
+        let partCount = ProcessInfo.processInfo.activeProcessorCount
+        guard partCount > 1, let first = JSONParser.firstElementStart(in: bytes) else { return nil }
+        // A guess is taken when it starts an object with the first element's member names
+        // (a seam between two items nested in an order, or text in a string, mostly has not).
+        let names = memberNames(at: first, in: bytes)
+        guard names != nil else { return nil }
+        var starts = [first]
+        guesses: for part in 1..<partCount {
+            guard let previous = starts.last else { break }
+            var offset = max(previous + 1, bytes.count / partCount * part)
+            for _ in 0..<1000 {
+                guard let guess = JSONParser.likelyElementStart(in: bytes, after: offset) else { break guesses }
+                if memberNames(at: guess, in: bytes) == names {
+                    starts.append(guess)
+                    continue guesses
+                }
+                offset = guess + 1
+            }
+            break
+        }
+        guard starts.count > 1 else { return nil }
+        let file = ReadOnlyBytes(bytes: bytes), boundaries = starts
+        let decoded = Locked<[Int: [Item]]>([:])
+        DispatchQueue.concurrentPerform(iterations: starts.count) { part in
+            let element = makeDecoder()
+            let isLast = part == boundaries.count - 1
+            var items: [Item] = []
+            let end = try? JSONParser.elementRun(
+                in: file.bytes, from: boundaries[part], boundary: isLast ? file.bytes.count : boundaries[part + 1]
+            ) {
+                items.append(try element($0, "[]"))
+            }
+            guard end == (isLast ? .endOfDocument : .reachedBoundary) else { return }
+            decoded.withLock { $0[part] = items }
+        }
+        let parts = decoded.withLock { $0 }
+        guard parts.count == starts.count else { return nil }
+        var items: [Item] = []
+        items.reserveCapacity(parts.values.reduce(0) { $0 + $1.count })
+        for part in parts.keys.sorted() { items += parts[part] ?? [] }
+        return items
+    }
+
+    private static func memberNames(at offset: Int, in bytes: UnsafeRawBufferPointer) -> Set<String>? {
+        guard case .object(let object)? = try? JSONParser.value(in: bytes, at: offset) else { return nil }
+        return Set(object.keys)
+    }
+}
+
+/// A file's bytes shared by the threads decoding its parts. Sound because they only read, and
+/// `concurrentPerform` returns only after every thread is done, while the bytes are alive.
+private struct ReadOnlyBytes: @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
 }

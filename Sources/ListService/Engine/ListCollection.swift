@@ -130,8 +130,8 @@ extension ListCollection {
 
     /// Decodes a JSON array data file with `decodeItem`.
     package static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Item] {
-        try JSONArrayDecoding.decode(bytes, file: file, id: id(of:)) { (value, path) throws(JSONFieldError) in
-            try decodeItem(value, path: path)
+        try JSONArrayDecoding.decode(bytes, file: file, id: id(of:)) {
+            { (value, path) throws(JSONFieldError) in try decodeItem(value, path: path) }
         }
     }
     package static func writeMarker(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter) {}

@@ -21,14 +21,16 @@ package struct SearchIndex: Sendable {
 
         init() {}
 
-        /// The field of items whose text is `values`, in item order; each distinct text is
-        /// folded once (names repeat).
+        /// The field of items whose text is `values`, in item order. ASCII text folds in
+        /// place; other text is folded once per distinct value (names repeat, and folding them
+        /// takes Foundation).
         init(values: some Collection<String>) {
             var idByText: [String: Int32] = [:]
-            idByText.reserveCapacity(values.count / 4)
             valueOfItem.reserveCapacity(values.count)
             for text in values {
-                if let id = idByText[text] {
+                if TextFolding.isASCII(text) {
+                    valueOfItem.append(valueID(for: TextFolding.fold(text)))
+                } else if let id = idByText[text] {
                     valueOfItem.append(id)
                 } else {
                     let id = valueID(for: TextFolding.fold(text))

@@ -4,9 +4,12 @@ import Foundation
 package enum TextFolding {
     /// Folds `text`; ASCII takes a fast path that gives the same result as Foundation's folding.
     package static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        if isASCII(text) {
             return String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
         return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
+
+    /// Whether `text` is ASCII only, so that folding it is cheap.
+    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 }

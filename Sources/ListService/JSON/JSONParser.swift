@@ -54,6 +54,83 @@ package struct JSONParser {
         guard parser.position == bytes.count else { throw parser.failure("unexpected data after the document") }
     }
 
+    /// How a run of array elements ended (see `elementRun`).
+    package enum RunEnd: Equatable, Sendable {
+        /// The next element starts exactly at the boundary.
+        case reachedBoundary
+        /// The array closed and only whitespace follows it.
+        case endOfDocument
+        /// An element started past the boundary: the boundary was not an element's start.
+        case missedBoundary
+    }
+
+    /// Parses elements of a top-level array from `start` (the first byte of an element) until
+    /// the next element would start at or past `boundary`, or the array ends. Speculative
+    /// parallel loading runs one of these per part of a file; only a run whose start the run
+    /// before it reached exactly is kept, so a boundary guessed wrong costs time, not
+    /// correctness.
+    package static func elementRun(
+        in bytes: UnsafeRawBufferPointer, from start: Int, boundary: Int, _ body: (JSONValue) throws -> Void
+    ) throws -> RunEnd {
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: .files)
+        parser.position = start
+        while true {
+            parser.valueCount = 0
+            try body(try parser.parseValue(depth: 1))
+            parser.skipWhitespace()
+            guard let separator = parser.current else { throw parser.failure("unterminated array") }
+            parser.position += 1
+            if separator == UInt8(ascii: "]") {
+                parser.skipWhitespace()
+                guard parser.position == bytes.count else { throw parser.failure("unexpected data after the document") }
+                return .endOfDocument
+            }
+            guard separator == UInt8(ascii: ",") else { throw parser.failure("expected ',' or ']' in an array") }
+            parser.skipWhitespace()
+            if parser.position == boundary { return .reachedBoundary }
+            if parser.position > boundary { return .missedBoundary }
+        }
+    }
+
+    /// Where the first element of a top-level array starts; nil for an empty array or a
+    /// document that is not an array (the sequential parse reports it).
+    package static func firstElementStart(in bytes: UnsafeRawBufferPointer) -> Int? {
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: .files)
+        parser.skipWhitespace()
+        guard parser.current == UInt8(ascii: "[") else { return nil }
+        parser.position += 1
+        parser.skipWhitespace()
+        return parser.current == nil || parser.current == UInt8(ascii: "]") ? nil : parser.position
+    }
+
+    /// The value that starts at `offset` (to look at a guessed element start).
+    package static func value(in bytes: UnsafeRawBufferPointer, at offset: Int) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: .files)
+        parser.position = offset
+        return try parser.parseValue(depth: 1)
+    }
+
+    /// A possible start of an object element at or after `offset`: the `{` of the first `}`,
+    /// `,`, `{` sequence (whitespace between), which may as well be inside a string or a
+    /// nested array. Only a guess; `elementRun` proves or refutes it.
+    package static func likelyElementStart(in bytes: UnsafeRawBufferPointer, after offset: Int) -> Int? {
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: .files)
+        parser.position = offset
+        while parser.position < bytes.count {
+            guard parser.bytes[parser.position] == UInt8(ascii: "}") else {
+                parser.position += 1
+                continue
+            }
+            parser.position += 1
+            parser.skipWhitespace()
+            guard parser.current == UInt8(ascii: ",") else { continue }
+            parser.position += 1
+            parser.skipWhitespace()
+            if parser.current == UInt8(ascii: "{") { return parser.position }
+        }
+        return nil
+    }
+
     /// Walks a top-level object member by member: the elements of the array member named
     /// `arrayMember` go to `element` one at a time (each parsed with `elementLimits`, then
     /// dropped), every other member's value to `member`. A feed of many megabytes never exists

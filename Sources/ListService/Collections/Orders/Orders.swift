@@ -104,11 +104,13 @@ package enum Orders: ListCollection {
 
     /// Decodes `orders.json`, sharing the storage of repeated strings.
     package static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Order] {
-        var interner = StringInterner()
-        return try JSONArrayDecoding.decode(bytes, file: file, id: \.id) { (value, path) throws(JSONFieldError) in
-            var order = try Order(json: value, path: path)
-            order.shareStorage(using: &interner)
-            return order
+        try JSONArrayDecoding.decode(bytes, file: file, id: \.id) {
+            var interner = StringInterner()
+            return { (value, path) throws(JSONFieldError) in
+                var order = try Order(json: value, path: path)
+                order.shareStorage(using: &interner)
+                return order
+            }
         }
     }
 }
