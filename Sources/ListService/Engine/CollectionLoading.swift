@@ -115,11 +115,14 @@ package enum JSONArrayDecoding {
             guard end == (isLast ? .endOfDocument : .reachedBoundary) else { return }
             decoded.withLock { $0[part] = items }
         }
-        let parts = decoded.withLock { $0 }
+        var parts = decoded.withLock { parts in
+            defer { parts = [:] }
+            return parts
+        }
         guard parts.count == starts.count else { return nil }
         var items: [Item] = []
         items.reserveCapacity(parts.values.reduce(0) { $0 + $1.count })
-        for part in parts.keys.sorted() { items += parts[part] ?? [] }
+        for part in parts.keys.sorted() { items += parts.removeValue(forKey: part) ?? [] }  // each part freed once copied
         return items
     }
 

@@ -333,14 +333,23 @@ package struct JSONParser {
     private mutating func parseString() throws(Failure) -> String {
         position += 1
         let start = position
+        var isASCII = true
         // Fast path: no escapes, so the bytes are the string (validated as UTF-8 below).
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
             guard byte >= 0x20 else { throw failure("a control character must be escaped in a string") }
+            isASCII = isASCII && byte < 0x80
             position += 1
         }
         guard let stop = current else { throw failure("unterminated string") }
+        if stop == UInt8(ascii: "\"") {
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            position += 1  // closing quote
+            if isASCII { return String(decoding: text, as: UTF8.self) }  // ASCII is valid UTF-8
+            guard let string = String(validating: text, as: UTF8.self) else { throw failure("a string is not valid UTF-8") }
+            return string
+        }
         var scalars = [UInt8](bytes[start..<position])
-        if stop == UInt8(ascii: "\\") { try parseEscapedRemainder(into: &scalars) }
+        try parseEscapedRemainder(into: &scalars)
         position += 1  // closing quote
         guard let string = String(validating: scalars, as: UTF8.self) else { throw failure("a string is not valid UTF-8") }
         return string
