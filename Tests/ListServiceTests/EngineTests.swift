@@ -45,20 +45,12 @@ import Testing
             .init(values: ["John Smith", "Ann Lee", "john smith", "Bob"]),
             .init(values: ["Order #1", "Order #2 for Jöhn", "Order #3", "Order #4"]),
         ])
-        var matches = [true, true, false, true]
-        index.keepMatches(of: "john", in: &matches)
-        #expect(matches == [true, true, false, false], "item 2 was already filtered out")
-        var all = [Bool](repeating: true, count: 4)
-        index.keepMatches(of: "smithorder", in: &all)
-        #expect(all == [false, false, false, false], "no match across fields")
+        #expect(index.matches("john", among: [true, true, false, true]) == [true, true, false, false], "item 2 was already filtered out")
+        #expect(index.matches("smithorder") == [false, false, false, false], "no match across fields")
         index.set(item: 1, to: nil)
-        var everyTitle = [Bool](repeating: true, count: 4)
-        index.keepMatches(of: "order", in: &everyTitle)
-        #expect(everyTitle == [true, false, true, true], "every title holds it; a deleted item matches nothing")
+        #expect(index.matches("order") == [true, false, true, true], "every title holds it; a deleted item matches nothing")
         index.set(item: 3, to: ["zoë quinn", "order #4"])
-        var added = [Bool](repeating: true, count: 4)
-        index.keepMatches(of: "ë qu", in: &added)
-        #expect(added == [false, false, false, true], "a value set later is found, its letter pairs included")
+        #expect(index.matches("ë qu") == [false, false, false, true], "a value set later is found, its letter pairs included")
     }
 
     /// Thousands of distinct values, hits dense and sparse: the same answer as asking each
@@ -71,9 +63,8 @@ import Testing
         }
         let index = SearchIndex(fields: [.init(values: values)])
         for query in ["a", "z", "ab", "#0", "e 1", "dd", "abcde", "0123#"] {
-            var matches = [Bool](repeating: true, count: values.count)
-            index.keepMatches(of: query, in: &matches)
-            #expect(matches == values.map { $0.contains(query) }, "\(query)")
+            #expect(
+                index.matches(query, among: Array(repeating: true, count: values.count)) == values.map { $0.contains(query) }, "\(query)")
         }
     }
 
@@ -138,9 +129,73 @@ import Testing
                 #expect(Array(built.slots) == expected.map(Int32.init), "\(field) \(direction)")
             }
         }
-        var matches = [Bool](repeating: true, count: orders.count)
         let search = SearchIndex(fields: [.init(values: orders.map(\.customerName))])
-        search.keepMatches(of: "emile", in: &matches)
-        #expect(matches == orders.map { $0.customerName == "Émile" })
+        #expect(search.matches("emile", among: Array(repeating: true, count: orders.count)) == orders.map { $0.customerName == "Émile" })
+    }
+}
+
+@Suite struct ViewMembersTests {
+    /// The members of views queried before changes are kept current by the changes: a query
+    /// afterwards equals one over a state built from the same items.
+    @Test(arguments: [1, 2, 3]) func cachedViewMembers_followChanges(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let anchor = ISO8601.parse("2026-11-20T00:00:00Z")!
+        let state = CollectionState<Orders>(items: DefaultOrders.make(count: 500, anchor: anchor))
+        let month = CalendarDays.month(containing: anchor, in: "Europe/Berlin")
+        let queries: [(OrderFilter, Orders.Scope, String)] = OrderFilter.allCases.flatMap { filter in
+            [
+                (filter, .init(currentMonth: filter == .currentMonth ? month : nil), ""),
+                (filter, .init(currentMonth: filter == .currentMonth ? month : nil), "an"),
+            ]
+        }
+        func answers(_ state: CollectionState<Orders>) -> [[Int32]] {
+            queries.map { Array(state.evaluate(view: $0.0, scope: $0.1, foldedQuery: $0.2, sort: .date, direction: .desc).slots) }
+        }
+        _ = answers(state)  // caches every view's members
+        for step in 0..<300 {
+            let items = state.allItems
+            var order = random.pick(items)
+            switch random.below(4) {
+            case 0: _ = state.apply([.delete(id: order.id)])
+            case 1:
+                order.id = "o-new-\(step)"
+                order.date = anchor.addingTimeInterval(-Double(random.below(60 * 86_400)))
+                _ = state.apply([.upsert(order)])
+            default:
+                order.status = random.pick(OrderStatus.allCases)
+                order.total = Money(cents: Int64(random.below(300_000)))
+                _ = state.apply([.upsert(order)])
+            }
+        }
+        let fresh = CollectionState<Orders>(items: state.allItems)
+        let ids = { (state: CollectionState<Orders>, answers: [[Int32]]) in
+            state.withItemLookup { item in answers.map { $0.compactMap { item($0)?.id } } }
+        }
+        #expect(ids(state, answers(state)) == ids(fresh, answers(fresh)))
+    }
+}
+
+extension SearchIndex {
+    /// Which of the items set in `among` (four, all set, by default) match `query`.
+    fileprivate func matches(_ query: String, among: [Bool] = [true, true, true, true]) -> [Bool] {
+        var bits = SlotBits(count: among.count)
+        for (slot, isSet) in among.enumerated() where isSet { bits[slot] = true }
+        keepMatches(of: query, in: &bits)
+        return among.indices.map { bits[$0] }
+    }
+}
+
+@Suite struct SlotBitsTests {
+    @Test(arguments: [0, 1, 63, 64, 65, 200]) func setAndClear_countAndKeep(count: Int) {
+        var bits = SlotBits(count: count, set: true)
+        #expect(bits.setCount == count)
+        #expect(!bits[count] && !bits[count + 1000], "past the end reads clear")
+        bits.keep { $0 % 3 == 0 }
+        #expect(bits.setCount == (count + 2) / 3)
+        #expect((0..<count).allSatisfy { bits[$0] == ($0 % 3 == 0) })
+        bits[count + 70] = true
+        #expect(bits[count + 70] && bits.setCount == (count + 2) / 3 + 1, "setting past the end grows")
+        bits[count + 70] = false
+        #expect(!bits[count + 70])
     }
 }

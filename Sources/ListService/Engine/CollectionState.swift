@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A collection's items with everything a query needs, built at load and kept current in place
@@ -23,6 +24,9 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private var liveCount: Int
     /// Bumped by every change.
     private var changeCount: UInt64 = 0
+    /// Members of the views queried lately, by slot. Read under the read lock by many queries
+    /// at once (hence its own lock), changed under the write lock.
+    private let viewMembers = Locked<[ViewScope: SlotBits]>([:])
     /// Versions of this state's items, by slot and revision (a new state starts afresh).
     private let itemVersions = ItemVersions<C>()
 
@@ -86,30 +90,45 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     ) -> SlotOrder {
         let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? SlotOrder([])
         if C.holdsEveryItem(view) && foldedQuery.isEmpty { return sorted }
-        var matches: [Bool]
-        if foldedQuery.isEmpty {
-            matches = [Bool](repeating: false, count: filterFields.count)
-            matches.withUnsafeMutableBufferPointer { matches in
-                filterFields.withUnsafeBufferPointer { fields in
-                    for index in fields.indices {
-                        if let itemFields = fields[index] { matches[index] = C.matches(itemFields, view: view, scope: scope) }
-                    }
-                }
-            }
-        } else {
-            // Search first: a query usually keeps few items, and only those are filtered.
-            matches = [Bool](repeating: true, count: filterFields.count)
-            search.keepMatches(of: foldedQuery, in: &matches)
-            matches.withUnsafeMutableBufferPointer { matches in
-                filterFields.withUnsafeBufferPointer { fields in
-                    for index in fields.indices where matches[index] {
-                        matches[index] = fields[index].map { C.matches($0, view: view, scope: scope) } ?? false
-                    }
-                }
+        var matches = members(of: ViewScope(view: view, scope: scope))
+        search.keepMatches(of: foldedQuery, in: &matches)
+        if sorted.count == liveCount && matches.setCount == liveCount { return sorted }
+        return SlotOrder(sorted.slots(where: { matches[Int($0)] }))
+    }
+
+    /// A view in a scope: what a membership bitmap is kept for.
+    private struct ViewScope: Hashable {
+        let view: C.View
+        let scope: C.Scope
+    }
+
+    /// Which items `viewScope` holds: from the cache, else one pass over the filter fields
+    /// (then cached, up to `maxCachedViews`; changes keep the cached ones current).
+    private func members(of viewScope: ViewScope) -> SlotBits {
+        if let cached = viewMembers.withLock({ $0[viewScope] }) { return cached }
+        var members = SlotBits(count: filterFields.count)
+        for (slot, fields) in filterFields.enumerated() {
+            if let fields, C.matches(fields, view: viewScope.view, scope: viewScope.scope) { members[slot] = true }
+        }
+        viewMembers.withLock { cache in
+            if cache.count >= Self.maxCachedViews { cache.removeAll() }
+            cache[viewScope] = members
+        }
+        return members
+    }
+
+    /// The most views whose members are kept (orders have six filters; `currentMonth` has one
+    /// per month and time zone offset in use).
+    private static var maxCachedViews: Int { 64 }
+
+    /// Sets `slot`'s bit in every cached view to whether its item belongs (under the write lock).
+    private func updateViewMembers(slot: Int32) {
+        let fields = filterFields[Int(slot)]
+        viewMembers.withLock { cache in
+            for key in Array(cache.keys) {
+                cache[key]?[Int(slot)] = fields.map { C.matches($0, view: key.view, scope: key.scope) } ?? false
             }
         }
-        if sorted.count == liveCount && !matches.contains(false) { return sorted }
-        return SlotOrder(sorted.slots(where: { matches[Int($0)] }))
     }
 
     /// One page read under one lock, so its rows and its total describe the same moment: the
@@ -215,6 +234,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                     removeFromSortOrders(slot: slot, item: old)
                     isLive[Int(slot)] = false
                     filterFields[Int(slot)] = nil
+                    updateViewMembers(slot: slot)
                     revisions[Int(slot)] &+= 1
                     search.set(item: Int(slot), to: nil)
                     liveCount -= 1
@@ -231,6 +251,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         storedItems[Int(slot)] = item
         isLive[Int(slot)] = true
         filterFields[Int(slot)] = C.filterFields(of: item)
+        updateViewMembers(slot: slot)
         revisions[Int(slot)] &+= 1
         search.set(item: Int(slot), to: C.searchableText(of: item).map(TextFolding.fold))
         for key in Array(sortOrders.keys) {

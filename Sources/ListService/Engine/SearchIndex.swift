@@ -136,28 +136,14 @@ package struct SearchIndex: Sendable {
         }
     }
 
-    /// Clears `matches[i]` for every item none of whose fields contains `foldedQuery`. A field
-    /// none of whose values holds the query is not walked at all (a name query over order
-    /// titles).
-    package func keepMatches(of foldedQuery: String, in matches: inout [Bool]) {
+    /// Clears the bit of every item none of whose fields contains `foldedQuery`. A field none
+    /// of whose values holds the query is not looked at (a name query over order titles).
+    func keepMatches(of foldedQuery: String, in matches: inout SlotBits) {
         let query = Array(foldedQuery.utf8)
         guard !query.isEmpty else { return }
-        var found = [Bool](repeating: false, count: matches.count)
-        for field in fields {
-            let matched = field.matchingValues(query)
-            guard matched.contains(true) else { continue }
-            found.withUnsafeMutableBufferPointer { found in
-                field.valueOfItem.withUnsafeBufferPointer { values in
-                    matched.withUnsafeBufferPointer { matched in
-                        for index in 0..<min(found.count, values.count) { found[index] = found[index] || matched[Int(values[index]) + 1] }
-                    }
-                }
-            }
-        }
-        matches.withUnsafeMutableBufferPointer { matches in
-            found.withUnsafeBufferPointer { found in
-                for index in matches.indices { matches[index] = matches[index] && found[index] }
-            }
+        let searched = fields.map { (field: $0, matched: $0.matchingValues(query)) }.filter { $0.matched.contains(true) }
+        matches.keep { item in
+            searched.contains { field, matched in item < field.valueOfItem.count && matched[Int(field.valueOfItem[item]) + 1] }
         }
     }
 }
