@@ -5,7 +5,8 @@
 # it left, cold lists at one connection (filter=pending&q=john, and mixed criteria:
 # benchmarks/cold-mixed.lua) with --shared-pages 0, and warm hit throughput.
 #
-#   benchmarks/million-bench.sh          # DURATION=10s per wrk run
+#   benchmarks/million-bench.sh                      # DURATION=10s per wrk run
+#   BIN=/tmp/server-before benchmarks/million-bench.sh   # another build, for a before/after pair
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -16,8 +17,10 @@ SIZES=(100000 1000000)
 [[ "${TEN_MILLION:-0}" == 1 ]] && SIZES+=(10000000)
 SHARED="${SHARED:-$PWD/../shared}"
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-swift build -c release --product server >/dev/null
-BIN="$ROOT/.build/release/server"
+if [[ -z "${BIN:-}" ]]; then
+  swift build -c release --product server >/dev/null
+  BIN="$ROOT/.build/release/server"
+fi
 LOG=/tmp/listservice-scale-server.log
 
 SERVER_PID=""
@@ -49,7 +52,9 @@ for size in "${SIZES[@]}"; do
   echo "== $size orders ($(du -m "$data/orders.json" | cut -f1) MB of JSON)"
   start --data "$data" --state "$state"
   echo "first load from JSON: $READY_S s to ready, RSS $(mib "$SERVER_PID" VmRSS) MiB, peak $(mib "$SERVER_PID" VmHWM) MiB"
-  sleep 2; stop
+  # The binary snapshot is written in the background after the first load; wait for it.
+  for _ in $(seq 600); do grep -q "compacted file=$state/orders" "$LOG" && break; sleep 0.1; done
+  sleep 1; stop
   start --data "$data" --state "$state"
   echo "restart on the state directory: $READY_S s to ready, RSS $(mib "$SERVER_PID" VmRSS) MiB, peak $(mib "$SERVER_PID" VmHWM) MiB"
   stop; rm -rf "$state"

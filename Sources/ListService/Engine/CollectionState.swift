@@ -2,9 +2,10 @@ import Basics
 import Foundation
 
 /// A collection's items with everything a query needs, built at load and kept current in place
-/// as items change: filter fields, the search index and, per sort field and direction, the
-/// order of all live items (ties by id). A query is one scan and one walk of a presorted
-/// order, never a sort; a change costs a few binary searches and array moves, never a rebuild.
+/// as items change: filter fields, the search index, the member bitmaps of the views queried
+/// lately and, per sort field and direction, the order of all live items (ties by id). A query
+/// is a search that clears bits and one walk of a presorted order testing them, never a sort;
+/// a change costs a few binary searches and array moves, never a rebuild.
 ///
 /// Item slots are stable: an update keeps its slot, a delete leaves a tombstone, an insert
 /// appends, so index lists held by caches stay meaningful.
@@ -279,7 +280,6 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
             if sortOrders[key]?.remove(slot, before: point) != true { sortOrders[key]?.removeScanning(slot) }
         }
     }
-
 }
 
 /// One change to a collection: put an item (insert or replace by id) or delete one.
