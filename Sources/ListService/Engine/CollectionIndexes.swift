@@ -6,61 +6,65 @@ extension CollectionState {
     /// every core at once: slots by id, filter fields, each search field, each sort field's
     /// two orders. A million orders are indexed in about the time the slowest part takes.
     struct Indexes {
-        private(set) var positions: [String: Int32] = [:]
+        private(set) var slotByID = ReferenceTable()
         private(set) var filterFields: [C.FilterFields?] = []
         private(set) var search = SearchIndex(fields: [])
         private(set) var sortOrders: [SortOrderKey: SlotOrder] = [:]
 
         private enum Part: Sendable {
-            case positions([String: Int32])
+            case slotByID(ReferenceTable)
             case filterFields([C.FilterFields?])
             case searchField(Int, SearchIndex.Field)
             case sortField(C.SortField, ascending: SlotOrder, descending: SlotOrder)
         }
 
         init(_ items: [C.Item]) {
-            let searchFieldCount = items.first.map { C.searchableText(of: $0).count } ?? 0
+            let searchFields = C.searchableFields
             let sortFields = Array(C.SortField.allCases)
             let idRank = Self.idRanks(items)
             let parts = Locked<[Part]>([])
-            DispatchQueue.concurrentPerform(iterations: 2 + searchFieldCount + sortFields.count) { task in
-                let part: Part
-                switch task {
-                case 0:
-                    var positions: [String: Int32] = [:]
-                    positions.reserveCapacity(items.count)
-                    for (index, item) in items.enumerated() { positions[C.id(of: item)] = Int32(index) }
-                    part = .positions(positions)
-                case 1:
-                    part = .filterFields(items.map(C.filterFields))
-                case let task where task < 2 + searchFieldCount:
-                    let field = task - 2
-                    part = .searchField(field, SearchIndex.Field(values: items.lazy.map { C.searchableText(of: $0)[field] }))
-                default:
-                    let field = sortFields[task - 2 - searchFieldCount]
-                    let (ascending, descending) = Self.sortOrders(of: items, by: field, idRank: idRank)
-                    part = .sortField(field, ascending: SlotOrder(ascending), descending: SlotOrder(descending))
+            DispatchQueue.concurrentPerform(iterations: 2 + searchFields.count + sortFields.count) { task in
+                // Items are read in place, one field at a time: an order copied whole costs a
+                // dozen reference counts.
+                let part = items.withUnsafeBufferPointer { items -> Part in
+                    switch task {
+                    case 0:
+                        var table = ReferenceTable(capacity: items.count)
+                        for slot in items.indices {
+                            table.insert(Int32(slot), hash: C.id(of: items[slot]).hashValue) { C.id(of: items[Int($0)]).hashValue }
+                        }
+                        return .slotByID(table)
+                    case 1:
+                        return .filterFields(items.indices.map { C.filterFields(of: items[$0]) })
+                    case let task where task < 2 + searchFields.count:
+                        let field = task - 2, text = searchFields[field]
+                        return .searchField(field, SearchIndex.Field(values: items.indices.lazy.map { text(items[$0]) }))
+                    default:
+                        let field = sortFields[task - 2 - searchFields.count]
+                        let (ascending, descending) = Self.sortOrders(of: items, by: field, idRank: idRank)
+                        return .sortField(field, ascending: SlotOrder(ascending), descending: SlotOrder(descending))
+                    }
                 }
                 parts.withLock { $0.append(part) }
             }
-            var searchFields = [SearchIndex.Field](repeating: SearchIndex.Field(), count: searchFieldCount)
+            var searchIndexFields = [SearchIndex.Field](repeating: SearchIndex.Field(), count: searchFields.count)
             for part in parts.withLock({ $0 }) {
                 switch part {
-                case .positions(let positions): self.positions = positions
+                case .slotByID(let table): slotByID = table
                 case .filterFields(let fields): filterFields = fields
-                case .searchField(let index, let field): searchFields[index] = field
+                case .searchField(let index, let field): searchIndexFields[index] = field
                 case .sortField(let field, let ascending, let descending):
                     sortOrders[SortOrderKey(field: field, direction: .asc)] = ascending
                     sortOrders[SortOrderKey(field: field, direction: .desc)] = descending
                 }
             }
-            search = SearchIndex(fields: searchFields)
+            search = SearchIndex(fields: searchIndexFields)
         }
 
         /// Each item's rank by id: its slot when the ids ascend already (as loaded files and
         /// snapshots have them), else from a sort.
         private static func idRanks(_ items: [C.Item]) -> [Int32] {
-            let ids = items.map(C.id)
+            let ids = items.withUnsafeBufferPointer { items in items.indices.map { C.id(of: items[$0]) } }
             if zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { return (0..<Int32(items.count)).map { $0 } }
             var rank = [Int32](repeating: 0, count: items.count)
             for (position, slot) in ids.indices.sorted(by: { ids[$0] < ids[$1] }).enumerated() { rank[slot] = Int32(position) }
@@ -77,17 +81,39 @@ extension CollectionState {
 
         /// The slots by `field` ascending and descending, ties by id ascending in both: one sort,
         /// and the descending order is the ascending one read backwards run by run of equal keys.
-        private static func sortOrders(of items: [C.Item], by field: C.SortField, idRank: [Int32]) -> ([Int32], [Int32]) {
-            let keys = items.map { C.sortKey(of: $0, by: field) }
+        private static func sortOrders(of items: UnsafeBufferPointer<C.Item>, by field: C.SortField, idRank: [Int32]) -> ([Int32], [Int32])
+        {
+            let values = items.indices.map { C.sortValue(of: items[$0], by: field) }
             let keyRank: [Int64]
-            if case let numbers = keys.compactMap({ if case .number(let value) = $0 { value } else { nil } }), numbers.count == keys.count {
+            if case let numbers = values.compactMap({ if case .number(let value) = $0 { value } else { nil } }),
+                numbers.count == values.count
+            {
                 keyRank = numbers  // numbers compare as they are
             } else {
-                // Text compares slowly: rank the distinct keys once (few: names repeat), then sort integers.
-                var distinct: [SortKey: Int64] = [:]
-                for key in keys where distinct[key] == nil { distinct[key] = 0 }
-                for (rank, key) in distinct.keys.sorted().enumerated() { distinct[key] = Int64(rank) }
-                keyRank = keys.map { distinct[$0] ?? 0 }
+                // Text compares (and folds) slowly: rank the distinct values once (few: names
+                // repeat), then sort integers.
+                var rankOfText: [String: Int64] = [:]
+                var numbers: Set<Int64> = []
+                for value in values {
+                    switch value {
+                    case .number(let number): numbers.insert(number)
+                    case .text(let text): rankOfText[text] = 0
+                    }
+                }
+                let distinct = numbers.map { SortKey.number($0) } + rankOfText.keys.map { SortKey(.text($0)) }
+                var rankOfNumber: [Int64: Int64] = [:]
+                for (rank, key) in distinct.sorted().enumerated() {
+                    switch key {
+                    case .number(let number): rankOfNumber[number] = Int64(rank)
+                    case .text(_, let exact): rankOfText[exact] = Int64(rank)
+                    }
+                }
+                keyRank = values.map {
+                    switch $0 {
+                    case .number(let number): rankOfNumber[number] ?? 0
+                    case .text(let text): rankOfText[text] ?? 0
+                    }
+                }
             }
             var entries = keyRank.indices.map { Entry(key: keyRank[$0], tie: idRank[$0], slot: Int32($0)) }
             entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.tie < $1.tie }

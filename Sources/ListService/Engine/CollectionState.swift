@@ -17,7 +17,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// so loading never copies the whole array into optionals.
     private var storedItems: [C.Item]
     private var isLive: [Bool]
-    private var positionByID: [String: Int32]
+    /// Slots by id; the ids themselves are read from the items (a deleted slot keeps its id).
+    private var slotByID: ReferenceTable
     private var filterFields: [C.FilterFields?]
     private var search: SearchIndex
     private var sortOrders: [SortOrderKey: SlotOrder]
@@ -40,12 +41,17 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let indexes = Indexes(items)
         storedItems = items
         isLive = Array(repeating: true, count: items.count)
-        positionByID = indexes.positions
+        slotByID = indexes.slotByID
         filterFields = indexes.filterFields
         search = indexes.search
         sortOrders = indexes.sortOrders
         revisions = Array(repeating: 0, count: items.count)
         liveCount = items.count
+    }
+
+    /// The slot that holds or held the item with `id` (callers hold the lock).
+    private func slot(of id: String) -> Int32? {
+        slotByID.find(hash: id.hashValue) { C.id(of: storedItems[Int($0)]) == id }
     }
 
     /// The live item in `slot`, or nil for a deleted one (callers hold the lock).
@@ -55,20 +61,22 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     package var version: UInt64 { lock.withReadLock { changeCount } }
 
     package func item(id: String) -> C.Item? {
-        lock.withReadLock { positionByID[id].flatMap { items(Int($0)) } }
+        lock.withReadLock { slot(of: id).flatMap { items(Int($0)) } }
     }
 
     /// The item and its revision (which changes with every change to it).
     func itemAndRevision(id: String) -> (item: C.Item, revision: UInt32)? {
         lock.withReadLock {
-            guard let slot = positionByID[id].map(Int.init), let item = items(slot) else { return nil }
+            guard let slot = slot(of: id).map(Int.init), let item = items(slot) else { return nil }
             return (item, revisions[slot])
         }
     }
 
     /// The largest `value` of a live item (0 when there is none), without copying the items.
     func largest(_ value: (C.Item) -> Int) -> Int {
-        lock.withReadLock { storedItems.indices.reduce(0) { isLive[$1] ? max($0, value(storedItems[$1])) : $0 } }
+        lock.withReadLock {
+            storedItems.withUnsafeBufferPointer { items in items.indices.reduce(0) { isLive[$1] ? max($0, value(items[$1])) : $0 } }
+        }
     }
 
     /// Every live item, in slot order (for snapshots).
@@ -213,7 +221,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 switch change {
                 case .upsert(let item):
                     let id = C.id(of: item)
-                    if let slot = positionByID[id] {
+                    if let slot = slot(of: id) {
                         let old = items(Int(slot))
                         removeFromSortOrders(slot: slot, item: old)
                         store(item, at: slot)
@@ -225,13 +233,13 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                         isLive.append(false)
                         filterFields.append(nil)
                         revisions.append(0)
-                        positionByID[id] = slot
+                        slotByID.insert(slot, hash: id.hashValue) { C.id(of: storedItems[Int($0)]).hashValue }
                         store(item, at: slot)
                         liveCount += 1
                         effects.append(Effect(slot: slot, old: nil, new: item))
                     }
                 case .delete(let id):
-                    guard let slot = positionByID[id], let old = items(Int(slot)) else { continue }
+                    guard let slot = slot(of: id), let old = items(Int(slot)) else { continue }
                     removeFromSortOrders(slot: slot, item: old)
                     isLive[Int(slot)] = false
                     filterFields[Int(slot)] = nil

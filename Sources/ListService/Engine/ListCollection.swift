@@ -46,9 +46,10 @@ package protocol ListCollection: Sendable {
     static func matches(_ fields: FilterFields, view: View, scope: Scope) -> Bool
     /// Whether `view` holds every item (`all`), so a query need not test each one.
     static func holdsEveryItem(_ view: View) -> Bool
-    /// The text `q` searches, one string per field (the engine folds it).
-    static func searchableText(of item: Item) -> [String]
-    static func sortKey(of item: Item, by field: SortField) -> SortKey
+    /// The text `q` searches, one function per field (the engine folds what they give).
+    static var searchableFields: [@Sendable (Item) -> String] { get }
+    /// What `field` sorts by (the engine folds text once per distinct value where it can).
+    static func sortValue(of item: Item, by field: SortField) -> SortValue
 
     /// The collection's phrases in every language it translates.
     static var translations: Translations<Phrases> { get }
@@ -82,8 +83,9 @@ package protocol ListCollection: Sendable {
     /// writes fields, with repeated text shared). A change here needs a new
     /// `SnapshotFile.formatVersion`.
     static func writeSnapshotItem(_ item: Item, to snapshot: inout SnapshotWriter)
-    /// Reads an item as `writeSnapshotItem` wrote it.
-    static func readSnapshotItem(from snapshot: inout SnapshotReader) throws(SnapshotFormatError) -> Item
+    /// Reads items as `writeSnapshotItem` wrote them: the reader it makes is called once per
+    /// item, in order, and may share storage between the items it reads.
+    static func makeSnapshotItemReader() -> (inout SnapshotReader) throws(SnapshotFormatError) -> Item
 
     /// The embedded default data set.
     static func makeDefaultItems(anchor: Date) -> [Item]
@@ -96,6 +98,10 @@ package protocol ListCollection: Sendable {
 }
 
 extension ListCollection {
+    /// The text `q` searches in `item`, one string per field.
+    static func searchableText(of item: Item) -> [String] { searchableFields.map { $0(item) } }
+    /// The key `item` sorts by on `field`.
+    package static func sortKey(of item: Item, by field: SortField) -> SortKey { SortKey(sortValue(of: item, by: field)) }
     package static var scopeParameters: [String] { [] }
     package static var directionAliases: [String: SortDirection] { [:] }
     package static func rowExpiry(of item: Item, in context: RowContext<Phrases>) -> Date? { nil }
@@ -119,12 +125,14 @@ extension ListCollection {
         snapshot.data(json.bytes)
     }
 
-    package static func readSnapshotItem(from snapshot: inout SnapshotReader) throws(SnapshotFormatError) -> Item {
-        let text = try snapshot.data()
-        do {
-            return try decodeItem(try JSONParser.parse(Array(text)), path: "item")
-        } catch {
-            throw SnapshotFormatError(offset: 0, reason: "\(error)")
+    package static func makeSnapshotItemReader() -> (inout SnapshotReader) throws(SnapshotFormatError) -> Item {
+        { (snapshot: inout SnapshotReader) throws(SnapshotFormatError) in
+            let text = try snapshot.data()
+            do {
+                return try decodeItem(try JSONParser.parse(Array(text)), path: "item")
+            } catch {
+                throw SnapshotFormatError(offset: 0, reason: "\(error)")
+            }
         }
     }
 
@@ -166,13 +174,24 @@ package struct NoScope: Hashable, Sendable {
     package init() {}
 }
 
-/// A sort value: a number, or text compared case- and accent-insensitively first. Ties
-/// between equal keys always break by id, ascending.
+/// What a collection sorts an item by: a number, or text.
+package enum SortValue: Sendable {
+    case number(Int64)
+    case text(String)
+}
+
+/// A sort value as it compares: a number, or text compared case- and accent-insensitively
+/// first. Ties between equal keys always break by id, ascending.
 package enum SortKey: Comparable, Sendable, Hashable {
     case number(Int64)
     case text(folded: String, exact: String)
 
-    package static func text(_ value: String) -> SortKey { .text(folded: TextFolding.fold(value), exact: value) }
+    package init(_ value: SortValue) {
+        switch value {
+        case .number(let number): self = .number(number)
+        case .text(let text): self = .text(folded: TextFolding.fold(text), exact: text)
+        }
+    }
 
     package static func < (lhs: SortKey, rhs: SortKey) -> Bool {
         switch (lhs, rhs) {
@@ -205,7 +224,7 @@ package enum SortKey: Comparable, Sendable, Hashable {
             guard let value = Int64(cursorText.dropFirst()) else { return nil }
             self = .number(value)
         case "t":
-            self = .text(String(cursorText.dropFirst()))
+            self.init(.text(String(cursorText.dropFirst())))
         default:
             return nil
         }

@@ -1,4 +1,5 @@
 import CSystem
+import Glibc
 
 /// Folded search text per field, each distinct value stored once: 100,000 orders have about
 /// a thousand distinct customer names, so a query searches those, not 100,000 copies. Values
@@ -13,7 +14,9 @@ package struct SearchIndex: Sendable {
         /// `offsets[v]` is where value v starts; one extra entry marks the end.
         var offsets: [Int] = [0]
         var valueOfItem: [Int32] = []
-        var valueIDs: [String: Int32] = [:]
+        /// Value ids by their bytes, which stay in the arena: a million distinct titles cost 8 MB
+        /// here, not a dictionary of a million strings.
+        var valueIDs = ReferenceTable()
         /// One bit per pair of adjacent bytes found in any value: a query holding a pair that
         /// no value holds matches nothing, and the arena is not searched at all (a name query
         /// over order titles, "john" against "order #100001").
@@ -42,19 +45,45 @@ package struct SearchIndex: Sendable {
 
         /// The id of a distinct value, adding it to the arena the first time.
         mutating func valueID(for folded: String) -> Int32 {
-            if let existing = valueIDs[folded] { return existing }
-            let id = Int32(offsets.count - 1)
-            valueIDs[folded] = id
-            let start = arena.count
             var folded = folded
-            folded.withUTF8 { arena.append(contentsOf: $0) }
-            for index in arena.indices.dropFirst(start) {
-                if arena[index] == 0 { arena[index] = 0x20 }  // NUL separates values
-                if index > start { Self.insertPair(arena[index - 1], arena[index], into: &bytePairs) }
+            return folded.withUTF8 { bytes in
+                guard bytes.contains(0) else { return valueID(forBytes: bytes) }
+                let separated = bytes.map { $0 == 0 ? 0x20 : $0 }  // NUL separates values
+                return separated.withUnsafeBufferPointer { valueID(forBytes: $0) }
             }
+        }
+
+        private mutating func valueID(forBytes bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let hash = Self.hash(bytes)
+            if let existing = valueIDs.find(hash: hash, isKey: { value($0, equals: bytes) }) { return existing }
+            let id = Int32(offsets.count - 1)
+            let start = arena.count
+            arena.append(contentsOf: bytes)
+            for index in arena.indices.dropFirst(start + 1) { Self.insertPair(arena[index - 1], arena[index], into: &bytePairs) }
             arena.append(0)
             offsets.append(arena.count)
+            valueIDs.insert(id, hash: hash) { value in
+                arena.withUnsafeBufferPointer {
+                    Self.hash(UnsafeBufferPointer(rebasing: $0[offsets[Int(value)]..<offsets[Int(value) + 1] - 1]))
+                }
+            }
             return id
+        }
+
+        private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            return hasher.finalize()
+        }
+
+        /// Whether value `value`'s bytes (without the NUL after them) are `bytes`.
+        private func value(_ value: Int32, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let start = offsets[Int(value)], end = offsets[Int(value) + 1] - 1
+            guard end - start == bytes.count else { return false }
+            return arena.withUnsafeBufferPointer { arena in
+                guard let stored = arena.baseAddress, let wanted = bytes.baseAddress else { return true }  // both empty
+                return memcmp(stored + start, wanted, bytes.count) == 0
+            }
         }
 
         private static func insertPair(_ first: UInt8, _ second: UInt8, into pairs: inout [UInt64]) {

@@ -56,9 +56,9 @@ package enum Quakes: ListCollection {
     /// The one predicate list and map share: on the day.
     package static func matches(_ time: Date, view: View, scope: Scope) -> Bool { scope.day.contains(time) }
 
-    package static func searchableText(of quake: Earthquake) -> [String] { [quake.place ?? ""] }
+    package static let searchableFields: [@Sendable (Earthquake) -> String] = [{ $0.place ?? "" }]
 
-    package static func sortKey(of quake: Earthquake, by field: SortField) -> SortKey {
+    package static func sortValue(of quake: Earthquake, by field: SortField) -> SortValue {
         switch field {
         case .time: .number(quake.time.millisecondsSince1970)
         // Unknown magnitudes sort below every known one.

@@ -54,9 +54,9 @@ package enum Tasks: ListCollection {
 
     package static func holdsEveryItem(_ view: View) -> Bool { view == .all }
 
-    package static func searchableText(of task: TaskItem) -> [String] { [task.title] }
+    package static let searchableFields: [@Sendable (TaskItem) -> String] = [{ $0.title }]
 
-    package static func sortKey(of task: TaskItem, by field: SortField) -> SortKey {
+    package static func sortValue(of task: TaskItem, by field: SortField) -> SortValue {
         let due = task.dueDate.millisecondsSince1970
         switch field {
         case .priority:

@@ -37,9 +37,9 @@ package enum Users: ListCollection {
     package static func filterFields(of user: User) -> FilterFields { FilterFields() }
     package static func matches(_ fields: FilterFields, view: View, scope: NoScope) -> Bool { true }
     package static func holdsEveryItem(_ view: View) -> Bool { true }
-    package static func searchableText(of user: User) -> [String] { [user.name] }
+    package static let searchableFields: [@Sendable (User) -> String] = [{ $0.name }]
 
-    package static func sortKey(of user: User, by field: SortField) -> SortKey {
+    package static func sortValue(of user: User, by field: SortField) -> SortValue {
         switch field {
         case .name: .text(user.name)
         case .taps: .number(Int64(user.taps))

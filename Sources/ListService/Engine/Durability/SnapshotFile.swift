@@ -63,7 +63,8 @@ package enum SnapshotFile {
             var reader = SnapshotReader(body, table: table)
             var items: [C.Item] = []
             items.reserveCapacity(Int(count))
-            for _ in 0..<count { items.append(try C.readSnapshotItem(from: &reader)) }
+            let readItem = C.makeSnapshotItemReader()
+            for _ in 0..<count { items.append(try readItem(&reader)) }
             guard reader.isAtEnd else { throw SnapshotFormatError(offset: 0, reason: "bytes follow the last item") }
             return items
         } catch {
