@@ -11,7 +11,7 @@ import Testing
     private func decode(_ text: [UInt8], parallelFrom: Int) -> Result<[Order], DataLoadError> {
         text.withUnsafeBytes { bytes in
             Result { () throws(DataLoadError) in
-                try JSONArrayDecoding.decode(bytes, file: "orders.json", id: \.id, parallelFrom: parallelFrom) {
+                try JSONArrayDecoding.decode(DataFileBytes(bytes: bytes, name: "orders.json"), id: \.id, parallelFrom: parallelFrom) {
                     { (value, path) throws(JSONFieldError) in try Order(json: value, path: path) }
                 }
             }

@@ -10,7 +10,7 @@ import Testing
     static func loadFeed(_ name: String) throws -> [Earthquake] {
         let data = try Data(contentsOf: usgsDirectory.appendingPathComponent(name))
         return try data.withUnsafeBytes { bytes in
-            try Result { () throws(DataLoadError) in try Quakes.decodeItems(bytes, file: name) }.get()
+            try Result { () throws(DataLoadError) in try Quakes.decodeItems(DataFileBytes(bytes: bytes, name: name)) }.get()
         }
     }
 
@@ -148,7 +148,7 @@ import Testing
 @Suite struct QuakeFeedDecodingTests {
     private func decode(_ text: String) -> Result<[Earthquake], DataLoadError> {
         Array(text.utf8).withUnsafeBytes { bytes in
-            Result { () throws(DataLoadError) in try Quakes.decodeItems(bytes, file: "quakes.geojson") }
+            Result { () throws(DataLoadError) in try Quakes.decodeItems(DataFileBytes(bytes: bytes, name: "quakes.geojson")) }
         }
     }
 

@@ -7,6 +7,10 @@ import Testing
 @Suite struct SnapshotFileTests {
     private let anchor = ISO8601.parse("2026-11-20T00:00:00Z")!
 
+    private func encode<C: ListCollection>(_ items: [C.Item], as collection: C.Type) -> [UInt8] {
+        Array(SnapshotFile.encode(items, as: C.self).joined())
+    }
+
     private func decode<C: ListCollection>(_ bytes: [UInt8], as collection: C.Type) throws -> [C.Item] {
         try bytes.withUnsafeBytes { bytes in try SnapshotFile.decode(bytes, as: C.self) }
     }
@@ -25,19 +29,19 @@ import Testing
         orders[3].date = Date(timeIntervalSince1970: 1_790_000_000.123_456)  // below a millisecond survives
         orders[4].shippingAddress.street = "Straße 7 — 東京 🚚"
         orders[5].total = Money(cents: -1)  // not a valid order, but what is stored is what is read
-        #expect(try decode(SnapshotFile.encode(orders, as: Orders.self), as: Orders.self) == orders)
+        #expect(try decode(encode(orders, as: Orders.self), as: Orders.self) == orders)
         let tasks = DefaultTasks.make(count: 200, anchor: anchor)
-        #expect(try decode(SnapshotFile.encode(tasks, as: Tasks.self), as: Tasks.self) == tasks)
+        #expect(try decode(encode(tasks, as: Tasks.self), as: Tasks.self) == tasks)
         let quakes = DefaultQuakes.make(count: 200, anchor: anchor)
-        #expect(try decode(SnapshotFile.encode(quakes, as: Quakes.self), as: Quakes.self) == quakes)
+        #expect(try decode(encode(quakes, as: Quakes.self), as: Quakes.self) == quakes)
         let users = DefaultUsers.make(count: 50)
-        #expect(try decode(SnapshotFile.encode(users, as: Users.self), as: Users.self) == users)
-        #expect(try decode(SnapshotFile.encode([], as: Orders.self), as: Orders.self).isEmpty)
+        #expect(try decode(encode(users, as: Users.self), as: Users.self) == users)
+        #expect(try decode(encode([], as: Orders.self), as: Orders.self).isEmpty)
     }
 
     @Test func repeatedText_isStoredOnce() {
         let orders = DefaultOrders.make(count: 2000, anchor: anchor)
-        let binary = SnapshotFile.encode(orders, as: Orders.self)
+        let binary = encode(orders, as: Orders.self)
         #expect(binary.count * 4 < Orders.encodeDataFile(orders).count, "\(binary.count) bytes")
         let names = Set(orders.map(\.customerName))
         let occurrences = binary.indices.dropLast(4).filter { binary[$0...].starts(with: Array("Leah Appleseed".utf8)) }.count
@@ -51,7 +55,7 @@ import Testing
             id: "o-1", title: "T", customerName: "Ann", currency: "EUR", total: Money(cents: 250), date: Date(timeIntervalSince1970: 0),
             status: .pending, items: [OrderItem(name: "Pen", quantity: 2, unitPrice: Money(cents: 125), requiresSignature: true)],
             shippingAddress: ShippingAddress(street: "S", city: "C", postalCode: "1", country: "DE", isResidential: false))
-        let bytes = SnapshotFile.encode([order], as: Orders.self)
+        let bytes = encode([order], as: Orders.self)
         let hex = bytes.map { String(zeroPadded: UInt32($0), width: 2, radix: 16) }.joined()
         #expect(SnapshotFile.formatVersion == 1)
         let expected = [
@@ -67,7 +71,7 @@ import Testing
     }
 
     @Test func damage_isNamed_neverMisread() throws {
-        let good = SnapshotFile.encode(DefaultOrders.make(count: 50, anchor: anchor), as: Orders.self)
+        let good = encode(DefaultOrders.make(count: 50, anchor: anchor), as: Orders.self)
         var flipped = good
         flipped[good.count / 2] ^= 0x01
         #expect(failure(flipped, as: Orders.self) == "fails its checksum: the file is damaged")

@@ -6,17 +6,29 @@ import Foundation
 package enum CollectionLoading {
     /// Reads the collection's file from `directory`; the error names the file and the field.
     static func loadItems<C: ListCollection>(_ collection: C.Type, from directory: URL) throws(DataLoadError) -> [C.Item] {
-        let file = directory.appendingPathComponent(C.fileName)
-        let data: Data
+        let file: MappedFile
         do {
-            data = try Data(contentsOf: file, options: .alwaysMapped)
+            file = try MappedFile(path: directory.appendingPathComponent(C.fileName).path)
         } catch {
-            throw DataLoadError(file: C.fileName, reason: "cannot be read (\(error.localizedDescription))")
+            throw DataLoadError(file: C.fileName, reason: "cannot be read (\(error))")
         }
-        let decoded = data.withUnsafeBytes { bytes in
-            Result { () throws(DataLoadError) in try C.decodeItems(bytes, file: C.fileName) }
-        }
-        return try decoded.get()
+        return try C.decodeItems(DataFileBytes(bytes: file.bytes, name: C.fileName, release: file.release))
+    }
+}
+
+/// A data file's bytes as a collection decodes them.
+package struct DataFileBytes {
+    package let bytes: UnsafeRawBufferPointer
+    /// The file's name, for errors.
+    package let name: String
+    /// Hands back the memory of bytes already parsed (a mapped file's pages), perhaps from
+    /// several threads at once; nothing for bytes in memory.
+    let release: @Sendable (Range<Int>) -> Void
+
+    package init(bytes: UnsafeRawBufferPointer, name: String, release: @escaping @Sendable (Range<Int>) -> Void = { _ in }) {
+        self.bytes = bytes
+        self.name = name
+        self.release = release
     }
 }
 
@@ -41,11 +53,12 @@ package enum JSONArrayDecoding {
     /// decoder with its own state (a string interner) and must touch nothing shared. A file
     /// smaller than `parallelFrom` bytes is decoded in one pass.
     package static func decode<Item: Sendable>(
-        _ bytes: UnsafeRawBufferPointer, file: String, id: (Item) -> String, parallelFrom: Int = 8 << 20,
+        _ data: DataFileBytes, id: (Item) -> String, parallelFrom: Int = 8 << 20,
         makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
     ) throws(DataLoadError) -> [Item] {
+        let bytes = data.bytes, file = data.name
         var ids = UniqueIDs()
-        if bytes.count >= parallelFrom, let items = decodeInParallel(bytes, makeDecoder: makeDecoder) {
+        if bytes.count >= parallelFrom, let items = decodeInParallel(bytes, release: data.release, makeDecoder: makeDecoder) {
             do {
                 for (index, item) in items.enumerated() { try ids.claim(id(item), at: "[\(index)]", item: "item") }
             } catch {
@@ -78,7 +91,8 @@ package enum JSONArrayDecoding {
     /// otherwise, or on any error, nil: the caller decodes in one pass, whose errors name the
     /// exact element.
     static func decodeInParallel<Item: Sendable>(
-        _ bytes: UnsafeRawBufferPointer, makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
+        _ bytes: UnsafeRawBufferPointer, release: @Sendable (Range<Int>) -> Void = { _ in },
+        makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
     ) -> [Item]? {
         let partCount = ProcessInfo.processInfo.activeProcessorCount
         guard partCount > 1, let first = JSONParser.firstElementStart(in: bytes) else { return nil }
@@ -102,18 +116,26 @@ package enum JSONArrayDecoding {
         }
         guard starts.count > 1 else { return nil }
         let file = ReadOnlyBytes(bytes: bytes), boundaries = starts
-        let decoded = Locked<[Int: [Item]]>([:])
+        // Each part collects its items in chunks, so that joining them holds one chunk twice,
+        // not a whole part, and hands back the file's pages behind it as it goes.
+        let decoded = Locked<[Int: [[Item]]]>([:])
         DispatchQueue.concurrentPerform(iterations: starts.count) { part in
             let element = makeDecoder()
             let isLast = part == boundaries.count - 1
-            var items: [Item] = []
+            var chunks: [[Item]] = [[]]
+            var parsedUpTo = boundaries[part]
             let end = try? JSONParser.elementRun(
                 in: file.bytes, from: boundaries[part], boundary: isLast ? file.bytes.count : boundaries[part + 1]
-            ) {
-                items.append(try element($0, "[]"))
+            ) { value, endOffset in
+                if chunks[chunks.count - 1].count == chunkSize { chunks.append([]) }
+                chunks[chunks.count - 1].append(try element(value, "[]"))
+                if endOffset - parsedUpTo >= releaseEvery {
+                    release(parsedUpTo..<endOffset)
+                    parsedUpTo = endOffset
+                }
             }
             guard end == (isLast ? .endOfDocument : .reachedBoundary) else { return }
-            decoded.withLock { $0[part] = items }
+            decoded.withLock { $0[part] = chunks }
         }
         var parts = decoded.withLock { parts in
             defer { parts = [:] }
@@ -121,10 +143,19 @@ package enum JSONArrayDecoding {
         }
         guard parts.count == starts.count else { return nil }
         var items: [Item] = []
-        items.reserveCapacity(parts.values.reduce(0) { $0 + $1.count })
-        for part in parts.keys.sorted() { items += parts.removeValue(forKey: part) ?? [] }  // each part freed once copied
+        items.reserveCapacity(parts.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } })
+        for part in parts.keys.sorted() {
+            var chunks = parts.removeValue(forKey: part) ?? []
+            chunks.reverse()
+            while let chunk = chunks.popLast() { items += chunk }  // each chunk freed once copied
+        }
         return items
     }
+
+    /// Items per chunk of a part: 64k orders are about 10 MB.
+    private static let chunkSize = 65_536
+    /// How many parsed bytes a part hands back at a time.
+    private static let releaseEvery = 16 << 20
 
     private static func memberNames(at offset: Int, in bytes: UnsafeRawBufferPointer) -> Set<String>? {
         guard case .object(let object)? = try? JSONParser.value(in: bytes, at: offset) else { return nil }

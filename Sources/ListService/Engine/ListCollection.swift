@@ -94,7 +94,7 @@ package protocol ListCollection: Sendable {
     /// Whether a `--data` directory may lack the file; the embedded data is served then.
     static var isDataFileOptional: Bool { get }
     /// Decodes a data file.
-    static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Item]
+    static func decodeItems(_ file: DataFileBytes) throws(DataLoadError) -> [Item]
 }
 
 extension ListCollection {
@@ -137,8 +137,8 @@ extension ListCollection {
     }
 
     /// Decodes a JSON array data file with `decodeItem`.
-    package static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Item] {
-        try JSONArrayDecoding.decode(bytes, file: file, id: id(of:)) {
+    package static func decodeItems(_ file: DataFileBytes) throws(DataLoadError) -> [Item] {
+        try JSONArrayDecoding.decode(file, id: id(of:)) {
             { (value, path) throws(JSONFieldError) in try decodeItem(value, path: path) }
         }
     }

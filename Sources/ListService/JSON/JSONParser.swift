@@ -68,15 +68,16 @@ package struct JSONParser {
     /// the next element would start at or past `boundary`, or the array ends. Speculative
     /// parallel loading runs one of these per part of a file; only a run whose start the run
     /// before it reached exactly is kept, so a boundary guessed wrong costs time, not
-    /// correctness.
+    /// correctness. `body` gets each element and the offset just past it.
     package static func elementRun(
-        in bytes: UnsafeRawBufferPointer, from start: Int, boundary: Int, _ body: (JSONValue) throws -> Void
+        in bytes: UnsafeRawBufferPointer, from start: Int, boundary: Int, _ body: (JSONValue, Int) throws -> Void
     ) throws -> RunEnd {
         var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), limits: .files)
         parser.position = start
         while true {
             parser.valueCount = 0
-            try body(try parser.parseValue(depth: 1))
+            let element = try parser.parseValue(depth: 1)
+            try body(element, parser.position)
             parser.skipWhitespace()
             guard let separator = parser.current else { throw parser.failure("unterminated array") }
             parser.position += 1

@@ -104,8 +104,8 @@ package enum Orders: ListCollection {
     }
 
     /// Decodes `orders.json`, sharing the storage of what repeats (`OrderSharing`).
-    package static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Order] {
-        try JSONArrayDecoding.decode(bytes, file: file, id: \.id) {
+    package static func decodeItems(_ file: DataFileBytes) throws(DataLoadError) -> [Order] {
+        try JSONArrayDecoding.decode(file, id: \.id) {
             var sharing = OrderSharing()
             return { (value, path) throws(JSONFieldError) in sharing.share(try Order(json: value, path: path)) }
         }

@@ -158,12 +158,12 @@ package enum Quakes: ListCollection {
     }
 
     /// Decodes a USGS FeatureCollection.
-    package static func decodeItems(_ bytes: UnsafeRawBufferPointer, file: String) throws(DataLoadError) -> [Earthquake] {
+    package static func decodeItems(_ file: DataFileBytes) throws(DataLoadError) -> [Earthquake] {
         let document: JSONValue
         do {
-            document = try JSONParser.parse(Array(bytes))
+            document = try JSONParser.parse(Array(file.bytes))
         } catch {
-            throw DataLoadError(file: file, reason: error.description)
+            throw DataLoadError(file: file.name, reason: error.description)
         }
         do throws(JSONFieldError) {
             let collection = try JSONFields(document, path: "")
@@ -176,7 +176,7 @@ package enum Quakes: ListCollection {
             }
             return quakes
         } catch {
-            throw DataLoadError(file: file, reason: error.description)
+            throw DataLoadError(file: file.name, reason: error.description)
         }
     }
 }

@@ -2,9 +2,12 @@ import CZlib
 
 /// CRC-32 (IEEE 802.3) by zlib, for journal records and snapshots.
 enum CRC32 {
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(crc32_z(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), bytes.count))
+    /// The CRC-32 of `bytes`; with `continuing`, of the bytes that gave that checksum followed by these.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
+        UInt32(crc32_z(uLong(previous), bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), bytes.count))
     }
 
-    static func checksum(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { checksum($0) } }
+    static func checksum(_ bytes: [UInt8], continuing previous: UInt32 = 0) -> UInt32 {
+        bytes.withUnsafeBytes { checksum($0, continuing: previous) }
+    }
 }

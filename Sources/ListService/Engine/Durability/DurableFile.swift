@@ -12,12 +12,15 @@ enum DurableFile {
     }
 
     /// Replaces `path` with `bytes` atomically: a reader (or a crash) sees the old file or the new one.
-    static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) {
+    static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) { try replace(path, with: [bytes]) }
+
+    /// Replaces the file with `parts` written one after another.
+    static func replace(_ path: String, with parts: [[UInt8]]) throws(Failure) {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(call: "open", path: temporary, code: errno) }
         do throws(Failure) {
-            try writeAll(fd, bytes, path: temporary)
+            for part in parts { try writeAll(fd, part, path: temporary) }
             guard fsync(fd) == 0 else { throw Failure(call: "fsync", path: temporary, code: errno) }
         } catch {
             close(fd)

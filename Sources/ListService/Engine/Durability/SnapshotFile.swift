@@ -14,7 +14,9 @@ package enum SnapshotFile {
     /// The snapshot's name in the state directory: `orders.snapshot`.
     static func fileName<C: ListCollection>(_ collection: C.Type) -> String { "\(C.name).snapshot" }
 
-    static func encode<C: ListCollection>(_ items: [C.Item], as collection: C.Type) -> [UInt8] {
+    /// The snapshot of `items`, in parts to be written one after another (the items' bytes are
+    /// the bulk, and are not copied again to join them).
+    static func encode<C: ListCollection>(_ items: [C.Item], as collection: C.Type) -> [[UInt8]] {
         var content = SnapshotWriter(reservingCapacity: 64 * items.count)
         for item in items { C.writeSnapshotItem(item, to: &content) }
         var header = SnapshotWriter(reservingCapacity: 1024)
@@ -23,13 +25,11 @@ package enum SnapshotFile {
         header.unsigned(UInt64(content.table.count))
         for text in content.table { header.text(text) }
         header.unsigned(UInt64(content.body.count))
-        var file = magic
-        file.reserveCapacity(magic.count + 8 + header.body.count + content.body.count)
-        withUnsafeBytes(of: formatVersion.littleEndian) { file.append(contentsOf: $0) }
-        file += header.body
-        file += content.body
-        withUnsafeBytes(of: CRC32.checksum(file).littleEndian) { file.append(contentsOf: $0) }
-        return file
+        var prefix = magic
+        withUnsafeBytes(of: formatVersion.littleEndian) { prefix.append(contentsOf: $0) }
+        prefix += header.body
+        let checksum = CRC32.checksum(content.body, continuing: CRC32.checksum(prefix))
+        return [prefix, content.body, withUnsafeBytes(of: checksum.littleEndian, Array.init)]
     }
 
     /// Reads a snapshot of `C`, checking the magic, the version, the checksum and that every
@@ -74,16 +74,15 @@ package enum SnapshotFile {
 
     /// Loads the snapshot at `path` (mapped, not copied).
     static func load<C: ListCollection>(_ path: String, as collection: C.Type) throws(StartupError) -> [C.Item] {
-        let data: Data
+        let file: MappedFile
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            file = try MappedFile(path: path)
         } catch {
-            throw StartupError(description: "\(path): cannot be read (\(error.localizedDescription))")
+            throw StartupError(description: "\(path): cannot be read (\(error))")
         }
-        let decoded = data.withUnsafeBytes { bytes in Result { () throws(SnapshotError) in try decode(bytes, as: C.self) } }
-        switch decoded {
-        case .success(let items): return items
-        case .failure(let error):
+        do throws(SnapshotError) {
+            return try decode(file.bytes, as: C.self)
+        } catch {
             throw StartupError(
                 description:
                     "\(path) \(error.reason); refusing to start rather than serve without it. Restore it from a backup, or move it away to load the data files again (changes compacted into it are then lost)"

@@ -14,14 +14,14 @@ final class CollectionFiles: @unchecked Sendable {
     let journal: Journal
     /// Takes the collection's current items (on the writer queue, so no write runs
     /// meanwhile) and returns what encodes them as a snapshot (run off the queue).
-    let takeSnapshot: () -> @Sendable () -> [UInt8]
+    let takeSnapshot: () -> @Sendable () -> [[UInt8]]
     var isCompacting = false
     /// Whether the state directory lacks a binary snapshot (the items were loaded from JSON).
     var needsSnapshot: Bool
 
     init(
         name: String, snapshotPath: String, sequencePath: String, journal: Journal, needsSnapshot: Bool = false,
-        takeSnapshot: @escaping () -> @Sendable () -> [UInt8]
+        takeSnapshot: @escaping () -> @Sendable () -> [[UInt8]]
     ) {
         self.name = name
         self.snapshotPath = snapshotPath
@@ -110,15 +110,15 @@ final class WriterState: @unchecked Sendable {
             let log = self.log
             let work: @Sendable () -> Void = {
                 do {
-                    let bytes = encodeSnapshot()
+                    let parts = encodeSnapshot()
                     try DurableFile.replace(file.sequencePath, with: Array("\(sequence)\n".utf8))
-                    try DurableFile.replace(file.snapshotPath, with: bytes)
+                    try DurableFile.replace(file.snapshotPath, with: parts)
                     coordinator.onWriterQueue {
                         file.needsSnapshot = false
                         do {
                             try file.journal.dropPrefix(covered)
                             log.line(
-                                "level=info event=compacted file=\(file.snapshotPath) bytes=\(bytes.count) journal_bytes_dropped=\(covered)"
+                                "level=info event=compacted file=\(file.snapshotPath) bytes=\(parts.reduce(0) { $0 + $1.count }) journal_bytes_dropped=\(covered)"
                             )
                         } catch {
                             log.line("level=error event=journal-trim-failed file=\(file.journal.path) error=\"\(error)\"")
