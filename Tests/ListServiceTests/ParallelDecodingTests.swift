@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Testing
 
@@ -26,6 +27,27 @@ import Testing
             JSONArrayDecoding.decodeInParallel(bytes) { { (value, path) throws(JSONFieldError) in try Order(json: value, path: path) } }
         }
         #expect(ProcessInfo.processInfo.activeProcessorCount == 1 || parts == orders, "the guesses hold on a plain file")
+    }
+
+    /// Parts collect items in chunks and hand back the bytes they parsed as they go: small
+    /// chunks and frequent releases give the same orders, and the released ranges never
+    /// overlap and lie inside the file, before each part's end.
+    @Test func chunksAndReleases_equalOnePass() throws {
+        let file = Orders.encodeDataFile(orders)
+        let released = Locked<[Range<Int>]>([])
+        let parts = file.withUnsafeBytes { bytes in
+            JSONArrayDecoding.decodeInParallel(
+                bytes, release: { range in released.withLock { $0.append(range) } }, chunkSize: 7, releaseEvery: 4096
+            ) {
+                { (value, path) throws(JSONFieldError) in try Order(json: value, path: path) }
+            }
+        }
+        guard ProcessInfo.processInfo.activeProcessorCount > 1 else { return }
+        #expect(parts == orders)
+        let ranges = released.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+        #expect(ranges.count > 10)
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound })
+        #expect(ranges.allSatisfy { $0.count >= 4096 && $0.upperBound <= file.count })
     }
 
     /// Text that looks like the seam between two elements, all over the file: a guess inside a

@@ -89,10 +89,11 @@ package enum JSONArrayDecoding {
     /// once. Each part must end exactly where the next begins (so each guess is proven by the
     /// part before it, back to the array's real start) and the last at the document's end;
     /// otherwise, or on any error, nil: the caller decodes in one pass, whose errors name the
-    /// exact element.
+    /// exact element. Parts keep items in chunks of `chunkSize` (64k orders are about 10 MB)
+    /// and `release` the bytes they have parsed every `releaseEvery` bytes.
     static func decodeInParallel<Item: Sendable>(
-        _ bytes: UnsafeRawBufferPointer, release: @Sendable (Range<Int>) -> Void = { _ in },
-        makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
+        _ bytes: UnsafeRawBufferPointer, release: @Sendable (Range<Int>) -> Void = { _ in }, chunkSize: Int = 65_536,
+        releaseEvery: Int = 16 << 20, makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
     ) -> [Item]? {
         let partCount = ProcessInfo.processInfo.activeProcessorCount
         guard partCount > 1, let first = JSONParser.firstElementStart(in: bytes) else { return nil }
@@ -151,11 +152,6 @@ package enum JSONArrayDecoding {
         }
         return items
     }
-
-    /// Items per chunk of a part: 64k orders are about 10 MB.
-    private static let chunkSize = 65_536
-    /// How many parsed bytes a part hands back at a time.
-    private static let releaseEvery = 16 << 20
 
     private static func memberNames(at offset: Int, in bytes: UnsafeRawBufferPointer) -> Set<String>? {
         guard case .object(let object)? = try? JSONParser.value(in: bytes, at: offset) else { return nil }
