@@ -103,6 +103,28 @@ import Testing
         #expect(order.slots(in: window) == Array(model[window]))
         #expect(order.index(of: order.partitionPoint { $0 > 500 }) == (model.firstIndex { $0 > 500 } ?? model.count))
     }
+
+    /// The walk of a cold query: the slots set in a bitmap, in the order's order, however the
+    /// matches fall across chunks (none, all, every other, random; slots past the bitmap's end
+    /// read clear), and the result is an order that takes inserts as any other.
+    @Test(arguments: [1, 2, 3])
+    func filteredByBits_keepsTheSetSlotsInOrder(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let slots = (0..<300).map { Int32($0) }.shuffled(using: &random)
+        let order = SlotOrder(slots, maxChunk: 6)
+        for pattern in 0..<4 {
+            var bits = SlotBits(count: 280)
+            for slot in 0..<280 where pattern == 1 || pattern == 2 && slot % 2 == 0 || pattern == 3 && random.below(3) == 0 {
+                bits[slot] = true
+            }
+            var filtered = order.filtered(by: bits)
+            let expected = slots.filter { bits[Int($0)] }
+            #expect(Array(filtered) == expected)
+            #expect(filtered.count == expected.count)
+            filtered.insert(999, at: filtered.partitionPoint { _ in false })
+            #expect(Array(filtered) == expected + [999])
+        }
+    }
 }
 
 @Suite struct CollectionIndexesTests {
@@ -190,7 +212,12 @@ extension SearchIndex {
         var bits = SlotBits(count: count, set: true)
         #expect(bits.setCount == count)
         #expect(!bits[count] && !bits[count + 1000], "past the end reads clear")
-        bits.keep { $0 % 3 == 0 }
+        var thirds = SlotBits(count: count)
+        for slot in stride(from: 0, to: count, by: 3) { thirds[slot] = true }
+        var visited = 0
+        bits.forEachWord { index, word in visited += word.nonzeroBitCount }
+        #expect(visited == count)
+        bits.formIntersection(thirds)
         #expect(bits.setCount == (count + 2) / 3)
         #expect((0..<count).allSatisfy { bits[$0] == ($0 % 3 == 0) })
         bits[count + 70] = true

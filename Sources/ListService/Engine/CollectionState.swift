@@ -105,8 +105,10 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         if C.holdsEveryItem(view) && foldedQuery.isEmpty { return sorted }
         var matches = members(of: ViewScope(view: view, scope: scope))
         search.keepMatches(of: foldedQuery, in: &matches)
-        if sorted.count == liveCount && matches.setCount == liveCount { return sorted }
-        return SlotOrder(sorted.slots(where: { matches[Int($0)] }))
+        let found = matches.setCount
+        if found == 0 { return SlotOrder([]) }
+        if sorted.count == liveCount && found == liveCount { return sorted }
+        return sorted.filtered(by: matches)
     }
 
     /// A view in a scope: what a membership bitmap is kept for.

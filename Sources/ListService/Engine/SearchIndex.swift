@@ -106,15 +106,20 @@ package struct SearchIndex: Sendable {
             guard mayHold(query) else { return matched }
             arena.withUnsafeBytes { arenaBytes in
                 query.withUnsafeBytes { queryBytes in
-                    guard let base = arenaBytes.baseAddress, let needle = queryBytes.baseAddress else { return }
-                    var position = 0
-                    var value = 0
-                    while position < arenaBytes.count,
-                        let hit = csystem_memmem(base + position, arenaBytes.count - position, needle, queryBytes.count)
-                    {
-                        value = valueContaining(base.distance(to: hit), atOrAfter: value)
-                        matched[value + 1] = true
-                        position = offsets[value + 1]  // one hit per value is enough
+                    offsets.withUnsafeBufferPointer { offsets in
+                        matched.withUnsafeMutableBufferPointer { matched in
+                            guard let base = arenaBytes.baseAddress, let needle = queryBytes.baseAddress else { return }
+                            var position = 0
+                            var value = 0
+                            while position < arenaBytes.count,
+                                let hit = csystem_memmem(base + position, arenaBytes.count - position, needle, queryBytes.count)
+                            {
+                                value = Self.value(containing: base.distance(to: hit), atOrAfter: value, offsets: offsets)
+                                matched[value + 1] = true
+                                value += 1
+                                position = offsets[value]  // one hit per value is enough
+                            }
+                        }
                     }
                 }
             }
@@ -123,14 +128,16 @@ package struct SearchIndex: Sendable {
 
         /// The value whose bytes hold `byteOffset`, searched from value `first` on: hits come in
         /// order, so the search gallops forward from the last one (a query that hits every
-        /// value, "o" over a million titles, steps one value at a time; a rare hit is found in
+        /// value, "o" over a million titles, finds it at the first step; a rare hit is found in
         /// a few dozen steps, not by walking every value before it).
-        private func valueContaining(_ byteOffset: Int, atOrAfter first: Int) -> Int {
+        private static func value(containing byteOffset: Int, atOrAfter first: Int, offsets: UnsafeBufferPointer<Int>) -> Int {
+            let last = offsets.count - 1
+            if first + 1 <= last, offsets[first + 1] > byteOffset { return first }  // the hit is in `first` itself
             var low = first, high = first + 1, step = 1  // invariant: offsets[low] <= byteOffset
-            while high < offsets.count - 1, offsets[high] <= byteOffset {
+            while high < last, offsets[high] <= byteOffset {
                 low = high
                 step *= 2
-                high = min(low + step, offsets.count - 1)
+                high = min(low + step, last)
             }
             // invariant: offsets[low] <= byteOffset < offsets[high]
             while high - low > 1 {
@@ -170,9 +177,24 @@ package struct SearchIndex: Sendable {
     func keepMatches(of foldedQuery: String, in matches: inout SlotBits) {
         let query = Array(foldedQuery.utf8)
         guard !query.isEmpty else { return }
-        let searched = fields.map { (field: $0, matched: $0.matchingValues(query)) }.filter { $0.matched.contains(true) }
-        matches.keep { item in
-            searched.contains { field, matched in item < field.valueOfItem.count && matched[Int(field.valueOfItem[item]) + 1] }
+        let searched = fields.map { (values: $0.valueOfItem, matched: $0.matchingValues(query)) }.filter { $0.matched.contains(true) }
+        var found = SlotBits(count: matches.capacity)
+        for (values, matched) in searched {
+            values.withUnsafeBufferPointer { values in
+                matched.withUnsafeBufferPointer { matched in
+                    matches.forEachWord { index, word in
+                        // A bit per member, without a branch on whether it matches.
+                        var remaining = word, hits: UInt64 = 0
+                        while remaining != 0 {
+                            let bit = remaining.trailingZeroBitCount, item = index << 6 | bit
+                            if item < values.count { hits |= UInt64(matched[Int(values[item]) + 1] ? 1 : 0) << UInt64(bit) }
+                            remaining &= remaining - 1
+                        }
+                        found.insert(hits, intoWordAt: index)
+                    }
+                }
+            }
         }
+        matches.formIntersection(found)
     }
 }

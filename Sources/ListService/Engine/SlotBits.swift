@@ -23,17 +23,22 @@ struct SlotBits: Sendable, Equatable {
     /// The number of set bits.
     var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 
-    /// Keeps only the set slots for which `keep` is true (it is asked about set slots only).
-    mutating func keep(where keep: (Int) -> Bool) {
-        words.withUnsafeMutableBufferPointer { words in
-            for index in words.indices where words[index] != 0 {
-                var remaining = words[index], kept: UInt64 = 0
-                while remaining != 0 {
-                    let bit = remaining.trailingZeroBitCount
-                    if keep(index << 6 | bit) { kept |= 1 << UInt64(bit) }
-                    remaining &= remaining - 1
-                }
-                words[index] = kept
+    /// Calls `body` with each word that has set slots: word `index` holds slots
+    /// `64 * index ..< 64 * index + 64`, the lowest bit first.
+    func forEachWord(_ body: (_ index: Int, _ word: UInt64) -> Void) {
+        words.withUnsafeBufferPointer { words in
+            for index in words.indices where words[index] != 0 { body(index, words[index]) }
+        }
+    }
+
+    /// Sets the slots of word `index` whose bits are set in `bits` (the word must exist).
+    mutating func insert(_ bits: UInt64, intoWordAt index: Int) { words[index] |= bits }
+
+    /// Clears every slot not set in `other`.
+    mutating func formIntersection(_ other: SlotBits) {
+        other.words.withUnsafeBufferPointer { other in
+            words.withUnsafeMutableBufferPointer { words in
+                for index in words.indices { words[index] &= index < other.count ? other[index] : 0 }
             }
         }
     }

@@ -95,12 +95,34 @@ struct SlotOrder: Sendable, Sequence {
         }
     }
 
-    /// The slots `isIncluded` keeps, in order (chunk by chunk: faster than a flattened walk).
-    func slots(where isIncluded: (Int32) -> Bool) -> [Int32] {
-        var result: [Int32] = []
-        for chunk in chunks {
-            for slot in chunk where isIncluded(slot) { result.append(slot) }
+    /// The slots set in `bits`, in this order: the walk a cold query makes over every slot.
+    /// Whether a slot is set is unpredictable, so the walk has no branch on it (each slot is
+    /// written, and the write position advances by its bit), and it fills chunks directly.
+    func filtered(by bits: SlotBits) -> SlotOrder {
+        let half = Swift.max(1, maxChunk / 2)
+        var result = SlotOrder([], maxChunk: maxChunk)
+        var buffer = [Int32](repeating: 0, count: half)
+        var filled = 0
+        bits.words.withUnsafeBufferPointer { words in
+            buffer.withUnsafeMutableBufferPointer { buffer in
+                for chunk in chunks {
+                    chunk.withUnsafeBufferPointer { slots in
+                        for slot in slots {
+                            let index = Int(slot)
+                            let word = index >> 6 < words.count ? words[index >> 6] : 0
+                            buffer[filled] = slot
+                            filled += Int(truncatingIfNeeded: word >> UInt64(index & 63) & 1)
+                            if filled == half {
+                                result.chunks.append(Array(buffer))
+                                filled = 0
+                            }
+                        }
+                    }
+                }
+            }
         }
+        if filled > 0 { result.chunks.append(Array(buffer[..<filled])) }
+        result.count = result.chunks.reduce(0) { $0 + $1.count }
         return result
     }
 
