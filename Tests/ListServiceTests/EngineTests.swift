@@ -226,3 +226,26 @@ extension SearchIndex {
         #expect(!bits[count + 70])
     }
 }
+
+@Suite struct SearchPostingsTests {
+    /// A field whose values repeat keeps each value's items, and a query matching few values
+    /// visits only those; after random changes and deletions, every query (few hits, many,
+    /// none) among any members equals testing each item's text.
+    @Test(arguments: [1, 2, 3]) func repeatedValues_matchAsTestingEachItem(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let names = ["ana", "bo", "carla", "dan", "eve", "fran", "gus", "hana", "ian", "joan"]
+        var texts: [String?] = (0..<400).map { _ in random.pick(names) }
+        var search = SearchIndex(fields: [.init(values: texts.map { $0 ?? "" })])
+        for _ in 0..<300 {
+            let item = random.below(texts.count + 1)
+            let text: String? = random.below(5) == 0 ? nil : random.pick(names + ["zoe", "ann"])
+            if item == texts.count { texts.append(text) } else { texts[item] = text }
+            search.set(item: item, to: text.map { [$0] })
+        }
+        for query in ["an", "ana", "o", "zoe", "x", "a"] {
+            let among = texts.indices.map { _ in random.below(3) != 0 }
+            let expected = texts.indices.map { among[$0] && (texts[$0]?.contains(query) ?? false) }
+            #expect(search.matches(query, among: among) == expected, "\(query)")
+        }
+    }
+}

@@ -21,6 +21,11 @@ package struct SearchIndex: Sendable {
         /// no value holds matches nothing, and the arena is not searched at all (a name query
         /// over order titles, "john" against "order #100001").
         var bytePairs = [UInt64](repeating: 0, count: 65_536 / 64)
+        /// The items holding each value, for a field whose values repeat (names: about a
+        /// thousand over a million orders), so that a query matching a few values visits only
+        /// their items. Nil for a field of mostly distinct values (titles), whose items are
+        /// tested one by one as quickly.
+        var itemsOfValue: [[Int32]]?
 
         init() {}
 
@@ -39,6 +44,57 @@ package struct SearchIndex: Sendable {
                     let id = valueID(for: TextFolding.fold(text))
                     idByText[text] = id
                     valueOfItem.append(id)
+                }
+            }
+            if (offsets.count - 1) * 8 <= valueOfItem.count {
+                var items = [[Int32]](repeating: [], count: offsets.count - 1)
+                for (item, value) in valueOfItem.enumerated() { items[Int(value)].append(Int32(item)) }
+                itemsOfValue = items
+            }
+        }
+
+        /// Sets `item`'s value (`noValue`: none); `item == valueOfItem.count` appends.
+        mutating func setValue(_ value: Int32, ofItem item: Int) {
+            let old = item < valueOfItem.count ? valueOfItem[item] : SearchIndex.noValue
+            if item == valueOfItem.count { valueOfItem.append(value) } else { valueOfItem[item] = value }
+            // Taken out while changed, so that the lists are changed in place, not copied.
+            guard old != value, var items = itemsOfValue.take() else { return }
+            if old != SearchIndex.noValue, let index = items[Int(old)].firstIndex(of: Int32(item)) {
+                items[Int(old)].swapAt(index, items[Int(old)].count - 1)
+                items[Int(old)].removeLast()
+            }
+            if value != SearchIndex.noValue {
+                while items.count <= Int(value) { items.append([]) }
+                items[Int(value)].append(Int32(item))
+            }
+            itemsOfValue = items
+        }
+
+        /// Sets the bit of each member (`members`) whose value is one of `matched`'s.
+        fileprivate func markHits(among members: SlotBits, memberCount: Int, matched: [Bool], in found: inout SlotBits) {
+            if let itemsOfValue {
+                let hitCount = matched.indices.dropFirst().reduce(0) { matched[$1] ? $0 + itemsOfValue[$1 - 1].count : $0 }
+                if hitCount < memberCount {
+                    // Few hits: set the bits of the matched values' items (members or not: the
+                    // caller keeps only members).
+                    for value in itemsOfValue.indices where matched[value + 1] {
+                        for item in itemsOfValue[value] { found[Int(item)] = true }
+                    }
+                    return
+                }
+            }
+            valueOfItem.withUnsafeBufferPointer { values in
+                matched.withUnsafeBufferPointer { matched in
+                    members.forEachWord { index, word in
+                        // A bit per member, without a branch on whether it matches.
+                        var remaining = word, hits: UInt64 = 0
+                        while remaining != 0 {
+                            let bit = remaining.trailingZeroBitCount, item = index << 6 | bit
+                            if item < values.count { hits |= UInt64(matched[Int(values[item]) + 1] ? 1 : 0) &<< UInt64(bit) }
+                            remaining &= remaining - 1
+                        }
+                        found.insert(hits, intoWordAt: index)
+                    }
                 }
             }
         }
@@ -100,10 +156,12 @@ package struct SearchIndex: Sendable {
         }
 
         /// Which distinct values contain `query`, indexed by value + 1 so that a deleted item's
-        /// value (`noValue`, -1) reads false without a branch.
-        func matchingValues(_ query: [UInt8]) -> [Bool] {
+        /// value (`noValue`, -1) reads false without a branch; nil when none does (then not
+        /// even the array is made: a million titles would take a megabyte to say no).
+        func matchingValues(_ query: [UInt8]) -> [Bool]? {
+            guard mayHold(query) else { return nil }
             var matched = [Bool](repeating: false, count: offsets.count)
-            guard mayHold(query) else { return matched }
+            var found = false
             arena.withUnsafeBytes { arenaBytes in
                 query.withUnsafeBytes { queryBytes in
                     offsets.withUnsafeBufferPointer { offsets in
@@ -116,6 +174,7 @@ package struct SearchIndex: Sendable {
                             {
                                 value = Self.value(containing: base.distance(to: hit), atOrAfter: value, offsets: offsets)
                                 matched[value + 1] = true
+                                found = true
                                 value += 1
                                 position = offsets[value]  // one hit per value is enough
                             }
@@ -123,7 +182,7 @@ package struct SearchIndex: Sendable {
                     }
                 }
             }
-            return matched
+            return found ? matched : nil
         }
 
         /// The value whose bytes hold `byteOffset`, searched from value `first` on: hits come in
@@ -164,11 +223,7 @@ package struct SearchIndex: Sendable {
         if fields.isEmpty, let foldedValues { fields = Array(repeating: Field(), count: foldedValues.count) }
         for index in fields.indices {
             let id = foldedValues.map { fields[index].valueID(for: $0[index]) } ?? Self.noValue
-            if item == fields[index].valueOfItem.count {
-                fields[index].valueOfItem.append(id)
-            } else {
-                fields[index].valueOfItem[item] = id
-            }
+            fields[index].setValue(id, ofItem: item)
         }
     }
 
@@ -177,22 +232,11 @@ package struct SearchIndex: Sendable {
     func keepMatches(of foldedQuery: String, in matches: inout SlotBits) {
         let query = Array(foldedQuery.utf8)
         guard !query.isEmpty else { return }
-        let searched = fields.map { (values: $0.valueOfItem, matched: $0.matchingValues(query)) }.filter { $0.matched.contains(true) }
+        let memberCount = matches.setCount
         var found = SlotBits(count: matches.capacity)
-        for (values, matched) in searched {
-            values.withUnsafeBufferPointer { values in
-                matched.withUnsafeBufferPointer { matched in
-                    matches.forEachWord { index, word in
-                        // A bit per member, without a branch on whether it matches.
-                        var remaining = word, hits: UInt64 = 0
-                        while remaining != 0 {
-                            let bit = remaining.trailingZeroBitCount, item = index << 6 | bit
-                            if item < values.count { hits |= UInt64(matched[Int(values[item]) + 1] ? 1 : 0) << UInt64(bit) }
-                            remaining &= remaining - 1
-                        }
-                        found.insert(hits, intoWordAt: index)
-                    }
-                }
+        for field in fields {
+            if let matched = field.matchingValues(query) {
+                field.markHits(among: matches, memberCount: memberCount, matched: matched, in: &found)
             }
         }
         matches.formIntersection(found)

@@ -101,27 +101,28 @@ struct SlotOrder: Sendable, Sequence {
     func filtered(by bits: SlotBits) -> SlotOrder {
         let half = Swift.max(1, maxChunk / 2)
         var result = SlotOrder([], maxChunk: maxChunk)
-        var buffer = [Int32](repeating: 0, count: half)
+        let buffer = UnsafeMutablePointer<Int32>.allocate(capacity: half)
+        defer { buffer.deallocate() }
         var filled = 0
         bits.words.withUnsafeBufferPointer { words in
-            buffer.withUnsafeMutableBufferPointer { buffer in
-                for chunk in chunks {
-                    chunk.withUnsafeBufferPointer { slots in
-                        for slot in slots {
-                            let index = Int(slot)
-                            let word = index >> 6 < words.count ? words[index >> 6] : 0
-                            buffer[filled] = slot
-                            filled += Int(truncatingIfNeeded: word >> UInt64(index & 63) & 1)
-                            if filled == half {
-                                result.chunks.append(Array(buffer))
-                                filled = 0
-                            }
+            for chunk in chunks {
+                chunk.withUnsafeBufferPointer { slots in
+                    var count = filled  // a local the loop keeps in a register
+                    for slot in slots {
+                        let index = Int(slot)
+                        let word = index >> 6 < words.count ? words[index >> 6] : 0
+                        buffer[count] = slot
+                        count += Int(truncatingIfNeeded: word &>> UInt64(index) & 1)
+                        if count == half {
+                            result.chunks.append(Array(UnsafeBufferPointer(start: buffer, count: half)))
+                            count = 0
                         }
                     }
+                    filled = count
                 }
             }
         }
-        if filled > 0 { result.chunks.append(Array(buffer[..<filled])) }
+        if filled > 0 { result.chunks.append(Array(UnsafeBufferPointer(start: buffer, count: filled))) }
         result.count = result.chunks.reduce(0) { $0 + $1.count }
         return result
     }
