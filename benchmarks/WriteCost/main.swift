@@ -2,7 +2,8 @@
 // sessions hold cached lists, at two collection sizes, so the cost can be seen not to grow
 // with the collection.
 //
-//   swift run -c release write-cost
+//   swift run -c release write-cost                 # 10,000, 100,000 and 1,000,000 orders
+//   swift run -c release write-cost 100000 1000000  # the sizes given
 import Foundation
 import ListService
 
@@ -40,4 +41,5 @@ func measure(orders count: Int, sessions: Int) {
             + "recomputations=\(service.metrics.value(.recomputations))")
 }
 
-for count in [10_000, 100_000] { measure(orders: count, sessions: 1000) }
+let sizes = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+for count in sizes.isEmpty ? [10_000, 100_000, 1_000_000] : sizes { measure(orders: count, sessions: 1000) }
