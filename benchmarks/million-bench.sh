@@ -7,13 +7,14 @@
 #
 #   benchmarks/million-bench.sh                      # DURATION=10s per wrk run
 #   BIN=/tmp/server-before benchmarks/million-bench.sh   # another build, for a before/after pair
+#   SIZES=10000000 benchmarks/million-bench.sh           # only the sizes given
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 PORT="${PORT:-18283}"
 DURATION="${DURATION:-10s}"
 SCALE_DIR="${SCALE_DIR:-/tmp/listservice-scale}"
-SIZES=(100000 1000000)
+read -r -a SIZES <<<"${SIZES:-100000 1000000}"
 [[ "${TEN_MILLION:-0}" == 1 ]] && SIZES+=(10000000)
 SHARED="${SHARED:-$PWD/../shared}"
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }

@@ -65,7 +65,7 @@ package final class CollectionService: Sendable {
         let live = LiveHub(configuration: configuration)
         let context = EngineContext(
             metrics: metrics, formatters: FormatterCache(), sharedPages: cache.pages,
-            cacheBytesPerCollection: cache.bytes / max(1, opened.collections.count), live: live, clock: clock)
+            sharedCacheBytes: cache.bytes, itemCounts: opened.itemCounts, live: live, clock: clock)
         self.live = live
         let collections = opened.collections.map { $0(context) }
         engines = Engines(collections.map(\.engine))
@@ -115,9 +115,23 @@ struct EngineContext {
     let metrics: ServiceMetrics
     let formatters: FormatterCache
     let sharedPages: Int
-    let cacheBytesPerCollection: Int
+    let sharedCacheBytes: Int
+    /// Every collection's item count when opened.
+    let itemCounts: [Int]
     let live: LiveHub
     let clock: @Sendable () -> Date
+
+    /// A collection's part of the shared caches: in proportion to its items, each counted as
+    /// if it had `smoothing` more, so that every collection keeps some and the parts add up to
+    /// the whole. A million orders beside a thousand tasks take nearly all of it (one sorted
+    /// result of theirs is 4 MB), where an even split would leave them room for two results.
+    func cacheBytes(forItems count: Int) -> Int { Self.share(of: sharedCacheBytes, forItems: count, among: itemCounts) }
+
+    static func share(of bytes: Int, forItems count: Int, among itemCounts: [Int]) -> Int {
+        let smoothing = 10_000
+        let weight = Double(count + smoothing), total = Double(itemCounts.reduce(0, +) + smoothing * max(1, itemCounts.count))
+        return Int(Double(bytes) * weight / total)
+    }
 }
 
 /// One collection, opened: its engine, its files (nil in memory), the highest sequence
@@ -141,6 +155,7 @@ private struct CollectionOpener: CollectionVisitor {
     let source: Source
     let log: ServiceLog
     var collections: [(EngineContext) -> OpenedCollection] = []
+    var itemCounts: [Int] = []
     var reports: [String] = []
     var error: StartupError?
 
@@ -159,6 +174,7 @@ private struct CollectionOpener: CollectionVisitor {
         switch source {
         case .stores(let stores):
             let state = stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: [])
+            itemCounts.append(state.count)
             collections.append { context in
                 let engine = Self.engine(state, context)
                 return OpenedCollection(engine: engine, files: nil, recordedSequence: 0, endpoint: { endpoint(engine, $0) })
@@ -174,6 +190,7 @@ private struct CollectionOpener: CollectionVisitor {
                     }
                 }
                 reports.append(recovered.report)
+                itemCounts.append(recovered.state.count)
                 collections.append { context in
                     let engine = Self.engine(recovered.state, context)
                     return OpenedCollection(
@@ -190,7 +207,7 @@ private struct CollectionOpener: CollectionVisitor {
     private static func engine<C: ListCollection>(_ state: CollectionState<C>, _ context: EngineContext) -> CollectionEngine<C> {
         CollectionEngine(
             state: state, metrics: context.metrics, formatters: context.formatters, pageCapacity: context.sharedPages,
-            cacheBytes: context.cacheBytesPerCollection, live: context.live, clock: context.clock)
+            cacheBytes: context.cacheBytes(forItems: state.count), live: context.live, clock: context.clock)
     }
 
     /// The collection's files beside its journal: snapshot, sequence high-water mark.

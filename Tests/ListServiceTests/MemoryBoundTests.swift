@@ -41,6 +41,21 @@ import Testing
         #expect(service.sessions.session(id: "s0", adoptsUnknownID: true, now: service.now).session === session)
     }
 
+    /// Collections share the caches in proportion to their items, every one keeps some, and
+    /// the parts never add up to more than the whole.
+    @Test func cacheShares_followItemCounts() {
+        let bytes = 128 << 20
+        for counts in [[1_000_000, 1_000, 1_000, 300], [100_000, 20_000, 50_000, 300], [0, 0, 0, 0], [5, 5]] {
+            let shares = counts.map { EngineContext.share(of: bytes, forItems: $0, among: counts) }
+            #expect(shares.reduce(0, +) <= bytes && shares.reduce(0, +) >= bytes - counts.count)
+            #expect(shares.allSatisfy { $0 > 0 })
+            for (a, b) in zip(counts.indices, counts.indices.dropFirst()) where counts[a] > counts[b] { #expect(shares[a] > shares[b]) }
+        }
+        let million = EngineContext.share(of: bytes, forItems: 1_000_000, among: [1_000_000, 1_000, 1_000, 300])
+        #expect(million > bytes * 95 / 100, "a million orders take nearly all")
+        #expect(EngineContext.share(of: bytes, forItems: 5, among: [5, 5]) == bytes / 2)
+    }
+
     @Test func sharedCaches_holdNoMoreThanTheirShare() throws {
         let orders = DefaultOrders.make(count: 2_000, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
         let engine = CollectionEngine(
