@@ -12,12 +12,16 @@ let package = Package(
         .target(name: "CSystem"),
         // zlib for gzip content coding and CRC-32 checksums (Debian's zlib1g-dev), found by pkg-config.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libpq, PostgreSQL's C client (Debian's libpq-dev), found by pkg-config.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // What HTTPLite and the core both need and neither owns: a lock ThreadSanitizer
         // understands, JSON string literals, lines on stderr.
         .target(name: "Basics"),
         .target(name: "HTTPLite", dependencies: ["CSystem", "CZlib", "Basics"]),
         // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
         .target(name: "ListService", dependencies: ["CSystem", "CZlib", "Basics"]),
+        // PostgreSQL as the store of record (issue 15, in progress): connection and schema.
+        .target(name: "ListServicePostgres", dependencies: ["ListService", "CLibPQ", "Basics"]),
         // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml (through
         // a symlink to the file at the top) and the web front end's files (Web/) are compiled in.
         .target(
@@ -31,7 +35,9 @@ let package = Package(
         .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"], path: "Fuzz/Sources"),
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite", "Basics"]),
         // Depends on the executable too: its options are unit-tested and its binary is run.
-        .testTarget(name: "ListServiceTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "server", "Basics", "CZlib"]),
+        .testTarget(
+            name: "ListServiceTests",
+            dependencies: ["ListService", "ListServiceHTTP", "ListServicePostgres", "HTTPLite", "server", "Basics", "CZlib"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,101 @@
+import CLibPQ
+import Foundation
+
+/// One connection to PostgreSQL through libpq, the C client every PostgreSQL driver trusts for
+/// authentication, TLS and the protocol: statements with `$1…` parameters and text results,
+/// and `LISTEN`/`NOTIFY`. Not safe to use from two threads at once: its owner serialises use.
+package final class PostgresConnection {
+    private let handle: OpaquePointer
+
+    /// Connects with a libpq connection string (`postgresql://user@host:port/db` or
+    /// `host=… dbname=…`); the error is libpq's message.
+    package init(_ connectionString: String) throws(PostgresError) {
+        guard let handle = PQconnectdb(connectionString) else { throw PostgresError(message: "out of memory") }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let error = PostgresError(message: Self.message(of: handle))
+            PQfinish(handle)
+            throw error
+        }
+        self.handle = handle
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection is still up (after a failed statement, it may not be).
+    package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs `sql` with its parameters (text; nil is NULL) and returns its rows as text.
+    @discardableResult
+    package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { for copy in copies { free(copy) } }
+        let values = copies.map { UnsafePointer($0) }
+        let result = values.withUnsafeBufferPointer { values in
+            PQexecParams(handle, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+        }
+        guard let result else { throw PostgresError(message: Self.message(of: handle)) }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            return PostgresRows(result)
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            throw PostgresError(message: String(cString: PQresultErrorMessage(result)), sqlState: state)
+        }
+    }
+
+    /// The notifications received since the last call, reading what the socket holds
+    /// without waiting (after `LISTEN channel`).
+    package func notifications() throws(PostgresError) -> [PostgresNotification] {
+        guard PQconsumeInput(handle) == 1 else { throw PostgresError(message: Self.message(of: handle)) }
+        var received: [PostgresNotification] = []
+        while let notification = PQnotifies(handle) {
+            received.append(
+                PostgresNotification(
+                    channel: String(cString: notification.pointee.relname), payload: String(cString: notification.pointee.extra)))
+            PQfreemem(notification)
+        }
+        return received
+    }
+
+    /// The connection's socket, to wait on for notifications.
+    package var socket: Int32 { PQsocket(handle) }
+
+    private static func message(of handle: OpaquePointer) -> String {
+        String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// A statement's rows, as text (nil for NULL).
+package struct PostgresRows: Sendable {
+    package let rows: [[String?]]
+    /// How many rows the statement inserted, updated or deleted.
+    package let affected: Int
+
+    init(_ result: OpaquePointer) {
+        let columns = PQnfields(result)
+        rows = (0..<PQntuples(result)).map { row in
+            (0..<columns).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            }
+        }
+        affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+}
+
+/// A `NOTIFY` received on a channel this connection listens to.
+package struct PostgresNotification: Sendable, Equatable {
+    package let channel: String
+    package let payload: String
+}
+
+/// What libpq or the server said went wrong, with the SQLSTATE when the server gave one
+/// (`40001` a serialization failure, `23505` a unique violation).
+package struct PostgresError: Error, CustomStringConvertible, Sendable {
+    package let message: String
+    package var sqlState: String? = nil
+
+    package var description: String {
+        sqlState.map { "\(message.trimmingCharacters(in: .whitespacesAndNewlines)) (SQLSTATE \($0))" } ?? message
+    }
+}
