@@ -44,6 +44,59 @@ package final class PostgresConnection {
         }
     }
 
+    /// Sends `rows` to a `COPY … FROM STDIN` statement (text format), in pieces of about a
+    /// megabyte; returns how many rows the server took. Much faster than INSERTs for seeding.
+    @discardableResult
+    package func copy(_ sql: String, rows: some Sequence<[String?]>) throws(PostgresError) -> Int {
+        let started = PQexec(handle, sql)
+        defer { PQclear(started) }
+        guard PQresultStatus(started) == PGRES_COPY_IN else { throw PostgresError(message: Self.message(of: handle)) }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        for row in rows {
+            for (index, field) in row.enumerated() {
+                if index > 0 { buffer.append(0x09) }
+                if let field { Self.appendCopyText(field, to: &buffer) } else { buffer += Array(#"\N"#.utf8) }
+            }
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 20 { try send(&buffer) }
+        }
+        try send(&buffer)
+        guard PQputCopyEnd(handle, nil) == 1 else { throw PostgresError(message: Self.message(of: handle)) }
+        guard let result = PQgetResult(handle) else { throw PostgresError(message: Self.message(of: handle)) }
+        defer {
+            PQclear(result)
+            while let more = PQgetResult(handle) { PQclear(more) }
+        }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            throw PostgresError(message: String(cString: PQresultErrorMessage(result)), sqlState: state)
+        }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    private func send(_ buffer: inout [UInt8]) throws(PostgresError) {
+        guard !buffer.isEmpty else { return }
+        let sent = buffer.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
+        }
+        guard sent == 1 else { throw PostgresError(message: Self.message(of: handle)) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// COPY's text format: a backslash, tab, newline or carriage return in a field is escaped.
+    private static func appendCopyText(_ field: String, to buffer: inout [UInt8]) {
+        for byte in field.utf8 {
+            switch byte {
+            case 0x5C: buffer += [0x5C, 0x5C]
+            case 0x09: buffer += [0x5C, UInt8(ascii: "t")]
+            case 0x0A: buffer += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: buffer += [0x5C, UInt8(ascii: "r")]
+            default: buffer.append(byte)
+            }
+        }
+    }
+
     /// The notifications received since the last call, reading what the socket holds
     /// without waiting (after `LISTEN channel`).
     package func notifications() throws(PostgresError) -> [PostgresNotification] {

@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import Testing
 
+@testable import ListService
 @testable import ListServicePostgres
 
 /// libpq through our connection, and the schema the server creates, against a PostgreSQL of
@@ -64,5 +65,40 @@ import Testing
         #expect(try PostgresSchema.migrate(connection, collections: ["orders", "tasks", "users"]) == (latest, latest))
         let tables = try connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").rows
         #expect(tables == [["change_log"], ["items_orders"], ["items_tasks"], ["items_users"], ["schema_version"]])
+    }
+
+    /// Replicas starting together over an empty database: exactly one seeds it, the others
+    /// find it seeded, and every one loads the same items (text with backslashes, tabs and
+    /// line breaks included: COPY escapes them). A later start with other data writes nothing.
+    @Test func emptyDatabase_isSeededOnce_andLoadsTheSameItems() throws {
+        let server = try TemporaryPostgres()
+        var orders = DefaultOrders.make(count: 300, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
+        orders[0].title = "tab\there, a \\ backslash,\nand a new line"
+        orders[1].customerName = #"Zoë "Q" O'Brien"#
+        let seed = PostgresItems.Seed(collection: Orders.name) { [orders] in
+            orders.map { ($0.id, PostgresItems.record($0, of: Orders.self)) }
+        }
+        let seeded = Locked<[Bool]>([])
+        let failures = Locked<[String]>([])
+        let connectionString = server.connectionString
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            do {
+                let connection = try PostgresConnection(connectionString)
+                try PostgresSchema.migrate(connection, collections: [Orders.name])
+                let didSeed = try PostgresItems.seedOnce(connection, [seed])
+                seeded.withLock { $0.append(didSeed) }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(seeded.withLock { $0 }.filter { $0 }.count == 1, "exactly one replica seeded")
+        let connection = try PostgresConnection(server.connectionString)
+        let loaded = try PostgresItems.load(Orders.self, from: connection)
+        #expect(loaded.items.map(\.item) == orders.sorted { $0.id < $1.id })
+        #expect(loaded.items.allSatisfy { $0.revision == 1 } && loaded.position == 0)
+        let other = PostgresItems.Seed(collection: Orders.name) { [(id: "o-999999", record: "{}")] }
+        #expect(try PostgresItems.seedOnce(connection, [other]) == false)
+        #expect(try PostgresItems.load(Orders.self, from: connection).items.count == orders.count)
     }
 }
