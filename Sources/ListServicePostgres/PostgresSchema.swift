@@ -28,7 +28,8 @@ package enum PostgresSchema {
     package static func table(of collection: String) -> String { "items_\(collection)" }
 
     /// Brings the schema to the newest version and makes the collections' tables; returns the
-    /// version found and the version now.
+    /// version found and the version now. A schema newer than this build knows is refused,
+    /// never marked older.
     @discardableResult
     package static func migrate(_ connection: PostgresConnection, collections: [String]) throws(PostgresError) -> (from: Int, to: Int) {
         try connection.execute("BEGIN")
@@ -37,6 +38,10 @@ package enum PostgresSchema {
             try connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
             let found = try connection.execute("SELECT version FROM schema_version").rows.first?.first.flatMap { $0.flatMap { Int($0) } }
             let from = found ?? 0
+            guard from <= migrations.count else {
+                throw PostgresError(
+                    message: "the database's schema is version \(from), newer than this build's \(migrations.count): run a newer build")
+            }
             for statements in migrations.dropFirst(from) {
                 for statement in statements { try connection.execute(statement) }
             }
