@@ -125,8 +125,6 @@ struct EngineContext {
     /// if it had `smoothing` more, so that every collection keeps some and the parts add up to
     /// the whole. A million orders beside a thousand tasks take nearly all of it (one sorted
     /// result of theirs is 4 MB), where an even split would leave them room for two results.
-    func cacheBytes(forItems count: Int) -> Int { Self.share(of: sharedCacheBytes, forItems: count, among: itemCounts) }
-
     static func share(of bytes: Int, forItems count: Int, among itemCounts: [Int]) -> Int {
         let smoothing = 10_000
         let weight = Double(count + smoothing), total = Double(itemCounts.reduce(0, +) + smoothing * max(1, itemCounts.count))
@@ -207,7 +205,8 @@ private struct CollectionOpener: CollectionVisitor {
     private static func engine<C: ListCollection>(_ state: CollectionState<C>, _ context: EngineContext) -> CollectionEngine<C> {
         CollectionEngine(
             state: state, metrics: context.metrics, formatters: context.formatters, pageCapacity: context.sharedPages,
-            cacheBytes: context.cacheBytes(forItems: state.count), live: context.live, clock: context.clock)
+            cacheBytes: EngineContext.share(of: context.sharedCacheBytes, forItems: state.count, among: context.itemCounts),
+            live: context.live, clock: context.clock)
     }
 
     /// The collection's files beside its journal: snapshot, sequence high-water mark.

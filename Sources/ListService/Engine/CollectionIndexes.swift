@@ -91,29 +91,13 @@ extension CollectionState {
                 keyRank = numbers  // numbers compare as they are
             } else {
                 // Text compares (and folds) slowly: rank the distinct values once (few: names
-                // repeat), then sort integers.
-                var rankOfText: [String: Int64] = [:]
-                var numbers: Set<Int64> = []
-                for value in values {
-                    switch value {
-                    case .number(let number): numbers.insert(number)
-                    case .text(let text): rankOfText[text] = 0
-                    }
+                // repeat), each folded once, then sort integers.
+                var rank: [SortValue: Int64] = [:]
+                for value in values { rank[value] = 0 }
+                for (position, value) in rank.keys.map({ ($0, SortKey($0)) }).sorted(by: { $0.1 < $1.1 }).enumerated() {
+                    rank[value.0] = Int64(position)
                 }
-                let distinct = numbers.map { SortKey.number($0) } + rankOfText.keys.map { SortKey(.text($0)) }
-                var rankOfNumber: [Int64: Int64] = [:]
-                for (rank, key) in distinct.sorted().enumerated() {
-                    switch key {
-                    case .number(let number): rankOfNumber[number] = Int64(rank)
-                    case .text(_, let exact): rankOfText[exact] = Int64(rank)
-                    }
-                }
-                keyRank = values.map {
-                    switch $0 {
-                    case .number(let number): rankOfNumber[number] ?? 0
-                    case .text(let text): rankOfText[text] ?? 0
-                    }
-                }
+                keyRank = values.map { rank[$0] ?? 0 }
             }
             var entries = keyRank.indices.map { Entry(key: keyRank[$0], tie: idRank[$0], slot: Int32($0)) }
             entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.tie < $1.tie }

@@ -147,8 +147,10 @@ package enum JSONArrayDecoding {
         items.reserveCapacity(parts.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } })
         for part in parts.keys.sorted() {
             var chunks = parts.removeValue(forKey: part) ?? []
-            chunks.reverse()
-            while let chunk = chunks.popLast() { items += chunk }  // each chunk freed once copied
+            for index in chunks.indices {
+                items += chunks[index]
+                chunks[index] = []  // each chunk freed once copied
+            }
         }
         return items
     }

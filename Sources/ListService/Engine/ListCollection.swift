@@ -175,7 +175,7 @@ package struct NoScope: Hashable, Sendable {
 }
 
 /// What a collection sorts an item by: a number, or text.
-package enum SortValue: Sendable {
+package enum SortValue: Sendable, Hashable {
     case number(Int64)
     case text(String)
 }

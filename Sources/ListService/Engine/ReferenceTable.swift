@@ -8,8 +8,7 @@
 /// tombstones. The table is at most half full.
 struct ReferenceTable: Sendable {
     private var buckets: [Int32]
-    private var mask: Int
-    private(set) var count = 0
+    private var count = 0
 
     private static let empty: Int32 = -1
 
@@ -18,8 +17,10 @@ struct ReferenceTable: Sendable {
         var size = 8
         while size < 2 * capacity { size *= 2 }
         buckets = [Int32](repeating: Self.empty, count: size)
-        mask = size - 1
     }
+
+    /// The bucket index bits (the bucket count is a power of two).
+    private var mask: Int { buckets.count - 1 }
 
     /// The reference whose key hashes to `hash` and is the one looked for (`isKey`), if any.
     func find(hash: Int, isKey: (Int32) -> Bool) -> Int32? {
@@ -49,7 +50,6 @@ struct ReferenceTable: Sendable {
     private mutating func grow(hashOf: (Int32) -> Int) {
         let old = buckets
         buckets = [Int32](repeating: Self.empty, count: old.count * 2)
-        mask = buckets.count - 1
         for reference in old where reference != Self.empty { place(reference, hash: hashOf(reference)) }
     }
 }

@@ -6,8 +6,8 @@ package enum Orders: ListCollection {
     package typealias View = OrderFilter
     package typealias SortField = OrderSortField
 
-    /// What the filters read.
-    /// The status last, so that a slot's fields take 24 bytes with the optional's tag.
+    /// What the filters read; the status last, so that a slot's fields take 24 bytes with the
+    /// optional's tag.
     package struct FilterFields: Sendable {
         let totalInDollars: Money
         let date: Date
