@@ -33,14 +33,23 @@ package final class PostgresConnection {
         let result = values.withUnsafeBufferPointer { values in
             PQexecParams(handle, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
         }
-        guard let result else { throw PostgresError(message: Self.message(of: handle)) }
+        guard let result else { throw failure }
         defer { PQclear(result) }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-            return PostgresRows(result)
-        default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            throw PostgresError(message: String(cString: PQresultErrorMessage(result)), sqlState: state)
+        guard [PGRES_COMMAND_OK, PGRES_TUPLES_OK].contains(PQresultStatus(result)) else { throw PostgresError(result) }
+        return PostgresRows(result)
+    }
+
+    /// Runs `body` in a transaction begun by `begin`: committed if it returns, rolled back if it
+    /// throws.
+    package func transaction<T>(_ begin: String = "BEGIN", _ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
+        try execute(begin)
+        do throws(PostgresError) {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
         }
     }
 
@@ -50,7 +59,7 @@ package final class PostgresConnection {
     package func copy(_ sql: String, rows: some Sequence<[String?]>) throws(PostgresError) -> Int {
         let started = PQexec(handle, sql)
         defer { PQclear(started) }
-        guard PQresultStatus(started) == PGRES_COPY_IN else { throw PostgresError(message: Self.message(of: handle)) }
+        guard PQresultStatus(started) == PGRES_COPY_IN else { throw failure }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         for row in rows {
@@ -62,17 +71,14 @@ package final class PostgresConnection {
             if buffer.count >= 1 << 20 { try send(&buffer) }
         }
         try send(&buffer)
-        guard PQputCopyEnd(handle, nil) == 1 else { throw PostgresError(message: Self.message(of: handle)) }
-        guard let result = PQgetResult(handle) else { throw PostgresError(message: Self.message(of: handle)) }
+        guard PQputCopyEnd(handle, nil) == 1 else { throw failure }
+        guard let result = PQgetResult(handle) else { throw failure }
         defer {
             PQclear(result)
             while let more = PQgetResult(handle) { PQclear(more) }
         }
-        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            throw PostgresError(message: String(cString: PQresultErrorMessage(result)), sqlState: state)
-        }
-        return Int(String(cString: PQcmdTuples(result))) ?? 0
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError(result) }
+        return PostgresRows(result).affected
     }
 
     private func send(_ buffer: inout [UInt8]) throws(PostgresError) {
@@ -80,7 +86,7 @@ package final class PostgresConnection {
         let sent = buffer.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
         }
-        guard sent == 1 else { throw PostgresError(message: Self.message(of: handle)) }
+        guard sent == 1 else { throw failure }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -100,7 +106,7 @@ package final class PostgresConnection {
     /// The notifications received since the last call, reading what the socket holds
     /// without waiting (after `LISTEN channel`).
     package func notifications() throws(PostgresError) -> [PostgresNotification] {
-        guard PQconsumeInput(handle) == 1 else { throw PostgresError(message: Self.message(of: handle)) }
+        guard PQconsumeInput(handle) == 1 else { throw failure }
         var received: [PostgresNotification] = []
         while let notification = PQnotifies(handle) {
             received.append(
@@ -113,6 +119,9 @@ package final class PostgresConnection {
 
     /// The connection's socket, to wait on for notifications.
     package var socket: Int32 { PQsocket(handle) }
+
+    /// What libpq says went wrong on this connection.
+    private var failure: PostgresError { PostgresError(message: Self.message(of: handle)) }
 
     private static func message(of handle: OpaquePointer) -> String {
         String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -134,6 +143,9 @@ package struct PostgresRows: Sendable {
         }
         affected = Int(String(cString: PQcmdTuples(result))) ?? 0
     }
+
+    /// The first row's first column, if there is one and it is not NULL.
+    package var firstValue: String? { rows.first?.first ?? nil }
 }
 
 /// A `NOTIFY` received on a channel this connection listens to.
@@ -146,7 +158,18 @@ package struct PostgresNotification: Sendable, Equatable {
 /// (`40001` a serialization failure, `23505` a unique violation).
 package struct PostgresError: Error, CustomStringConvertible, Sendable {
     package let message: String
-    package var sqlState: String? = nil
+    package let sqlState: String?
+
+    package init(message: String, sqlState: String? = nil) {
+        self.message = message
+        self.sqlState = sqlState
+    }
+
+    /// The error a failed statement's result carries.
+    init(_ result: OpaquePointer) {
+        message = String(cString: PQresultErrorMessage(result))
+        sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+    }
 
     package var description: String {
         sqlState.map { "\(message.trimmingCharacters(in: .whitespacesAndNewlines)) (SQLSTATE \($0))" } ?? message

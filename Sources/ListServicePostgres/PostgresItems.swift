@@ -23,25 +23,17 @@ package enum PostgresItems {
     /// nothing and their `--data` files are ignored. Returns whether this call seeded.
     @discardableResult
     package static func seedOnce(_ connection: PostgresConnection, _ seeds: [Seed]) throws(PostgresError) -> Bool {
-        try connection.execute("BEGIN")
-        do throws(PostgresError) {
+        try connection.transaction { () throws(PostgresError) in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(seedLockKey)])
             try connection.execute("CREATE TABLE IF NOT EXISTS seeded (at timestamptz NOT NULL)")
-            guard try connection.execute("SELECT 1 FROM seeded").rows.isEmpty else {
-                try connection.execute("COMMIT")
-                return false
-            }
+            guard try connection.execute("SELECT 1 FROM seeded").rows.isEmpty else { return false }
             for seed in seeds {
                 try connection.copy(
                     "COPY \(PostgresSchema.table(of: seed.collection)) (id, revision, item) FROM STDIN",
                     rows: seed.rows().lazy.map { [$0.id, "1", $0.record] })
             }
             try connection.execute("INSERT INTO seeded (at) VALUES (clock_timestamp())")
-            try connection.execute("COMMIT")
             return true
-        } catch {
-            _ = try? connection.execute("ROLLBACK")
-            throw error
         }
     }
 
@@ -50,30 +42,23 @@ package enum PostgresItems {
     package static func load<C: ListCollection>(
         _ collection: C.Type, from connection: PostgresConnection
     ) throws(PostgresError) -> (items: [(item: C.Item, revision: Int64)], position: Int64) {
-        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        do throws(PostgresError) {
-            let position =
-                try connection.execute("SELECT coalesce(max(position), 0) FROM change_log").rows.first?.first
-                .flatMap { $0.flatMap { Int64($0) } } ?? 0
-            let rows = try connection.execute("SELECT id, revision, item FROM \(PostgresSchema.table(of: C.name)) ORDER BY id").rows
-            try connection.execute("COMMIT")
-            var items: [(item: C.Item, revision: Int64)] = []
-            items.reserveCapacity(rows.count)
-            for row in rows {
-                guard row.count == 3, let id = row[0], let revision = row[1].flatMap({ Int64($0) }), let record = row[2] else {
-                    throw PostgresError(message: "\(PostgresSchema.table(of: C.name)): a row without its id, revision or item")
-                }
-                do {
-                    items.append((try C.decodeItem(try JSONParser.parse(Array(record.utf8)), path: id), revision))
-                } catch {
-                    throw PostgresError(message: "\(PostgresSchema.table(of: C.name)) \(id): \(error)")
-                }
-            }
-            return (items, position)
-        } catch {
-            _ = try? connection.execute("ROLLBACK")
-            throw error
+        let (position, rows) = try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PostgresError) in
+            let position = try connection.execute("SELECT coalesce(max(position), 0) FROM change_log").firstValue.flatMap { Int64($0) } ?? 0
+            return (position, try connection.execute("SELECT id, revision, item FROM \(PostgresSchema.table(of: C.name)) ORDER BY id").rows)
         }
+        var items: [(item: C.Item, revision: Int64)] = []
+        items.reserveCapacity(rows.count)
+        for row in rows {
+            guard row.count == 3, let id = row[0], let revision = row[1].flatMap({ Int64($0) }), let record = row[2] else {
+                throw PostgresError(message: "\(PostgresSchema.table(of: C.name)): a row without its id, revision or item")
+            }
+            do {
+                items.append((try C.decodeItem(try JSONParser.parse(Array(record.utf8)), path: id), revision))
+            } catch {
+                throw PostgresError(message: "\(PostgresSchema.table(of: C.name)) \(id): \(error)")
+            }
+        }
+        return (items, position)
     }
 
     /// `item`'s JSON record, as its data file holds it.

@@ -32,11 +32,10 @@ package enum PostgresSchema {
     /// never marked older.
     @discardableResult
     package static func migrate(_ connection: PostgresConnection, collections: [String]) throws(PostgresError) -> (from: Int, to: Int) {
-        try connection.execute("BEGIN")
-        do throws(PostgresError) {
+        try connection.transaction { () throws(PostgresError) in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(lockKey)])
             try connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
-            let found = try connection.execute("SELECT version FROM schema_version").rows.first?.first.flatMap { $0.flatMap { Int($0) } }
+            let found = try connection.execute("SELECT version FROM schema_version").firstValue.flatMap { Int($0) }
             let from = found ?? 0
             guard from <= migrations.count else {
                 throw PostgresError(
@@ -55,11 +54,7 @@ package enum PostgresSchema {
                     "CREATE TABLE IF NOT EXISTS \(table(of: collection)) (id text PRIMARY KEY, revision bigint NOT NULL, item jsonb NOT NULL)"
                 )
             }
-            try connection.execute("COMMIT")
             return (from, migrations.count)
-        } catch {
-            _ = try? connection.execute("ROLLBACK")
-            throw error
         }
     }
 }
