@@ -364,7 +364,12 @@ def check_locale_and_zone_pickers(browser, timings):
     page.select_option("#locale", "fr-FR")
     page.select_option("#tz", "America/New_York")
     french = browser.rows("/orders", limit=50, locale="fr-FR", tz="America/New_York")
-    page.wait_for_function("t => document.querySelector('ol.rows > li .meta').textContent.startsWith(t)", arg=french["items"][0]["formattedDate"])
+    # Both pickers change the list; wait for every row in the second one's zone, not only the
+    # first (in the hours when Tokyo and New York are on different dates, the first row can
+    # already read right while the list is still the one for fr-FR in Tokyo).
+    metas = [f"{item['formattedDate']} · {item['shippingLabel']}" for item in french["items"]]
+    page.wait_for_function("m => JSON.stringify([...document.querySelectorAll('ol.rows > li .meta')].map(e => e.textContent)) === JSON.stringify(m)",
+                           arg=metas)
     expect_orders(page, french)
     page.context.close()
 
