@@ -1,16 +1,23 @@
 /// Something done once per collection, with the collection's concrete type. A collection
 /// clients can change is visited through the second overload, picked at compile time.
-protocol CollectionVisitor {
+package protocol CollectionVisitor {
     mutating func visit<C: ListCollection>(_ collection: C.Type)
     mutating func visit<C: EditableCollection>(_ collection: C.Type)
+}
+
+extension CollectionVisitor {
+    /// A visitor that does the same for every collection implements only the first overload.
+    package mutating func visit<C: EditableCollection>(_ collection: C.Type) { visitAsListCollection(C.self) }
+
+    private mutating func visitAsListCollection<C: ListCollection>(_ collection: C.Type) { visit(C.self) }
 }
 
 /// Every collection the service serves: one line each. A new collection is a folder under
 /// `Collections/` (copy one) plus its line here; storage, engines, sessions and routes follow.
 /// Collections are visited with their concrete types (not as existentials) so the optimizer
 /// specializes the generic engine for each one.
-enum CollectionRegistry {
-    static func visitAll<V: CollectionVisitor>(_ visitor: inout V) {
+package enum CollectionRegistry {
+    package static func visitAll<V: CollectionVisitor>(_ visitor: inout V) {
         visitor.visit(Orders.self)
         visitor.visit(Tasks.self)
         visitor.visit(Quakes.self)

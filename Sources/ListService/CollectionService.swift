@@ -26,62 +26,72 @@ package final class CollectionService: Sendable {
         sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(), log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
-        var opener = CollectionOpener(source: .stores(stores), log: log)
+        let storage = JournalStorage(memory: stores, log: log)
+        var opener = MemoryOpener(stores: stores)
         CollectionRegistry.visitAll(&opener)
         self.init(
-            opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: .max, sessions: sessions, live: live, log: log, clock: clock)
+            LoadedCollections(stores: opener.loaded, position: 0, sequences: [:], reports: []), storage: storage,
+            cache: (sharedPages, sharedCacheBytes), sessions: sessions, live: live, log: log, clock: clock)
     }
 
-    /// Opens the service on its storage: each collection's snapshot plus its journal replayed
-    /// (see `StorageConfiguration`). Logs one line per collection. A state directory that
-    /// cannot be written is a start-up error: no write may be acknowledged that is not saved.
+    /// Opens the service on its local storage: each collection's snapshot plus its journal
+    /// replayed (see `StorageConfiguration`). Logs one line per collection. A state directory
+    /// that cannot be written is a start-up error: no write may be acknowledged that is not saved.
     package static func open(
-        _ storage: StorageConfiguration, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
+        _ configuration: StorageConfiguration, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
         sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(), log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
     ) throws(StartupError) -> CollectionService {
-        if let directory = storage.stateDirectory {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw StartupError(description: "cannot create the state directory \(directory): \(error.localizedDescription)")
-            }
-        }
-        var opener = CollectionOpener(source: .storage(storage), log: log)
-        CollectionRegistry.visitAll(&opener)
-        if let error = opener.error { throw error }
-        for line in opener.reports { log.line("level=info event=loaded \(line)") }
+        try open(
+            storage: JournalStorage(configuration, log: log), sessions: sessions, sharedPages: sharedPages,
+            sharedCacheBytes: sharedCacheBytes, live: live, log: log, clock: clock)
+    }
+
+    /// Opens the service on `storage` (the local journal, or a database shared with other
+    /// replicas): loads everything, then applies the changes storage reports from elsewhere.
+    package static func open(
+        storage: any ChangeStorage, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
+        sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(), log: ServiceLog = .standardError,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) throws(StartupError) -> CollectionService {
+        let loaded = try storage.load()
+        for line in loaded.reports { log.line("level=info event=loaded \(line)") }
         FreedMemory.returnToSystem()  // hand the parsers' freed memory back to the OS rather than keep it as RSS
-        return CollectionService(
-            opener, cache: (sharedPages, sharedCacheBytes), compactAfterBytes: storage.compactAfterBytes, sessions: sessions,
-            live: live, log: log, clock: clock)
+        let service = CollectionService(
+            loaded, storage: storage, cache: (sharedPages, sharedCacheBytes), sessions: sessions, live: live, log: log, clock: clock)
+        let writes = service.writes
+        storage.watch { writes.catchUpSoon() }
+        return service
     }
 
     private init(
-        _ opened: CollectionOpener, cache: (pages: Int, bytes: Int), compactAfterBytes: Int, sessions: SessionStore,
+        _ loaded: LoadedCollections, storage: any ChangeStorage, cache: (pages: Int, bytes: Int), sessions: SessionStore,
         live configuration: LiveConfiguration, log: ServiceLog, clock: @escaping @Sendable () -> Date
     ) {
+        var opener = CollectionOpener(stores: loaded.stores)
+        CollectionRegistry.visitAll(&opener)
         let metrics = ServiceMetrics()
         let live = LiveHub(configuration: configuration)
         let context = EngineContext(
             metrics: metrics, formatters: FormatterCache(), sharedPages: cache.pages,
-            sharedCacheBytes: cache.bytes, itemCounts: opened.itemCounts, live: live, clock: clock)
+            sharedCacheBytes: cache.bytes, itemCounts: opener.itemCounts, live: live, clock: clock)
         self.live = live
-        let collections = opened.collections.map { $0(context) }
+        let collections = opener.collections.map { $0(context) }
         engines = Engines(collections.map(\.engine))
         // Ids continue after the highest of the items held and of what storage recorded
         // (ids of deleted items are never given again).
         let sequences = Dictionary(
-            uniqueKeysWithValues: collections.map { ($0.engine.name, max($0.engine.highestHeldSequence, $0.recordedSequence)) })
+            uniqueKeysWithValues: collections.map {
+                ($0.engine.name, max($0.engine.highestHeldSequence, loaded.sequences[$0.engine.name] ?? 0))
+            })
         self.metrics = metrics
         self.sessions = sessions
         self.log = log
         self.clock = clock
-        let writes = WriteCoordinator(
-            engines: engines, files: collections.compactMap(\.files), compactAfterBytes: compactAfterBytes, sequences: sequences, log: log)
+        let writes = WriteCoordinator(engines: engines, storage: storage, sequences: sequences, position: loaded.position, log: log)
         self.writes = writes
         endpoints = collections.map { $0.endpoint(writes) }
-        writes.writeMissingSnapshots()
+        (storage as? JournalStorage)?.attach(writes)
     }
 
     package var now: Date { clock() }
@@ -132,30 +142,18 @@ struct EngineContext {
     }
 }
 
-/// One collection, opened: its engine, its files (nil in memory), the highest sequence
-/// storage recorded, and how to make its endpoint once writes are wired.
+/// One collection, opened: its engine, and how to make its endpoint once writes are wired.
 struct OpenedCollection {
     let engine: any AnyCollectionEngine
-    let files: CollectionFiles?
-    let recordedSequence: Int
     let endpoint: (WriteCoordinator) -> CollectionEndpoint
 }
 
-/// Opens each registered collection with its concrete type: its state from the given stores
-/// or from storage (snapshot and journal), then, once the number of collections is known,
-/// its engine and its journal. Stops at the first error.
+/// Makes each registered collection's engine, with its concrete type, from the loaded stores
+/// (one without a store starts empty), once the number of collections is known.
 private struct CollectionOpener: CollectionVisitor {
-    enum Source {
-        case stores([any AnyCollectionStore])
-        case storage(StorageConfiguration)
-    }
-
-    let source: Source
-    let log: ServiceLog
+    let stores: [any AnyCollectionStore]
     var collections: [(EngineContext) -> OpenedCollection] = []
     var itemCounts: [Int] = []
-    var reports: [String] = []
-    var error: StartupError?
 
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
         open(C.self) { engine, _ in CollectionEndpoint(C.self, engine: engine) }
@@ -168,37 +166,11 @@ private struct CollectionOpener: CollectionVisitor {
     private mutating func open<C: ListCollection>(
         _ collection: C.Type, endpoint: @escaping (CollectionEngine<C>, WriteCoordinator) -> CollectionEndpoint
     ) {
-        guard error == nil else { return }
-        switch source {
-        case .stores(let stores):
-            let state = stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: [])
-            itemCounts.append(state.count)
-            collections.append { context in
-                let engine = Self.engine(state, context)
-                return OpenedCollection(engine: engine, files: nil, recordedSequence: 0, endpoint: { endpoint(engine, $0) })
-            }
-        case .storage(let storage):
-            do {
-                let recovered = try RecoveredCollection<C>.recover(storage, log: log)
-                let journal = try recovered.journalPath.map { path throws(StartupError) in
-                    do {
-                        return try Journal(path: path, length: recovered.journalLength)
-                    } catch {
-                        throw StartupError(description: "cannot open the journal: \(error)")
-                    }
-                }
-                reports.append(recovered.report)
-                itemCounts.append(recovered.state.count)
-                collections.append { context in
-                    let engine = Self.engine(recovered.state, context)
-                    return OpenedCollection(
-                        engine: engine, files: journal.map { Self.files(of: engine, journal: $0, needsSnapshot: recovered.needsSnapshot) },
-                        recordedSequence: recovered.highestSequence,
-                        endpoint: { endpoint(engine, $0) })
-                }
-            } catch {
-                self.error = error
-            }
+        let state = stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: [])
+        itemCounts.append(state.count)
+        collections.append { context in
+            let engine = Self.engine(state, context)
+            return OpenedCollection(engine: engine, endpoint: { endpoint(engine, $0) })
         }
     }
 
@@ -207,18 +179,5 @@ private struct CollectionOpener: CollectionVisitor {
             state: state, metrics: context.metrics, formatters: context.formatters, pageCapacity: context.sharedPages,
             cacheBytes: EngineContext.share(of: context.sharedCacheBytes, forItems: state.count, among: context.itemCounts),
             live: context.live, clock: context.clock)
-    }
-
-    /// The collection's files beside its journal: snapshot, sequence high-water mark.
-    private static func files<C: ListCollection>(of engine: CollectionEngine<C>, journal: Journal, needsSnapshot: Bool) -> CollectionFiles {
-        let directory = (journal.path as NSString).deletingLastPathComponent as NSString
-        return CollectionFiles(
-            name: C.name, snapshotPath: directory.appendingPathComponent(SnapshotFile.fileName(C.self)),
-            sequencePath: directory.appendingPathComponent(RecoveredCollection<C>.sequenceFileName), journal: journal,
-            needsSnapshot: needsSnapshot,
-            takeSnapshot: {
-                let items = engine.state.allItems
-                return { SnapshotFile.encode(items, as: C.self) }
-            })
     }
 }

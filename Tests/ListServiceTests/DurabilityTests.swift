@@ -205,15 +205,13 @@ import Testing
         }
     }
 
-    @Test func failedAppend_rollsBackTheBatch_andRecoversWhenStorageDoes() throws {
+    @Test func failedAppend_rollsBackWhatTheBatchWroteToOtherJournals() throws {
         try withTemporaryDirectory { directory in
-            let health = StorageHealth()
             let good = try Journal(path: directory + "/orders.journal", length: 0)
             try good.append([Journal.frame(Array("before".utf8))])
             let lengthBefore = good.length
             let full = try Journal(path: "/dev/full", length: 0)  // every write fails with ENOSPC
-            let lines = Locked<[String]>([])
-            let writer = WriterState(
+            let storage = JournalStorage(
                 files: [
                     CollectionFiles(
                         name: "a", snapshotPath: directory + "/a.snapshot", sequencePath: directory + "/a.sequence", journal: good,
@@ -221,35 +219,59 @@ import Testing
                     CollectionFiles(
                         name: "b", snapshotPath: directory + "/b.snapshot", sequencePath: directory + "/b.sequence", journal: full,
                         takeSnapshot: { { [] } }),
-                ],
-                compactAfterBytes: .max, sequences: [:], log: ServiceLog { line in lines.withLock { $0.append(line) } }, health: health)
-            let first = RecordedChanges(name: "a"), second = RecordedChanges(name: "b")
-            guard case .failure(let rejection) = writer.commit([first, second]) else {
+                ], log: ServiceLog { _ in })
+            let first = StoredChange(collection: "a", id: "x", record: nil), second = StoredChange(collection: "b", id: "x", record: nil)
+            guard case .failed(let source, _) = storage.append([first, second], decidedAt: 0) else {
                 Issue.record("a batch whose journal cannot be written was acknowledged")
                 return
             }
-            #expect(rejection.kind == .storageUnavailable)
-            #expect(!first.isApplied && !second.isApplied)
+            #expect(source == "b")
             #expect(good.length == lengthBefore)
             #expect(try JournalReader.read(directory + "/orders.journal").payloads == [Array("before".utf8)])
-            #expect(health.failingCollections.map(\.name) == ["b"])
-            _ = writer.commit([second])  // still failing: logged once, not per write
-            #expect(lines.withLock { $0.filter { $0.contains("event=journal-write-failed") }.count } == 1)
-            // Storage recovers for collection a alone: its writes go through and a is healthy.
-            guard case .success = writer.commit([first]) else {
-                Issue.record("a write to a working journal failed")
-                return
-            }
-            #expect(first.isApplied)
+            #expect(storage.append([first], decidedAt: 0) == .appended(position: 0))
+            #expect(try JournalReader.read(directory + "/orders.journal").payloads.count == 2)
         }
+    }
+
+    @Test func storageThatFails_refusesWritesWith503_reportsOnce_andRecovers() throws {
+        let lines = Locked<[String]>([])
+        let storage = SwitchableStorage(stores: [CollectionState<Orders>(items: [.make(id: "o-000001")])])
+        let service = try CollectionService.open(storage: storage, log: ServiceLog { line in lines.withLock { $0.append(line) } })
+        let router = ServiceRoutes.makeHandler(service: service)
+        storage.failure.withLock { $0 = "disk full" }
+        for _ in 0..<2 {
+            let refused = router.send(.post, "/orders", json: WriteAPITests.validOrder)
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.headers["Retry-After"] != nil)
+        }
+        #expect(service.engine(Orders.self).state.count == 1)
+        #expect(service.writes.health.failingCollections.map(\.name) == ["orders"])
+        #expect(lines.withLock { $0.filter { $0.contains("event=journal-write-failed") }.count } == 1)  // logged once, not per write
+        storage.failure.withLock { $0 = nil }
+        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
+        #expect(service.engine(Orders.self).state.count == 2)
+        #expect(service.writes.health.failingCollections.isEmpty)
+        #expect(storage.appended.withLock { $0.map(\.collection) } == ["orders"])
     }
 }
 
-/// A batch's changes to one collection that only records whether it was applied.
-private final class RecordedChanges: PendingCollectionChanges {
-    let name: String
-    private(set) var isApplied = false
-    init(name: String) { self.name = name }
-    var journalPayloads: [[UInt8]] { [Array(#"{"op":"delete","id":"x"}"#.utf8)] }
-    func apply() { isApplied = true }
+/// Storage in memory whose appends fail while `failure` holds a reason.
+private final class SwitchableStorage: ChangeStorage {
+    let stores: [any AnyCollectionStore]
+    let failure = Locked<String?>(nil)
+    let appended = Locked<[StoredChange]>([])
+
+    init(stores: [any AnyCollectionStore]) { self.stores = stores }
+
+    func load() throws(StartupError) -> LoadedCollections {
+        LoadedCollections(stores: stores, position: 0, sequences: [:], reports: [])
+    }
+
+    func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
+        if let reason = failure.withLock({ $0 }) { return .failed(source: changes[0].collection, reason: reason) }
+        appended.withLock { $0 += changes }
+        return .appended(position: 0)
+    }
+
+    func changes(after position: UInt64, limit: Int) -> ChangesSince { .changes([], head: position) }
 }

@@ -10,6 +10,11 @@ protocol AnyCollectionEngine: AnyObject, Sendable {
     func containsItem(id: String) -> Bool
     /// The highest sequence number among the ids of the items held.
     var highestHeldSequence: Int { get }
+    /// Applies changes as storage keeps them (made by another process), in order; returns
+    /// the highest sequence among their ids. A record that cannot be decoded applies nothing.
+    func applyStored(_ changes: [StoredChange]) throws(JSONFieldError) -> Int
+    /// Replaces every item with `store`'s, if it is this collection's.
+    func replaceState(with store: any AnyCollectionStore)
 }
 
 extension CollectionEngine: AnyCollectionEngine {
@@ -19,6 +24,33 @@ extension CollectionEngine: AnyCollectionEngine {
     var itemCount: Int { state.count }
     func containsItem(id: String) -> Bool { state.item(id: id) != nil }
     var highestHeldSequence: Int { state.largest { C.sequence(of: C.id(of: $0)) ?? 0 } }
+
+    func applyStored(_ changes: [StoredChange]) throws(JSONFieldError) -> Int {
+        var decoded: [ItemChange<C.Item>] = []
+        decoded.reserveCapacity(changes.count)
+        var highest = 0
+        for change in changes {
+            highest = max(highest, C.sequence(of: change.id) ?? 0)
+            guard let record = change.record else {
+                decoded.append(.delete(id: change.id))
+                continue
+            }
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(record)
+            } catch {
+                throw JSONFieldError(path: "\(C.name) \(change.id)", reason: "\(error)")
+            }
+            decoded.append(.upsert(try C.decodeItem(value, path: "\(C.name) \(change.id)")))
+        }
+        apply(decoded)
+        return highest
+    }
+
+    func replaceState(with store: any AnyCollectionStore) {
+        guard let state = store as? CollectionState<C> else { return }
+        replaceAll(state.allItems)
+    }
 }
 
 /// One engine per registered collection, in registration order, found by the collection's type.

@@ -3,31 +3,61 @@ import Foundation
 import Basics
 
 /// Every write passes through here, one at a time on one queue: it is checked against the
-/// latest state (including earlier writes of its batch), journaled, and answered only once its
-/// record is on disk. Writes that arrive while a batch is being synced wait and go together in
-/// the next batch, sharing one fsync per collection (group commit).
+/// latest state (including earlier writes of its batch), made durable by storage, applied,
+/// and only then answered. Writes that arrive while a batch is being saved wait and go
+/// together in the next batch (group commit). Changes other processes made (replicas over a
+/// shared database) are applied on the same queue, in commit order, so every decision sees
+/// one consistent state and the log position it reflects.
 package final class WriteCoordinator: Sendable {
     private let queue = DispatchQueue(label: "listservice.writes")
     private let pending = Locked<Pending>(Pending())
-    private let writer: WriterState
+    private let storage: any ChangeStorage
+    private let state: QueueState
     let engines: Engines
     /// Which collections cannot be written right now (for `/health/ready`).
     package let health: StorageHealth
+    /// Where this process is in the shared change log (all zero with a local journal).
+    package let replication = ReplicationStatus()
+    private let log: ServiceLog
+
+    /// A batch another process keeps making stale is decided again at most this often.
+    static let maximumAttempts = 8
+    /// Changes read from the shared log at a time while catching up.
+    static let catchUpPage = 2_000
 
     private struct Pending {
         var operations: [@Sendable (inout WriteBatch) -> Void] = []
         var isDrainScheduled = false
+        var isCatchUpScheduled = false
     }
 
-    init(engines: Engines, files: [CollectionFiles], compactAfterBytes: Int, sequences: [String: Int], log: ServiceLog) {
+    /// What only the writer queue touches.
+    private final class QueueState: @unchecked Sendable {
+        // Invariant: used only on the coordinator's serial queue.
+        var sequences: [String: Int]
+        var position: UInt64
+        init(sequences: [String: Int], position: UInt64) {
+            self.sequences = sequences
+            self.position = position
+        }
+    }
+
+    init(engines: Engines, storage: any ChangeStorage, sequences: [String: Int], position: UInt64, log: ServiceLog) {
         self.engines = engines
-        let health = StorageHealth()
-        self.health = health
-        self.writer = WriterState(files: files, compactAfterBytes: compactAfterBytes, sequences: sequences, log: log, health: health)
+        self.storage = storage
+        self.health = StorageHealth()
+        self.log = log
+        state = QueueState(sequences: sequences, position: position)
+        replication.position.store(position, ordering: .relaxed)
+        replication.head.store(position, ordering: .relaxed)
     }
 
-    /// Queues a write. `operation` runs on the writer queue with the batch it belongs to;
-    /// whatever it registers with `WriteBatch.onCommit` runs once the batch is durable.
+    /// The id sequences (on the writer queue: a compaction records them).
+    var sequences: [String: Int] { state.sequences }
+
+    /// Queues a write. `operation` runs on the writer queue with the batch it belongs to, and
+    /// may run again if another process made its batch stale: it must only decide and
+    /// register with the batch (`onCommit`, `onSettled`), never answer directly.
     package func submit(_ operation: @escaping @Sendable (inout WriteBatch) -> Void) {
         let shouldSchedule = pending.withLock { pending in
             pending.operations.append(operation)
@@ -47,13 +77,152 @@ package final class WriteCoordinator: Sendable {
             return pending.operations
         }
         guard !operations.isEmpty else { return }
-        var batch = WriteBatch(engines: engines, sequences: writer.sequences)
-        for operation in operations { operation(&batch) }
-        let outcome = writer.commit(Array(batch.collections.values))
-        if case .success = outcome { writer.sequences = batch.sequences }  // a refused batch uses up no id
-        for completion in batch.completions { completion(outcome) }
-        writer.compactIfDue(coordinator: self)
+        for attempt in 1...Self.maximumAttempts {
+            var batch = WriteBatch(engines: engines, sequences: state.sequences)
+            for operation in operations { operation(&batch) }
+            let changes = batch.storedChanges
+            let outcome = changes.isEmpty ? .appended(position: 0) : storage.append(changes, decidedAt: state.position)
+            switch outcome {
+            case .stale where attempt < Self.maximumAttempts:
+                replication.staleBatches.add(1, ordering: .relaxed)
+                catchUp()  // then decide again on the state other processes made
+                continue
+            case .stale:
+                batch.settle(
+                    .failure(
+                        WriteRejection(
+                            kind: .storageUnavailable, detail: "Other writers keep changing these items; nothing was changed. Try again.")))
+            case .failed(let source, let reason):
+                if !health.isFailing(source) {
+                    health.set(source, failing: reason)
+                    log.line("level=error event=\(Self.kind(of: source))-write-failed source=\(source) error=\"\(reason)\"")
+                }
+                batch.settle(
+                    .failure(
+                        WriteRejection(
+                            kind: .storageUnavailable, detail: "The change could not be saved; nothing was changed. Try again later.")))
+            case .appended(let position):
+                markHealthy(batch.collections.values.map(\.name) + [Self.databaseSource])
+                if position > 0 {
+                    // Others' changes committed between this process's position and the batch come first.
+                    let first = position - UInt64(changes.count) + 1
+                    if first > state.position + 1 { catchUp(through: first - 1) }
+                }
+                batch.apply()
+                if position > 0, state.position + UInt64(changes.count) == position { advance(to: position, committedAt: nil) }
+                state.sequences = batch.sequences  // a refused batch uses up no id
+                batch.settle(.success(()))
+            }
+            break
+        }
+        storage.betweenBatches(self)
         queue.async { self.drain() }
+    }
+
+    /// What a shared database's failures are reported under in `/health/ready`.
+    package static let databaseSource = "database"
+
+    /// `database`, or `journal` for a collection's journal: what log lines name.
+    private static func kind(of source: String) -> String { source == databaseSource ? "database" : "journal" }
+
+    private func markHealthy(_ sources: [String]) {
+        for source in sources where health.isFailing(source) {
+            health.set(source, failing: nil)
+            log.line("level=info event=\(Self.kind(of: source))-write-recovered source=\(source)")
+        }
+    }
+
+    // MARK: changes made elsewhere
+
+    /// Applies, soon, the changes other processes committed past this one's position (called
+    /// by storage's watcher when it is told of some, and now and then).
+    package func catchUpSoon() {
+        let shouldSchedule = pending.withLock { pending in
+            defer { pending.isCatchUpScheduled = true }
+            return !pending.isCatchUpScheduled
+        }
+        guard shouldSchedule else { return }
+        queue.async {
+            self.pending.withLock { $0.isCatchUpScheduled = false }
+            self.catchUp()
+        }
+    }
+
+    /// Reads the log past this process's position (up to `limit`) and applies it in commit
+    /// order; a log trimmed past the position loads everything again. Returns whether it
+    /// caught up.
+    @discardableResult
+    private func catchUp(through limit: UInt64 = .max) -> Bool {
+        while state.position < limit {
+            switch storage.changes(after: state.position, limit: Self.catchUpPage) {
+            case .failed(let reason):
+                if !health.isFailing(Self.databaseSource) {
+                    health.set(Self.databaseSource, failing: reason)
+                    log.line("level=error event=storage-read-failed error=\"\(reason)\"")
+                }
+                return false
+            case .trimmed:
+                guard reload() else { return false }
+            case .changes(let logged, let head):
+                markHealthy([Self.databaseSource])
+                replication.head.store(max(head, state.position), ordering: .relaxed)
+                let wanted = logged.prefix { $0.position <= limit }
+                guard let last = wanted.last else { return true }
+                do {
+                    try apply(Array(wanted))
+                } catch {
+                    log.line("level=error event=replication-apply-failed position=\(last.position) error=\"\(error)\"")
+                    health.set(Self.databaseSource, failing: "change \(last.position) cannot be applied: \(error)")
+                    return false
+                }
+                advance(to: last.position, committedAt: last.committedAt)
+                if logged.count < Self.catchUpPage { return true }
+            }
+        }
+        return true
+    }
+
+    /// Applies logged changes, each collection's in their order, in one step per collection;
+    /// ids they give out are never given again here.
+    private func apply(_ logged: [LoggedChange]) throws(JSONFieldError) {
+        var byCollection: [String: [StoredChange]] = [:]
+        for entry in logged { byCollection[entry.change.collection, default: []].append(entry.change) }
+        for (name, changes) in byCollection {
+            guard let engine = engines.named(name) else { continue }  // a collection this build does not serve
+            let highest = try engine.applyStored(changes)
+            state.sequences[name] = max(state.sequences[name] ?? 0, highest)
+        }
+    }
+
+    /// Replaces every collection's state with storage's (the log was trimmed past this
+    /// process's position).
+    private func reload() -> Bool {
+        do {
+            let loaded = try storage.load()
+            for store in loaded.stores {
+                for engine in engines.all { engine.replaceState(with: store) }
+            }
+            for (name, sequence) in loaded.sequences { state.sequences[name] = max(state.sequences[name] ?? 0, sequence) }
+            replication.reloads.add(1, ordering: .relaxed)
+            log.line(
+                "level=warning event=replica-reloaded position=\(loaded.position) reason=\"the change log was trimmed past this replica's position\""
+            )
+            advance(to: loaded.position, committedAt: nil)
+            return true
+        } catch {
+            health.set(Self.databaseSource, failing: "cannot reload: \(error)")
+            return false
+        }
+    }
+
+    private func advance(to position: UInt64, committedAt: Int64?) {
+        state.position = position
+        replication.position.store(position, ordering: .relaxed)
+        if replication.head.load(ordering: .relaxed) < position { replication.head.store(position, ordering: .relaxed) }
+        if let committedAt {
+            let lag = max(0, Int64(Date().timeIntervalSince1970 * 1000) - committedAt)
+            replication.lagMilliseconds.store(Int(lag), ordering: .relaxed)
+        }
     }
 
     /// Runs `body` on the writer queue (journal maintenance after a compaction).
@@ -62,19 +231,17 @@ package final class WriteCoordinator: Sendable {
     /// Waits until no compaction runs in the background and its journal trims are done (at
     /// shutdown, so the process does not exit mid-snapshot).
     package func finishBackgroundWork() {
+        guard let journal = storage as? JournalStorage else { return }
         repeat {
-            writer.backgroundWork.wait()
+            journal.backgroundWork.wait()
             queue.sync {}  // the trims queued by finished compactions, which may start another
-        } while writer.backgroundWork.wait(timeout: .now()) == .timedOut
+        } while journal.backgroundWork.wait(timeout: .now()) == .timedOut
     }
-
-    /// Writes, in the background, the snapshot of each collection loaded from JSON, so the next
-    /// start reads binary; readiness does not wait for it.
-    func writeMissingSnapshots() { queue.async { self.writer.compactIfDue(coordinator: self) } }
 
     /// Writes every collection's snapshot now and trims its journal; returns when done.
     package func compactNow() {
-        queue.sync { writer.compact(coordinator: self, force: true) }
+        guard let journal = storage as? JournalStorage else { return }
+        queue.sync { journal.compact(coordinator: self, force: true) }
         queue.sync {}  // the trims were queued behind the snapshot writes
     }
 }
@@ -87,6 +254,8 @@ package struct WriteBatch {
     /// Each changed collection's changes, under its type.
     var collections: [ObjectIdentifier: any PendingCollectionChanges] = [:]
     var completions: [(Result<Void, WriteRejection>) -> Void] = []
+    /// Answers decided before storage (refusals), given once the batch is settled.
+    var settled: [() -> Void] = []
 
     /// The item as the batch sees it: earlier writes in the batch first, then the engine.
     package func item<C: ListCollection>(_ collection: C.Type, id: String) -> C.Item? {
@@ -119,12 +288,26 @@ package struct WriteBatch {
 
     /// Runs after the batch is durable and applied (success) or refused by storage (failure).
     package mutating func onCommit(_ body: @escaping (Result<Void, WriteRejection>) -> Void) { completions.append(body) }
+
+    /// Runs once the batch is settled, whatever storage did: how a write refused before
+    /// storage answers (not at once, since a stale batch is decided again).
+    package mutating func onSettled(_ body: @escaping () -> Void) { settled.append(body) }
+
+    /// The batch's changes as storage keeps them, each collection's in order.
+    var storedChanges: [StoredChange] { collections.values.flatMap(\.storedChanges) }
+
+    func apply() { for changes in collections.values { changes.apply() } }
+
+    func settle(_ outcome: Result<Void, WriteRejection>) {
+        for answer in settled { answer() }
+        for completion in completions { completion(outcome) }
+    }
 }
 
 /// A batch's changes to one collection, type-erased for the batch.
 protocol PendingCollectionChanges: AnyObject {
     var name: String { get }
-    var journalPayloads: [[UInt8]] { get }
+    var storedChanges: [StoredChange] { get }
     func apply()
 }
 
@@ -133,7 +316,7 @@ final class CollectionChanges<C: ListCollection>: PendingCollectionChanges {
     let engine: CollectionEngine<C>
     private(set) var changes: [ItemChange<C.Item>] = []
     private(set) var overlay: [String: C.Item?] = [:]
-    private(set) var journalPayloads: [[UInt8]] = []
+    private(set) var storedChanges: [StoredChange] = []
 
     init(engine: CollectionEngine<C>) { self.engine = engine }
 
@@ -141,24 +324,16 @@ final class CollectionChanges<C: ListCollection>: PendingCollectionChanges {
 
     func add(_ change: ItemChange<C.Item>) {
         changes.append(change)
-        var json = JSONWriter()
-        json.beginObject()
         switch change {
         case .upsert(let item):
             overlay[C.id(of: item)] = .some(item)
-            json.key("op")
-            json.string("upsert")
-            json.key("item")
+            var json = JSONWriter()
             C.writeItem(item, to: &json)
+            storedChanges.append(StoredChange(collection: C.name, id: C.id(of: item), record: json.bytes))
         case .delete(let id):
             overlay[id] = .some(nil)
-            json.key("op")
-            json.string("delete")
-            json.key("id")
-            json.string(id)
+            storedChanges.append(StoredChange(collection: C.name, id: id, record: nil))
         }
-        json.endObject()
-        journalPayloads.append(json.bytes)
     }
 
     func apply() { engine.apply(changes) }

@@ -18,7 +18,8 @@ package enum WriteOutcome<Item: Sendable>: Sendable {
 }
 
 /// The write flow of collection `C`: look up, let the collection decide, check the
-/// precondition, skip what changes nothing, journal; the outcome is reported once durable.
+/// precondition, skip what changes nothing, save; the outcome is reported once the batch is
+/// settled (a refusal too: a batch other replicas made stale is decided again).
 struct ItemWrites<C: EditableCollection>: Sendable {
     let engine: CollectionEngine<C>
     let writes: WriteCoordinator
@@ -29,7 +30,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         writes.submit { batch in
             switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, context: context) }) {
             case .failure(let rejection):
-                report(.refused(rejection))
+                batch.onSettled { report(.refused(rejection)) }
             case .success(let item):
                 batch.record(C.self, .upsert(item))
                 batch.onCommit { committed in report(committed.map { .created(item) }) }
@@ -48,7 +49,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         let context = editContext(for: display)
         writes.submit { batch in
             guard let item = batch.item(C.self, id: id) else {
-                return report(.refused(.notFound("\(C.itemName) with id '\(id)'")))
+                return batch.onSettled { report(.refused(.notFound("\(C.itemName) with id '\(id)'"))) }
             }
             let decided: Result<C.Item?, WriteRejection>
             switch edit {
@@ -58,18 +59,18 @@ struct ItemWrites<C: EditableCollection>: Sendable {
             }
             let changed: C.Item?
             switch decided {
-            case .failure(let rejection): return report(.refused(rejection))
+            case .failure(let rejection): return batch.onSettled { report(.refused(rejection)) }
             case .success(let item): changed = item
             }
             let version = engine.version(of: item)
             if let condition, !condition.admits(version) {
-                return report(.refused(.stale("The \(C.itemName) changed since its ETag was read; fetch it again.")))
+                return batch.onSettled { report(.refused(.stale("The \(C.itemName) changed since its ETag was read; fetch it again."))) }
             }
             guard let changed else {
                 batch.record(C.self, .delete(id: id))
                 return batch.onCommit { committed in report(committed.map { .deleted }) }
             }
-            if engine.version(of: changed) == version { return report(.unchanged(item)) }
+            if engine.version(of: changed) == version { return batch.onSettled { report(.unchanged(item)) } }
             batch.record(C.self, .upsert(changed))
             batch.onCommit { committed in report(committed.map { .updated(changed) }) }
         }

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where the service keeps what it acknowledges, in three parts: load everything, append a
+/// batch of changes durably, and deliver the changes other processes made. Two
+/// implementations: the local journal (`JournalStorage`: nothing happens elsewhere) and
+/// PostgreSQL shared by replicas (`PostgresStorage`). Every call but `load` and `watch` runs on
+/// the write coordinator's queue, one at a time.
+package protocol ChangeStorage: AnyObject, Sendable {
+    /// Every collection's items and the log position they reflect, read consistently.
+    func load() throws(StartupError) -> LoadedCollections
+
+    /// Makes `changes` durable, all or none. They were decided on the state at `position`
+    /// (the log position this process has applied); storage that others write too answers
+    /// `stale` when one of their items changed after it.
+    func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome
+
+    /// Changes past `position` in commit order (at most `limit`), made by any process.
+    func changes(after position: UInt64, limit: Int) -> ChangesSince
+
+    /// Calls `wake` whenever changes may have been made elsewhere (and now and then anyway),
+    /// from a thread of storage's own, until the process ends.
+    func watch(_ wake: @escaping @Sendable () -> Void)
+
+    /// Work between batches (a journal's compaction), on the writer queue.
+    func betweenBatches(_ coordinator: WriteCoordinator)
+}
+
+extension ChangeStorage {
+    package func watch(_ wake: @escaping @Sendable () -> Void) {}
+    package func betweenBatches(_ coordinator: WriteCoordinator) {}
+}
+
+/// One change as storage keeps it.
+package struct StoredChange: Sendable, Equatable {
+    package let collection: String
+    package let id: String
+    /// The item's JSON record, as its data file holds it; nil: the item was deleted.
+    package let record: [UInt8]?
+
+    package init(collection: String, id: String, record: [UInt8]?) {
+        self.collection = collection
+        self.id = id
+        self.record = record
+    }
+}
+
+/// A change read back from a shared log, with where and when it was committed.
+package struct LoggedChange: Sendable {
+    package let position: UInt64
+    /// Commit time, milliseconds since 1970 (for the replication lag).
+    package let committedAt: Int64
+    package let change: StoredChange
+
+    package init(position: UInt64, committedAt: Int64, change: StoredChange) {
+        self.position = position
+        self.committedAt = committedAt
+        self.change = change
+    }
+}
+
+/// What an append came to.
+package enum AppendOutcome: Sendable, Equatable {
+    /// Durable; `position` is the log's position after the batch's last change (0 where
+    /// there is no shared log).
+    case appended(position: UInt64)
+    /// Another process changed one of the batch's items after it was decided: nothing was
+    /// saved; catch up and decide again.
+    case stale
+    /// Nothing was saved (disk full, database unreachable). `source` is what failed (a
+    /// collection's journal, `database`), `reason` why: both for logs and readiness.
+    case failed(source: String, reason: String)
+}
+
+/// What a read of the log past a position found.
+package enum ChangesSince: Sendable {
+    case changes([LoggedChange], head: UInt64)
+    /// The log no longer reaches back to that position (trimmed): load everything again.
+    case trimmed
+    /// Storage cannot be read now; `reason` is for logs and readiness.
+    case failed(reason: String)
+}
+
+/// Every collection's state as loaded, the log position it reflects, and the highest id
+/// sequence each collection ever gave out (deleted items included).
+package struct LoadedCollections: Sendable {
+    package let stores: [any AnyCollectionStore]
+    package let position: UInt64
+    package let sequences: [String: Int]
+    /// One line per collection for the start-up log.
+    package let reports: [String]
+
+    package init(stores: [any AnyCollectionStore], position: UInt64, sequences: [String: Int], reports: [String]) {
+        self.stores = stores
+        self.position = position
+        self.sequences = sequences
+        self.reports = reports
+    }
+}

@@ -1,0 +1,207 @@
+import Dispatch
+import Foundation
+
+/// One collection's files in the state directory: its snapshot, its journal, and the
+/// high-water mark of its id sequence.
+final class CollectionFiles: @unchecked Sendable {
+    // Invariant: `journal`, `isCompacting` and `needsSnapshot` are used only on the write
+    // coordinator's queue; the background snapshot writer reads only the paths, constants.
+    let name: String
+    let snapshotPath: String
+    /// Holds the highest sequence number ever given out, so ids of deleted items are never
+    /// given again after the journal that recorded them is compacted away.
+    let sequencePath: String
+    let journal: Journal
+    /// Takes the collection's current items (on the writer queue, so no write runs
+    /// meanwhile) and returns what encodes them as a snapshot (run off the queue).
+    let takeSnapshot: () -> @Sendable () -> [[UInt8]]
+    var isCompacting = false
+    /// Whether the state directory lacks a binary snapshot (the items were loaded from JSON).
+    var needsSnapshot: Bool
+
+    init(
+        name: String, snapshotPath: String, sequencePath: String, journal: Journal, needsSnapshot: Bool = false,
+        takeSnapshot: @escaping () -> @Sendable () -> [[UInt8]]
+    ) {
+        self.name = name
+        self.snapshotPath = snapshotPath
+        self.needsSnapshot = needsSnapshot
+        self.sequencePath = sequencePath
+        self.journal = journal
+        self.takeSnapshot = takeSnapshot
+    }
+}
+
+/// The local journal as the service's storage: each collection's snapshot plus its journal
+/// replayed at load, every batch appended to the journals of the collections it changes (one
+/// fsync each), and compactions between batches. Nothing changes elsewhere. Without a state
+/// directory (`--in-memory`), changes live in memory only.
+final class JournalStorage: ChangeStorage, @unchecked Sendable {
+    // Invariant: `files` and `collections` are set once by `load` (before any write) and then
+    // used only on WriteCoordinator's serial queue (appends, compaction starts, journal trims),
+    // so they are never touched by two threads at once.
+    private let configuration: StorageConfiguration?
+    private var files: [String: CollectionFiles] = [:]
+    /// How to make each collection's files once its engine exists (the snapshot is taken from it).
+    private var pendingFiles: [(Engines) -> CollectionFiles] = []
+    private let compactAfterBytes: Int
+    private let log: ServiceLog
+    /// Compactions running in the background (see `WriteCoordinator.finishBackgroundWork`).
+    let backgroundWork = DispatchGroup()
+    /// The stores a service made in memory starts from (`CollectionService(stores:)`).
+    private let memoryStores: [any AnyCollectionStore]
+
+    /// Storage on the snapshots and journals `configuration` names.
+    init(_ configuration: StorageConfiguration, log: ServiceLog) {
+        self.configuration = configuration
+        self.compactAfterBytes = configuration.compactAfterBytes
+        self.log = log
+        self.memoryStores = []
+    }
+
+    /// Storage in memory only, starting from `stores` (a collection without one starts empty).
+    init(memory stores: [any AnyCollectionStore], log: ServiceLog) {
+        configuration = nil
+        compactAfterBytes = .max
+        self.log = log
+        memoryStores = stores
+    }
+
+    func load() throws(StartupError) -> LoadedCollections {
+        guard let configuration else {
+            var opener = MemoryOpener(stores: memoryStores)
+            CollectionRegistry.visitAll(&opener)
+            return LoadedCollections(stores: opener.loaded, position: 0, sequences: [:], reports: [])
+        }
+        if let directory = configuration.stateDirectory {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StartupError(description: "cannot create the state directory \(directory): \(error.localizedDescription)")
+            }
+        }
+        var opener = JournalOpener(storage: configuration, log: log)
+        CollectionRegistry.visitAll(&opener)
+        if let error = opener.error { throw error }
+        pendingFiles = opener.files
+        return LoadedCollections(stores: opener.loaded, position: 0, sequences: opener.sequences, reports: opener.reports)
+    }
+
+    /// Storage on journals already open (for tests of appends), compacting only when forced.
+    init(files: [CollectionFiles], log: ServiceLog) {
+        configuration = nil
+        compactAfterBytes = .max
+        self.log = log
+        memoryStores = []
+        self.files = Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0) })
+    }
+
+    /// Makes each collection's files, now that its engine exists; writes, in the background,
+    /// the snapshots of collections loaded from JSON, so the next start reads binary.
+    func attach(_ coordinator: WriteCoordinator) {
+        coordinator.onWriterQueue {
+            for make in self.pendingFiles {
+                let file = make(coordinator.engines)
+                self.files[file.name] = file
+            }
+            self.pendingFiles = []
+            self.compactIfDue(coordinator: coordinator)
+        }
+    }
+
+    /// Journals every collection's records (one fsync each). If a journal cannot be written,
+    /// the records this batch already wrote to other journals are cut off again and the batch
+    /// fails: a refused write leaves nothing behind, not even after a restart.
+    func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
+        var byCollection: [String: [[UInt8]]] = [:]
+        var order: [String] = []
+        for change in changes where files[change.collection] != nil {
+            if byCollection[change.collection] == nil { order.append(change.collection) }
+            byCollection[change.collection, default: []].append(Journal.frame(Self.payload(of: change)))
+        }
+        var written: [(file: CollectionFiles, previousLength: Int)] = []
+        for name in order {
+            guard let file = files[name], let records = byCollection[name] else { continue }
+            let previousLength = file.journal.length
+            do {
+                try file.journal.append(records)
+                written.append((file, previousLength))
+            } catch {
+                for (done, length) in written {
+                    do {
+                        try done.journal.truncate(to: length)
+                    } catch {
+                        log.line("level=error event=journal-rollback-failed file=\(done.journal.path) error=\"\(error)\"")
+                    }
+                }
+                return .failed(source: name, reason: "\(file.journal.path): \(error)")
+            }
+        }
+        return .appended(position: 0)
+    }
+
+    func changes(after position: UInt64, limit: Int) -> ChangesSince { .changes([], head: position) }
+
+    func betweenBatches(_ coordinator: WriteCoordinator) { compactIfDue(coordinator: coordinator) }
+
+    /// A journal record: `{"op":"upsert","item":…}` or `{"op":"delete","id":…}`.
+    static func payload(of change: StoredChange) -> [UInt8] {
+        guard let record = change.record else {
+            var json = JSONWriter()
+            json.beginObject()
+            json.key("op")
+            json.string("delete")
+            json.key("id")
+            json.string(change.id)
+            json.endObject()
+            return json.bytes
+        }
+        return Array(#"{"op":"upsert","item":"#.utf8) + record + [UInt8(ascii: "}")]
+    }
+
+    /// Starts a compaction of each journal past its size limit, and writes each missing snapshot.
+    func compactIfDue(coordinator: WriteCoordinator) { compact(coordinator: coordinator, force: false) }
+
+    /// Takes the current items and sequence (consistent: no write runs meanwhile on this
+    /// queue), then, off the queue, encodes them and writes the sequence file and the data
+    /// file (temporary file, fsync, rename, fsync of the directory), and finally drops the
+    /// journal records the snapshot holds. Replaying a record that a snapshot already holds
+    /// changes nothing, so a crash between the steps loses nothing.
+    func compact(coordinator: WriteCoordinator, force: Bool) {
+        for file in files.values
+        where !file.isCompacting
+            && (file.needsSnapshot || file.journal.length > 0 && (force || file.journal.length >= compactAfterBytes))
+        {
+            file.isCompacting = true
+            let encodeSnapshot = file.takeSnapshot()
+            let covered = file.journal.length
+            let sequence = coordinator.sequences[file.name] ?? 0
+            let log = self.log
+            let work: @Sendable () -> Void = {
+                do {
+                    let parts = encodeSnapshot()
+                    try DurableFile.replace(file.sequencePath, with: Array("\(sequence)\n".utf8))
+                    try DurableFile.replace(file.snapshotPath, with: parts)
+                    coordinator.onWriterQueue {
+                        file.needsSnapshot = false
+                        do {
+                            try file.journal.dropPrefix(covered)
+                            log.line(
+                                "level=info event=compacted file=\(file.snapshotPath) bytes=\(parts.reduce(0) { $0 + $1.count }) journal_bytes_dropped=\(covered)"
+                            )
+                        } catch {
+                            log.line("level=error event=journal-trim-failed file=\(file.journal.path) error=\"\(error)\"")
+                        }
+                        file.isCompacting = false
+                        self.compactIfDue(coordinator: coordinator)  // writes that came meanwhile may be due again
+                    }
+                } catch {
+                    log.line("level=error event=snapshot-failed file=\(file.snapshotPath) error=\"\(error)\"")
+                    coordinator.onWriterQueue { file.isCompacting = false }
+                }
+            }
+            // A forced compaction writes synchronously; a routine one does not hold up writes.
+            if force { work() } else { DispatchQueue.global(qos: .utility).async(group: backgroundWork, execute: work) }
+        }
+    }
+}
