@@ -1,7 +1,8 @@
 import ListService
 
 /// Collections' items in their tables, as the JSON records of their data files (`jsonb`):
-/// seeded once into an empty database, loaded with the change log's position.
+/// seeded once into an empty database (revision 0: before any logged change), then read at
+/// every start.
 package enum PostgresItems {
     /// One collection's rows for seeding: its name and, made only if this replica seeds, each
     /// item's id and JSON record.
@@ -25,40 +26,44 @@ package enum PostgresItems {
     package static func seedOnce(_ connection: PostgresConnection, _ seeds: [Seed]) throws(PostgresError) -> Bool {
         try connection.transaction { () throws(PostgresError) in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(seedLockKey)])
-            try connection.execute("CREATE TABLE IF NOT EXISTS seeded (at timestamptz NOT NULL)")
             guard try connection.execute("SELECT 1 FROM seeded").rows.isEmpty else { return false }
             for seed in seeds {
                 try connection.copy(
                     "COPY \(PostgresSchema.table(of: seed.collection)) (id, revision, item) FROM STDIN",
-                    rows: seed.rows().lazy.map { [$0.id, "1", $0.record] })
+                    rows: seed.rows().lazy.map { [$0.id, "0", $0.record] })
             }
             try connection.execute("INSERT INTO seeded (at) VALUES (clock_timestamp())")
             return true
         }
     }
 
-    /// A collection's items with their revisions, and the change log's position, read in one
-    /// consistent snapshot (`REPEATABLE READ`): no change can fall between the two.
-    package static func load<C: ListCollection>(
+    /// Whether the database was seeded (by any replica, at any time).
+    package static func isSeeded(_ connection: PostgresConnection) throws(PostgresError) -> Bool {
+        try !connection.execute("SELECT 1 FROM seeded LIMIT 1").rows.isEmpty
+    }
+
+    /// A collection's items (deleted ones, kept as rows without an item, left out) and the
+    /// highest id sequence among all its rows, deleted ones included. Run it inside the
+    /// transaction that reads the log's position, so both reflect one snapshot.
+    package static func rows<C: ListCollection>(
         _ collection: C.Type, from connection: PostgresConnection
-    ) throws(PostgresError) -> (items: [(item: C.Item, revision: Int64)], position: Int64) {
-        let (position, rows) = try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PostgresError) in
-            let position = try connection.execute("SELECT coalesce(max(position), 0) FROM change_log").firstValue.flatMap { Int64($0) } ?? 0
-            return (position, try connection.execute("SELECT id, revision, item FROM \(PostgresSchema.table(of: C.name)) ORDER BY id").rows)
-        }
-        var items: [(item: C.Item, revision: Int64)] = []
+    ) throws(PostgresError) -> (items: [C.Item], highestSequence: Int) {
+        let table = PostgresSchema.table(of: C.name)
+        let rows = try connection.execute("SELECT id, item FROM \(table) ORDER BY id").rows
+        var items: [C.Item] = []
         items.reserveCapacity(rows.count)
+        var highestSequence = 0
         for row in rows {
-            guard row.count == 3, let id = row[0], let revision = row[1].flatMap({ Int64($0) }), let record = row[2] else {
-                throw PostgresError(message: "\(PostgresSchema.table(of: C.name)): a row without its id, revision or item")
-            }
+            guard row.count == 2, let id = row[0] else { throw PostgresError(message: "\(table): a row without its id") }
+            highestSequence = max(highestSequence, C.sequence(of: id) ?? 0)
+            guard let record = row[1] else { continue }
             do {
-                items.append((try C.decodeItem(try JSONParser.parse(Array(record.utf8)), path: id), revision))
+                items.append(try C.decodeItem(try JSONParser.parse(Array(record.utf8)), path: id))
             } catch {
-                throw PostgresError(message: "\(PostgresSchema.table(of: C.name)) \(id): \(error)")
+                throw PostgresError(message: "\(table) \(id): \(error)")
             }
         }
-        return (items, position)
+        return (items, highestSequence)
     }
 
     /// `item`'s JSON record, as its data file holds it.

@@ -1,5 +1,6 @@
 /// The database's schema, created and upgraded by the server itself at start: versioned
-/// migrations for what every replica shares (the change log), then a table per collection,
+/// migrations for what every replica shares (the change log, its head, the append function),
+/// then a table per collection (`id`, `revision`: the log position that last changed it, `item`),
 /// created if missing (a collection added later gets its table on the first start that
 /// knows it). Replicas starting at the same moment take turns: a transaction-level advisory
 /// lock serialises them, so each migration runs exactly once.
@@ -18,8 +19,50 @@ package enum PostgresSchema {
                 committed_at timestamptz NOT NULL DEFAULT clock_timestamp()
             )
             """
-        ]
+        ],
+        [
+            // The log's head: appends take its row lock, held to their commit, so positions
+            // are given out in commit order and a reader never sees N+1 before N.
+            "CREATE TABLE log_head (position bigint NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS seeded (at timestamptz NOT NULL)",
+            "INSERT INTO log_head (position) SELECT coalesce(max(position), 0) FROM change_log",
+            """
+            CREATE FUNCTION listservice_append(base bigint, changes jsonb) RETURNS bigint LANGUAGE plpgsql AS $$
+            DECLARE
+                head bigint;
+                change jsonb;
+                found bigint;
+                n bigint := 0;
+            BEGIN
+                SELECT position INTO head FROM log_head FOR UPDATE;
+                FOR change IN SELECT value FROM jsonb_array_elements(changes) LOOP
+                    EXECUTE format('SELECT revision FROM %I WHERE id = $1', 'items_' || (change->>'collection'))
+                        INTO found USING change->>'id';
+                    IF found > base THEN
+                        RETURN -1;
+                    END IF;
+                END LOOP;
+                FOR change IN SELECT value FROM jsonb_array_elements(changes) LOOP
+                    n := n + 1;
+                    EXECUTE format(
+                        'INSERT INTO %I (id, revision, item) VALUES ($1, $2, $3) '
+                        'ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, item = excluded.item',
+                        'items_' || (change->>'collection'))
+                        USING change->>'id', head + n, nullif(change->'item', 'null'::jsonb);
+                    INSERT INTO change_log (position, collection, id, revision, item)
+                        VALUES (head + n, change->>'collection', change->>'id', head + n, nullif(change->'item', 'null'::jsonb));
+                END LOOP;
+                UPDATE log_head SET position = head + n;
+                PERFORM pg_notify('listservice_changes', (head + n)::text);
+                RETURN head + n;
+            END
+            $$
+            """,
+        ],
     ]
+
+    /// The channel appends notify, with the log's new head as the payload.
+    package static let changesChannel = "listservice_changes"
 
     /// The advisory lock key migrations hold (any fixed number; "LSSC" in ASCII).
     static let lockKey = 0x4C53_5343
@@ -50,9 +93,11 @@ package enum PostgresSchema {
                 try connection.execute("UPDATE schema_version SET version = $1", [String(migrations.count)])
             }
             for collection in collections {
+                // A deleted item keeps its row with a NULL item: its revision still tells a
+                // replica that decided on an older state that the item changed.
                 try connection.execute(
-                    "CREATE TABLE IF NOT EXISTS \(table(of: collection)) (id text PRIMARY KEY, revision bigint NOT NULL, item jsonb NOT NULL)"
-                )
+                    "CREATE TABLE IF NOT EXISTS \(table(of: collection)) (id text PRIMARY KEY, revision bigint NOT NULL, item jsonb)")
+                try connection.execute("ALTER TABLE \(table(of: collection)) ALTER COLUMN item DROP NOT NULL")
             }
             return (from, migrations.count)
         }

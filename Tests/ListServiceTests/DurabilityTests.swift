@@ -260,6 +260,7 @@ private final class SwitchableStorage: ChangeStorage {
     let stores: [any AnyCollectionStore]
     let failure = Locked<String?>(nil)
     let appended = Locked<[StoredChange]>([])
+    let status = ReplicationStatus()
 
     init(stores: [any AnyCollectionStore]) { self.stores = stores }
 

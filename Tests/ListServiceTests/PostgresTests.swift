@@ -64,7 +64,8 @@ import Testing
         let connection = try PostgresConnection(server.connectionString)
         #expect(try PostgresSchema.migrate(connection, collections: ["orders", "tasks", "users"]) == (latest, latest))
         let tables = try connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").rows
-        #expect(tables == [["change_log"], ["items_orders"], ["items_tasks"], ["items_users"], ["schema_version"]])
+        #expect(
+            tables == [["change_log"], ["items_orders"], ["items_tasks"], ["items_users"], ["log_head"], ["schema_version"], ["seeded"]])
         try connection.execute("UPDATE schema_version SET version = 99")
         #expect(throws: PostgresError.self) { try PostgresSchema.migrate(connection, collections: ["orders"]) }
         #expect(try connection.execute("SELECT version FROM schema_version").rows == [["99"]], "a newer schema is left as it is")
@@ -97,11 +98,12 @@ import Testing
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(seeded.withLock { $0 }.filter { $0 }.count == 1, "exactly one replica seeded")
         let connection = try PostgresConnection(server.connectionString)
-        let loaded = try PostgresItems.load(Orders.self, from: connection)
-        #expect(loaded.items.map(\.item) == orders.sorted { $0.id < $1.id })
-        #expect(loaded.items.allSatisfy { $0.revision == 1 } && loaded.position == 0)
+        let loaded = try PostgresItems.rows(Orders.self, from: connection)
+        #expect(loaded.items == orders.sorted { $0.id < $1.id })
+        #expect(loaded.highestSequence == orders.compactMap { Orders.sequence(of: $0.id) }.max())
+        #expect(try connection.execute("SELECT DISTINCT revision FROM items_orders").rows == [["0"]], "seeded before any logged change")
         let other = PostgresItems.Seed(collection: Orders.name) { [(id: "o-999999", record: "{}")] }
         #expect(try PostgresItems.seedOnce(connection, [other]) == false)
-        #expect(try PostgresItems.load(Orders.self, from: connection).items.count == orders.count)
+        #expect(try PostgresItems.rows(Orders.self, from: connection).items.count == orders.count)
     }
 }

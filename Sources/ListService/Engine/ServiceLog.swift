@@ -14,5 +14,5 @@ package struct ServiceLog: Sendable {
     /// Drops every line.
     package static let discarding = ServiceLog { _ in }
 
-    func line(_ text: String) { emit(text) }
+    package func line(_ text: String) { emit(text) }
 }

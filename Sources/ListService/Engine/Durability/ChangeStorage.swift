@@ -23,6 +23,9 @@ package protocol ChangeStorage: AnyObject, Sendable {
 
     /// Work between batches (a journal's compaction), on the writer queue.
     func betweenBatches(_ coordinator: WriteCoordinator)
+
+    /// Where this process stands in the shared log, for `/metrics` (all zero without one).
+    var status: ReplicationStatus { get }
 }
 
 extension ChangeStorage {

@@ -46,6 +46,7 @@ final class JournalStorage: ChangeStorage, @unchecked Sendable {
     private var pendingFiles: [(Engines) -> CollectionFiles] = []
     private let compactAfterBytes: Int
     private let log: ServiceLog
+    let status = ReplicationStatus()
     /// Compactions running in the background (see `WriteCoordinator.finishBackgroundWork`).
     let backgroundWork = DispatchGroup()
     /// The stores a service made in memory starts from (`CollectionService(stores:)`).

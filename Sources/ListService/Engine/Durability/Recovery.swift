@@ -23,6 +23,8 @@ package struct StorageConfiguration: Sendable {
 /// Start-up could not produce a trustworthy state; one line says why.
 package struct StartupError: Error, CustomStringConvertible, Sendable {
     package let description: String
+
+    package init(description: String) { self.description = description }
 }
 
 /// One collection's state as recovered at start-up.

@@ -16,7 +16,7 @@ package final class ReplicationStatus: Sendable {
     /// Times everything was loaded again because the log was trimmed past this replica.
     package let reloads = Atomic<Int>(0)
 
-    init() {}
+    package init() {}
 
     /// Changes committed to the database but not yet applied here.
     package var lagChanges: UInt64 {

@@ -17,7 +17,7 @@ package final class WriteCoordinator: Sendable {
     /// Which collections cannot be written right now (for `/health/ready`).
     package let health: StorageHealth
     /// Where this process is in the shared change log (all zero with a local journal).
-    package let replication = ReplicationStatus()
+    package var replication: ReplicationStatus { storage.status }
     private let log: ServiceLog
 
     /// A batch another process keeps making stale is decided again at most this often.
