@@ -27,7 +27,7 @@ let package = Package(
         .target(
             name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService", "Basics"],
             resources: [.embedInCode("openapi.yaml"), .embedInCode("Web")]),
-        .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"]),
+        .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "ListServicePostgres", "Basics"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
         .executableTarget(name: "live-load", path: "benchmarks/LiveLoad"),

@@ -48,6 +48,27 @@ enum MetricsRoute {
             metric(
                 "listservice_live_rejections_total", "counter", "Live streams refused at a cap (503).",
                 live.rejections.load(ordering: .relaxed))
+            let replication = service.writes.replication
+            metric(
+                "listservice_changelog_position", "gauge", "The last change-log position applied here (0 without --database).",
+                Int(replication.position.load(ordering: .relaxed)))
+            metric(
+                "listservice_replication_lag_changes", "gauge", "Changes committed to the database but not yet applied here.",
+                Int(replication.lagChanges))
+            metric(
+                "listservice_replication_lag_milliseconds", "gauge",
+                "From the commit of the last change read from the log to its apply here.",
+                replication.lagMilliseconds.load(ordering: .relaxed))
+            metric(
+                "listservice_database_reconnects_total", "counter", "Connections to the database made again after one was lost.",
+                replication.reconnects.load(ordering: .relaxed))
+            metric(
+                "listservice_stale_batches_total", "counter",
+                "Write batches decided again because another replica changed their items first.",
+                replication.staleBatches.load(ordering: .relaxed))
+            metric(
+                "listservice_replica_reloads_total", "counter", "Full reloads because the change log was trimmed past this replica.",
+                replication.reloads.load(ordering: .relaxed))
             let histogram = live.latencyHistogram
             text += "# HELP listservice_live_commit_to_send_seconds From a change's commit to its event handed to the sockets.\n"
             text += "# TYPE listservice_live_commit_to_send_seconds histogram\n"

@@ -16,6 +16,7 @@ package final class PostgresConnection {
             PQfinish(handle)
             throw error
         }
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)  // notices ("already exists, skipping") are not for the service's log
         self.handle = handle
     }
 
@@ -123,9 +124,7 @@ package final class PostgresConnection {
     /// What libpq says went wrong on this connection.
     private var failure: PostgresError { PostgresError(message: Self.message(of: handle)) }
 
-    private static func message(of handle: OpaquePointer) -> String {
-        String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    private static func message(of handle: OpaquePointer) -> String { PostgresError.oneLine(String(cString: PQerrorMessage(handle))) }
 }
 
 /// A statement's rows, as text (nil for NULL).
@@ -167,11 +166,15 @@ package struct PostgresError: Error, CustomStringConvertible, Sendable {
 
     /// The error a failed statement's result carries.
     init(_ result: OpaquePointer) {
-        message = String(cString: PQresultErrorMessage(result))
+        message = Self.oneLine(String(cString: PQresultErrorMessage(result)))
         sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
     }
 
-    package var description: String {
-        sqlState.map { "\(message.trimmingCharacters(in: .whitespacesAndNewlines)) (SQLSTATE \($0))" } ?? message
+    package var description: String { sqlState.map { "\(message) (SQLSTATE \($0))" } ?? message }
+
+    /// libpq's multi-line messages on one line (for log lines and problem details).
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPLite
 import ListService
 import ListServiceHTTP
+import ListServicePostgres
 
 /// Command-line options of `server`, parsed from arguments and the environment.
 struct ServerOptions {
@@ -13,6 +14,11 @@ struct ServerOptions {
     var stateDirectory: String?
     /// Keep changes in memory only.
     var isInMemory = false
+    /// libpq connection string of the PostgreSQL database replicas share (`--database`,
+    /// `DATABASE_URL`); nil keeps the local journal.
+    var databaseURL: String?
+    /// Changes the database's log keeps behind its head (`--retain-changes`).
+    var retainedChanges = PostgresStorage.Configuration.defaultRetainedChanges
     var maxSessions = 10_000
     var sessionTimeToLive: Duration = .seconds(1800)
     var sharedPages = 2048
@@ -44,6 +50,11 @@ struct ServerOptions {
           --state DIR             keep snapshots and the journal of changes in DIR (default: the --data
                                   directory, else $XDG_STATE_HOME/listservice or ~/.local/state/listservice)
           --in-memory             keep changes in memory only; nothing is written
+          --database URL          keep everything in PostgreSQL, shared with other replicas (a libpq
+                                  connection string: postgresql://user@host:5432/db; or env DATABASE_URL).
+                                  An empty database is seeded from --data (or the embedded data) once
+          --retain-changes N      changes the database's log keeps for replicas that fell behind; one
+                                  further behind loads everything again (default 1000000)
           --max-sessions N        live sessions kept; the least recently used is evicted (default 10000)
           --session-ttl SECONDS   a session idle this long expires (default 1800)
           --shared-pages N        computed pages shared between sessions; 0 turns sharing off (default 2048)
@@ -90,6 +101,7 @@ struct ServerOptions {
             options.configuration.port = try parsePort(port, source: "PORT")
         }
         if let keys = environment["LISTSERVICE_API_KEYS"] { options.apiKeys = APIKeys.parse(keys) }
+        if let url = environment["DATABASE_URL"], !url.isEmpty { options.databaseURL = url }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             func value() throws(Failure) -> String {
@@ -133,6 +145,8 @@ struct ServerOptions {
             case "--data": options.dataDirectory = try value()
             case "--state": options.stateDirectory = try value()
             case "--in-memory": options.isInMemory = true
+            case "--database": options.databaseURL = try value()
+            case "--retain-changes": options.retainedChanges = try parseInt(try value(), argument, in: 1...1_000_000_000)
             case "--max-sessions": options.maxSessions = try parseInt(try value(), argument, in: 1...10_000_000)
             case "--session-ttl": options.sessionTimeToLive = try parseSeconds(try value(), argument)
             case "--shared-pages": options.sharedPages = try parseInt(try value(), argument, in: 0...1_000_000)
@@ -142,6 +156,9 @@ struct ServerOptions {
         }
         if options.isInMemory && options.stateDirectory != nil {
             throw Failure(message: "--in-memory and --state exclude each other")
+        }
+        if options.databaseURL != nil && (options.isInMemory || options.stateDirectory != nil) {
+            throw Failure(message: "--database keeps everything in the database: it excludes --in-memory and --state")
         }
         if options.requiresKeyForReads && options.apiKeys.isEmpty {
             throw Failure(message: "--require-key-for-reads needs keys (--api-keys FILE or LISTSERVICE_API_KEYS)")

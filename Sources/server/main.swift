@@ -3,6 +3,7 @@ import Foundation
 import HTTPLite
 import ListService
 import ListServiceHTTP
+import ListServicePostgres
 
 let options: ServerOptions
 do {
@@ -23,12 +24,23 @@ signal(SIGXFSZ, SIG_IGN)
 let loadStarted = Date()
 let environment = ProcessInfo.processInfo.environment
 let storage = StorageConfiguration(
-    dataDirectory: options.dataDirectory, stateDirectory: options.resolvedStateDirectory(environment: environment),
+    dataDirectory: options.dataDirectory,
+    stateDirectory: options.databaseURL == nil ? options.resolvedStateDirectory(environment: environment) : nil,
     anchor: CollectionService.defaultAnchor())
+let changeStorage: any ChangeStorage
+if let databaseURL = options.databaseURL {
+    var database = PostgresStorage.Configuration(connectionString: databaseURL) { () throws(StartupError) in
+        try storage.initialStores(log: .standardError)
+    }
+    database.retainedChanges = options.retainedChanges
+    changeStorage = PostgresStorage(database, log: .standardError)
+} else {
+    changeStorage = JournalStorage(storage, log: .standardError)
+}
 let service: CollectionService
 do {
     service = try CollectionService.open(
-        storage,
+        storage: changeStorage,
         sessions: SessionStore(
             capacity: options.maxSessions, timeToLive: options.sessionTimeToLive, maxPageBytes: options.cacheBytes / 2),
         sharedPages: options.sharedPages, sharedCacheBytes: options.cacheBytes / 2, live: options.live)
@@ -39,7 +51,7 @@ do {
 let loadMilliseconds = Int(Date().timeIntervalSince(loadStarted) * 1000)
 StandardError.writeLine(
     "level=info event=ready \(service.itemCounts.map { "\($0.name)=\($0.count)" }.joined(separator: " ")) "
-        + "state=\(storage.stateDirectory ?? "memory") duration_ms=\(loadMilliseconds)")
+        + "state=\(options.databaseURL != nil ? "database" : storage.stateDirectory ?? "memory") duration_ms=\(loadMilliseconds)")
 
 System.raiseOpenFileLimit()
 let statistics = ServerStatisticsBox()

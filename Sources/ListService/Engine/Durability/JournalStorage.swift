@@ -36,7 +36,7 @@ final class CollectionFiles: @unchecked Sendable {
 /// replayed at load, every batch appended to the journals of the collections it changes (one
 /// fsync each), and compactions between batches. Nothing changes elsewhere. Without a state
 /// directory (`--in-memory`), changes live in memory only.
-final class JournalStorage: ChangeStorage, @unchecked Sendable {
+package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     // Invariant: `files` and `collections` are set once by `load` (before any write) and then
     // used only on WriteCoordinator's serial queue (appends, compaction starts, journal trims),
     // so they are never touched by two threads at once.
@@ -46,14 +46,14 @@ final class JournalStorage: ChangeStorage, @unchecked Sendable {
     private var pendingFiles: [(Engines) -> CollectionFiles] = []
     private let compactAfterBytes: Int
     private let log: ServiceLog
-    let status = ReplicationStatus()
+    package let status = ReplicationStatus()
     /// Compactions running in the background (see `WriteCoordinator.finishBackgroundWork`).
     let backgroundWork = DispatchGroup()
     /// The stores a service made in memory starts from (`CollectionService(stores:)`).
     private let memoryStores: [any AnyCollectionStore]
 
     /// Storage on the snapshots and journals `configuration` names.
-    init(_ configuration: StorageConfiguration, log: ServiceLog) {
+    package init(_ configuration: StorageConfiguration, log: ServiceLog) {
         self.configuration = configuration
         self.compactAfterBytes = configuration.compactAfterBytes
         self.log = log
@@ -68,7 +68,7 @@ final class JournalStorage: ChangeStorage, @unchecked Sendable {
         memoryStores = stores
     }
 
-    func load() throws(StartupError) -> LoadedCollections {
+    package func load() throws(StartupError) -> LoadedCollections {
         guard let configuration else {
             var opener = MemoryOpener(stores: memoryStores)
             CollectionRegistry.visitAll(&opener)
@@ -113,7 +113,7 @@ final class JournalStorage: ChangeStorage, @unchecked Sendable {
     /// Journals every collection's records (one fsync each). If a journal cannot be written,
     /// the records this batch already wrote to other journals are cut off again and the batch
     /// fails: a refused write leaves nothing behind, not even after a restart.
-    func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
+    package func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
         var byCollection: [String: [[UInt8]]] = [:]
         var order: [String] = []
         for change in changes where files[change.collection] != nil {
@@ -141,9 +141,9 @@ final class JournalStorage: ChangeStorage, @unchecked Sendable {
         return .appended(position: 0)
     }
 
-    func changes(after position: UInt64, limit: Int) -> ChangesSince { .changes([], head: position) }
+    package func changes(after position: UInt64, limit: Int) -> ChangesSince { .changes([], head: position) }
 
-    func betweenBatches(_ coordinator: WriteCoordinator) { compactIfDue(coordinator: coordinator) }
+    package func betweenBatches(_ coordinator: WriteCoordinator) { compactIfDue(coordinator: coordinator) }
 
     /// A journal record: `{"op":"upsert","item":…}` or `{"op":"delete","id":…}`.
     static func payload(of change: StoredChange) -> [UInt8] {
@@ -204,5 +204,15 @@ final class JournalStorage: ChangeStorage, @unchecked Sendable {
             // A forced compaction writes synchronously; a routine one does not hold up writes.
             if force { work() } else { DispatchQueue.global(qos: .utility).async(group: backgroundWork, execute: work) }
         }
+    }
+}
+
+extension StorageConfiguration {
+    /// Each collection's first items (the data files, or the embedded data), read in memory
+    /// without a state directory: what seeds an empty database.
+    package func initialStores(log: ServiceLog) throws(StartupError) -> [any AnyCollectionStore] {
+        var files = self
+        files.stateDirectory = nil
+        return try JournalStorage(files, log: log).load().stores
     }
 }
