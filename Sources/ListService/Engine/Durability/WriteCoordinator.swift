@@ -110,7 +110,8 @@ package final class WriteCoordinator: Sendable {
                 }
                 batch.apply()
                 if position > 0, state.position + UInt64(changes.count) == position { advance(to: position, committedAt: nil) }
-                state.sequences = batch.sequences  // a refused batch uses up no id
+                // A refused batch uses up no id; ids others gave out meanwhile stay used.
+                state.sequences.merge(batch.sequences, uniquingKeysWith: max)
                 batch.settle(.success(()))
             }
             break

@@ -1,0 +1,192 @@
+import Dispatch
+import Foundation
+import Glibc
+import Basics
+import Testing
+
+@testable import ListService
+@testable import ListServicePostgres
+
+/// Replicas of the real server over one PostgreSQL (started by the test): changes reach every
+/// replica and its live streams, conflicts have one winner, writers on every replica converge,
+/// and neither a killed replica nor a stopped database loses or invents an acknowledged write.
+@Suite(.serialized, .enabled(if: TemporaryPostgres.isAvailable, "PostgreSQL is not installed (scripts/setup.sh installs it)"))
+struct ReplicaTests {
+    /// Waits until `condition` holds, up to `seconds`.
+    func eventually(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    func pendingOrderIDs(_ replica: Replica, count: Int) -> [String] {
+        let items = replica.request("GET", "/orders?filter=pending&limit=\(count)").json["items"] as? [[String: Any]] ?? []
+        return items.compactMap { $0["id"] as? String }
+    }
+
+    /// Every replica applied the database's whole log.
+    func converged(_ replicas: [Replica], database: PostgresConnection) -> Bool {
+        guard let head = try? database.execute("SELECT position FROM log_head").firstValue.flatMap({ Int($0) }) else { return false }
+        return replicas.allSatisfy { $0.metric("listservice_changelog_position") == head }
+    }
+
+    @Test func aWriteOnOneReplica_isSeenOnTheOthers_andReachesTheirLiveStreams() throws {
+        let database = try TemporaryPostgres()
+        let a = try Replica(database: database.connectionString)
+        let b = try Replica(database: database.connectionString), c = try Replica(database: database.connectionString)
+        let window = "/orders/live?filter=pending&limit=5"
+        let streams = try [b, c].map { try #require($0.live(window)) }
+        for stream in streams { #expect(stream.waitFor("event: snapshot")) }
+        let id = try #require(pendingOrderIDs(a, count: 1).first)
+        let written = a.request("PATCH", "/orders/\(id)", json: #"{"customerName":"Written On A"}"#)
+        #expect(written.status == 200)
+        for replica in [b, c] {
+            #expect(eventually(seconds: 2) { replica.request("GET", "/orders/\(id)").json["customerName"] as? String == "Written On A" })
+        }
+        for stream in streams {
+            #expect(stream.waitFor("Written On A"), "the change reached the replica's live stream")
+            #expect(stream.text.contains("event: delta"))
+        }
+        // The same list has the same ETag on every replica.
+        let etags = [a, b, c].map { $0.request("GET", "/orders?filter=pending&limit=5").headers["etag"] }
+        #expect(etags[0] != nil && Set(etags).count == 1)
+    }
+
+    @Test func conflictingWritesThroughTwoReplicas_haveOneWinner_andEveryReplicaAgrees() throws {
+        let database = try TemporaryPostgres()
+        let a = try Replica(database: database.connectionString), b = try Replica(database: database.connectionString)
+        let ids = pendingOrderIDs(a, count: 12)
+        #expect(ids.count == 12)
+        let statuses = Locked<[String: [Int]]>([:])
+        DispatchQueue.concurrentPerform(iterations: ids.count * 2) { index in
+            let id = ids[index / 2]
+            let (replica, action) = index % 2 == 0 ? (a, "complete") : (b, "cancel")
+            let status = replica.request("POST", "/orders/\(id)/\(action)").status
+            statuses.withLock { $0[id, default: []].append(status) }
+        }
+        for id in ids {
+            #expect(statuses.withLock { $0[id] ?? [] }.sorted() == [200, 409], "\(id): exactly one of complete and cancel wins")
+        }
+        // If-Match: two replicas change the same version; one wins, the other gets 412.
+        let id = ids[0]
+        let etag = try #require(a.request("GET", "/orders/\(id)").headers["etag"])
+        let answers = Locked<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let replica = index == 0 ? a : b
+            let status = replica.request(
+                "PATCH", "/orders/\(id)", headers: ["If-Match": etag], json: #"{"customerName":"Replica \#(index)"}"#
+            )
+            .status
+            answers.withLock { $0.append(status) }
+        }
+        #expect(answers.withLock { $0 }.sorted() == [200, 412])
+        let connection = try PostgresConnection(database.connectionString)
+        #expect(eventually { converged([a, b], database: connection) })
+        for id in ids {
+            let seen = [a, b].map { $0.request("GET", "/orders/\(id)").body }
+            #expect(seen[0] == seen[1], "\(id): the replicas agree")
+        }
+        #expect((a.metric("listservice_stale_batches_total") ?? 0) + (b.metric("listservice_stale_batches_total") ?? 0) > 0)
+    }
+
+    @Test func manyWritersOnEveryReplica_leaveEveryReplicaEqual_toAFreshOne() throws {
+        let database = try TemporaryPostgres()
+        let replicas = try (0..<3).map { _ in try Replica(database: database.connectionString) }
+        let ids = pendingOrderIDs(replicas[0], count: 15)
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 9) { writer in
+            let replica = replicas[writer % 3]
+            for round in 0..<30 {
+                let reply: HTTPReply
+                if round % 10 == 9 {
+                    reply = replica.request("POST", "/orders", json: WriteAPITests.validOrder)
+                } else {
+                    let id = ids[(writer * 7 + round) % ids.count]
+                    reply = replica.request("PATCH", "/orders/\(id)", json: #"{"customerName":"Writer \#(writer) Round \#(round)"}"#)
+                }
+                if ![200, 201].contains(reply.status) { failures.withLock { $0.append("\(reply.status)") } }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let connection = try PostgresConnection(database.connectionString)
+        #expect(eventually { converged(replicas, database: connection) })
+        let fresh = try Replica(database: database.connectionString)
+        let list = "/orders?sort=customerName&limit=100"
+        let expected = fresh.request("GET", list).body
+        #expect(!expected.isEmpty)
+        for replica in replicas {
+            #expect(replica.request("GET", list).body == expected, "a replica's list equals a fresh replica's")
+            #expect(replica.request("GET", "/orders?limit=1").json["total"] as? Int == 10_000 + 9 * 3)
+        }
+    }
+
+    @Test func aReplicaKilledMidStream_losesNoAcknowledgedWrite_andCatchesUpOnRestart() throws {
+        let database = try TemporaryPostgres()
+        let a = try Replica(database: database.connectionString), b = try Replica(database: database.connectionString)
+        let acknowledged = Locked<[String]>([])
+        let writer = Thread {
+            while true {
+                let reply = a.request("POST", "/orders", json: WriteAPITests.validOrder)
+                guard reply.status == 201, let location = reply.headers["location"] else { break }
+                acknowledged.withLock { $0.append(location) }
+            }
+        }
+        writer.start()
+        #expect(eventually { acknowledged.withLock { $0.count } >= 40 })
+        a.kill(signal: SIGKILL)
+        let created = acknowledged.withLock { $0 }
+        let connection = try PostgresConnection(database.connectionString)
+        let stored = Set(try connection.execute("SELECT id FROM items_orders WHERE item IS NOT NULL").rows.compactMap { $0.first ?? nil })
+        #expect(created.allSatisfy { stored.contains(String($0.dropFirst("/orders/".count))) }, "every acknowledged write is committed")
+        #expect(eventually { converged([b], database: connection) })
+        #expect(created.allSatisfy { b.request("GET", $0).status == 200 }, "and on the surviving replica")
+        let restarted = try Replica(database: database.connectionString)
+        #expect(eventually { converged([restarted], database: connection) })
+        #expect(
+            restarted.request("GET", "/orders?limit=1").json["total"] as? Int == b.request("GET", "/orders?limit=1").json["total"] as? Int)
+    }
+
+    @Test func aStoppedDatabase_refusesWrites_keepsReads_thenWritesResumeAndReplicasConverge() throws {
+        let database = try TemporaryPostgres()
+        let a = try Replica(database: database.connectionString), b = try Replica(database: database.connectionString)
+        let id = try #require(pendingOrderIDs(a, count: 1).first)
+        let acknowledged = Locked<[String]>([])
+        let isWriting = Locked(true)
+        let writer = Thread {
+            while isWriting.withLock({ $0 }) {
+                let reply = a.request("POST", "/orders", json: WriteAPITests.validOrder)
+                if reply.status == 201, let location = reply.headers["location"] { acknowledged.withLock { $0.append(location) } }
+                usleep(2_000)
+            }
+        }
+        writer.start()
+        #expect(eventually { acknowledged.withLock { $0.count } >= 10 })
+        try database.stop()
+        let refused = a.request("PATCH", "/orders/\(id)", json: #"{"customerName":"While Down"}"#)
+        #expect(refused.status == 503)
+        #expect(refused.headers["retry-after"] != nil)
+        #expect(a.request("GET", "/orders/\(id)").status == 200, "reads go on from memory")
+        #expect(eventually { b.request("GET", "/health/ready").status == 503 })
+        #expect(String(decoding: b.request("GET", "/health/ready").body, as: UTF8.self).contains("database"))
+        try database.start()
+        #expect(
+            eventually(seconds: 15) { a.request("GET", "/health/ready").status == 200 && b.request("GET", "/health/ready").status == 200 })
+        #expect(eventually { acknowledged.withLock { $0.count } >= 20 }, "writes resume")
+        isWriting.withLock { $0 = false }
+        usleep(100_000)
+        #expect(a.request("PATCH", "/orders/\(id)", json: #"{"customerName":"After The Outage"}"#).status == 200)
+        let connection = try PostgresConnection(database.connectionString)
+        let stored = Set(try connection.execute("SELECT id FROM items_orders WHERE item IS NOT NULL").rows.compactMap { $0.first ?? nil })
+        let created = acknowledged.withLock { $0 }
+        #expect(
+            created.allSatisfy { stored.contains(String($0.dropFirst("/orders/".count))) },
+            "no write was acknowledged that is not committed")
+        #expect(eventually { converged([a, b], database: connection) })
+        #expect(b.request("GET", "/orders/\(id)").json["customerName"] as? String == "After The Outage")
+        #expect(a.request("GET", "/orders?limit=1").body == b.request("GET", "/orders?limit=1").body)
+        #expect((a.metric("listservice_database_reconnects_total") ?? 0) > 0)
+    }
+}
