@@ -4,6 +4,7 @@ import Basics
 import Testing
 
 @testable import ListService
+@testable import ListServiceHTTP
 @testable import ListServicePostgres
 
 /// `PostgresStorage` against a real PostgreSQL: appends, the optimistic check that keeps two
@@ -121,5 +122,38 @@ struct PostgresStorageTests {
             return
         }
         #expect(logged.map(\.position) == [4, 5])
+    }
+
+    /// A replica that fell behind the trimmed log loads everything again and ends equal to
+    /// the replica that wrote; one within the log applies the changes instead.
+    @Test func aReplicaBehindTheTrimmedLog_reloads_andEndsEqual() throws {
+        let server = try TemporaryPostgres()
+        let quiet = ServiceLog { _ in }
+        let storageA = Self.storage(server), storageB = Self.storage(server)
+        let a = try CollectionService.open(storage: storageA, log: quiet), b = try CollectionService.open(storage: storageB, log: quiet)
+        storageA.stopWatching()
+        storageB.stopWatching()
+        usleep(1_300_000)  // the watchers' last waits end: B hears of nothing from now on
+        let router = ServiceRoutes.makeHandler(service: a)
+        for index in 1...5 {
+            #expect(router.send(.patch, String(format: "/orders/o-%06d", index), json: #"{"customerName":"Name \#(index)"}"#).status == .ok)
+        }
+        #expect(router.send(.delete, "/orders/o-000010").status == .noContent)
+        #expect(b.engine(Orders.self).state.item(id: "o-000001")?.customerName == "Customer 1", "B has not heard of the changes")
+        let connection = try PostgresConnection(server.connectionString)
+        try connection.execute("DELETE FROM change_log WHERE position <= 4")
+        b.writes.catchUpSoon()
+        let deadline = Date().addingTimeInterval(5)
+        while b.writes.replication.position.load(ordering: .relaxed) < 6 && Date() < deadline { usleep(10_000) }
+        #expect(b.writes.replication.reloads.load(ordering: .relaxed) == 1)
+        #expect(b.engine(Orders.self).state.allItems.sorted { $0.id < $1.id } == a.engine(Orders.self).state.allItems.sorted { $0.id < $1.id })
+        #expect(b.engine(Orders.self).state.item(id: "o-000010") == nil)
+        // Within the log again: the next change is applied, not reloaded.
+        #expect(router.send(.patch, "/orders/o-000002", json: #"{"customerName":"Later"}"#).status == .ok)
+        b.writes.catchUpSoon()
+        let again = Date().addingTimeInterval(5)
+        while b.writes.replication.position.load(ordering: .relaxed) < 7 && Date() < again { usleep(10_000) }
+        #expect(b.engine(Orders.self).state.item(id: "o-000002")?.customerName == "Later")
+        #expect(b.writes.replication.reloads.load(ordering: .relaxed) == 1)
     }
 }
