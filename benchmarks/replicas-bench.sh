@@ -52,6 +52,11 @@ up "$PORT"; up 8082; up 8083
 PIDS+=($!)
 up 8080
 
+# Warm-up, not measured: a freshly seeded database's first writes are slow (autovacuum and
+# analyze of the new tables), and the journal server writes its first snapshot in the background.
+wrk -t1 -c4 -d8s -s benchmarks/patch.lua "http://127.0.0.1:8081" >/dev/null
+wrk -t1 -c4 -d3s -s benchmarks/patch.lua "http://127.0.0.1:$PORT" >/dev/null
+sleep 5
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  postgres: $("$bin/postgres" --version)"
 summary() {
   printf '%-28s conns=%-3s req/s=%-10s p50=%-9s p99=%-9s non2xx=%s\n' "$1" "$2" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$3")" \

@@ -35,6 +35,9 @@ final class PostgresLink {
         }
         do {
             let made = try PostgresConnection(connectionString)
+            // Every statement here is a short one; JIT compiling one that the planner
+            // misjudges as costly took 100 ms per read of the log (measured, RESULTS.md §23).
+            try made.execute("SET jit = off")
             current = made
             delay = Self.firstDelay
             if hasConnected {

@@ -146,7 +146,8 @@ struct PostgresStorageTests {
         let deadline = Date().addingTimeInterval(5)
         while b.writes.replication.position.load(ordering: .relaxed) < 6 && Date() < deadline { usleep(10_000) }
         #expect(b.writes.replication.reloads.load(ordering: .relaxed) == 1)
-        #expect(b.engine(Orders.self).state.allItems.sorted { $0.id < $1.id } == a.engine(Orders.self).state.allItems.sorted { $0.id < $1.id })
+        #expect(
+            b.engine(Orders.self).state.allItems.sorted { $0.id < $1.id } == a.engine(Orders.self).state.allItems.sorted { $0.id < $1.id })
         #expect(b.engine(Orders.self).state.item(id: "o-000010") == nil)
         // Within the log again: the next change is applied, not reloaded.
         #expect(router.send(.patch, "/orders/o-000002", json: #"{"customerName":"Later"}"#).status == .ok)
