@@ -35,6 +35,27 @@ import Testing
         #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse([], environment: ["PORT": "http"]) }
     }
 
+    @Test func databaseOptions_comeFromTheFlagOrDATABASE_URL_andExcludeLocalState() throws {
+        let url = "postgresql://listservice@127.0.0.1:5432/listservice"
+        #expect(try ServerOptions.parse([], environment: [:]).databaseURL == nil)
+        #expect(try ServerOptions.parse([], environment: ["DATABASE_URL": url]).databaseURL == url)
+        let flagged = try ServerOptions.parse(
+            ["--database", "host=/tmp dbname=x", "--retain-changes", "500"], environment: ["DATABASE_URL": url])
+        #expect(flagged.databaseURL == "host=/tmp dbname=x", "the flag wins over the environment")
+        #expect(flagged.retainedChanges == 500)
+        for bad in [["--database", url, "--state", "/s"], ["--database", url, "--in-memory"], ["--retain-changes", "0"], ["--database"]] {
+            #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse(bad, environment: [:]) }
+        }
+    }
+
+    @Test func anUnreachableDatabase_stopsStartupWithOneLine() throws {
+        let (process, errors) = try run(["--port", "0", "--database", "postgresql://nobody@127.0.0.1:1/none"])
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(said.hasPrefix("server: cannot start: database: ") && said.split(separator: "\n").count == 1)
+    }
+
     @Test func sigkillMidStream_losesNoAcknowledgedWrite() throws {
         try withTemporaryDirectory { state in
             let (first, port, _, _) = try startServer(["--no-access-log", "--state", state])
