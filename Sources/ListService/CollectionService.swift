@@ -71,7 +71,7 @@ package final class CollectionService: Sendable {
         var opener = CollectionOpener(stores: loaded.stores)
         CollectionRegistry.visitAll(&opener)
         let metrics = ServiceMetrics()
-        let live = LiveHub(configuration: configuration)
+        let live = LiveHub(configuration: configuration, sharedEpoch: loaded.sharedEpoch)
         let context = EngineContext(
             metrics: metrics, formatters: FormatterCache(), sharedPages: cache.pages,
             sharedCacheBytes: cache.bytes, itemCounts: opener.itemCounts, live: live, clock: clock)

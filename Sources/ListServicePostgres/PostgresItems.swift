@@ -42,20 +42,23 @@ package enum PostgresItems {
         try !connection.execute("SELECT 1 FROM seeded LIMIT 1").rows.isEmpty
     }
 
-    /// A collection's items (deleted ones, kept as rows without an item, left out) and the
-    /// highest id sequence among all its rows, deleted ones included. Run it inside the
+    /// A collection's items (deleted ones, kept as rows without an item, left out), the
+    /// highest id sequence among all its rows, deleted ones included, and the log position of
+    /// its last change (its highest revision). Run it inside the
     /// transaction that reads the log's position, so both reflect one snapshot.
     package static func rows<C: ListCollection>(
         _ collection: C.Type, from connection: PostgresConnection
-    ) throws(PostgresError) -> (items: [C.Item], highestSequence: Int) {
+    ) throws(PostgresError) -> (items: [C.Item], highestSequence: Int, lastPosition: UInt64) {
         let table = PostgresSchema.table(of: C.name)
-        let rows = try connection.execute("SELECT id, item FROM \(table) ORDER BY id").rows
+        let rows = try connection.execute("SELECT id, item, revision FROM \(table) ORDER BY id").rows
         var items: [C.Item] = []
         items.reserveCapacity(rows.count)
         var highestSequence = 0
+        var lastPosition: UInt64 = 0
         for row in rows {
-            guard row.count == 2, let id = row[0] else { throw PostgresError(message: "\(table): a row without its id") }
+            guard row.count == 3, let id = row[0] else { throw PostgresError(message: "\(table): a row without its id") }
             highestSequence = max(highestSequence, C.sequence(of: id) ?? 0)
+            lastPosition = max(lastPosition, row[2].flatMap { UInt64($0) } ?? 0)
             guard let record = row[1] else { continue }
             do {
                 items.append(try C.decodeItem(try JSONParser.parse(Array(record.utf8)), path: id))
@@ -63,7 +66,7 @@ package enum PostgresItems {
                 throw PostgresError(message: "\(table) \(id): \(error)")
             }
         }
-        return (items, highestSequence)
+        return (items, highestSequence, lastPosition)
     }
 
     /// `item`'s JSON record, as its data file holds it.

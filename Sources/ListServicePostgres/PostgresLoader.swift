@@ -12,8 +12,8 @@ struct PostgresLoader: CollectionVisitor {
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
         guard error == nil else { return }
         do {
-            let (items, highestSequence) = try PostgresItems.rows(C.self, from: connection)
-            stores.append(CollectionState<C>(items: items))
+            let (items, highestSequence, lastPosition) = try PostgresItems.rows(C.self, from: connection)
+            stores.append(CollectionState<C>(items: items, logPosition: lastPosition))
             sequences[C.name] = highestSequence
             reports.append("\(C.name)=\(items.count)")
         } catch {

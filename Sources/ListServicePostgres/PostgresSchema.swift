@@ -59,6 +59,11 @@ package enum PostgresSchema {
             $$
             """,
         ],
+        [
+            // What every replica's live-stream tokens carry: one value per database.
+            "CREATE TABLE cluster (epoch text NOT NULL)",
+            "INSERT INTO cluster (epoch) VALUES ('c' || substr(md5(random()::text || clock_timestamp()::text), 1, 8))",
+        ],
     ]
 
     /// The channel appends notify, with the log's new head as the payload.

@@ -59,12 +59,13 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
         return try startup { () throws(PostgresError) in
             try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PostgresError) in
                 let position = try connection.execute("SELECT position FROM log_head").firstValue.flatMap { UInt64($0) } ?? 0
+                let epoch = try connection.execute("SELECT epoch FROM cluster").firstValue
                 var loader = PostgresLoader(connection: connection)
                 CollectionRegistry.visitAll(&loader)
                 if let error = loader.error { throw error }
                 return LoadedCollections(
                     stores: loader.stores, position: position, sequences: loader.sequences,
-                    reports: loader.reports.map { "\($0) from database position=\(position)" })
+                    reports: loader.reports.map { "\($0) from database position=\(position)" }, sharedEpoch: epoch)
             }
         }
     }

@@ -65,7 +65,10 @@ import Testing
         #expect(try PostgresSchema.migrate(connection, collections: ["orders", "tasks", "users"]) == (latest, latest))
         let tables = try connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").rows
         #expect(
-            tables == [["change_log"], ["items_orders"], ["items_tasks"], ["items_users"], ["log_head"], ["schema_version"], ["seeded"]])
+            tables == [
+                ["change_log"], ["cluster"], ["items_orders"], ["items_tasks"], ["items_users"], ["log_head"], ["schema_version"],
+                ["seeded"],
+            ])
         try connection.execute("UPDATE schema_version SET version = 99")
         #expect(throws: PostgresError.self) { try PostgresSchema.migrate(connection, collections: ["orders"]) }
         #expect(try connection.execute("SELECT version FROM schema_version").rows == [["99"]], "a newer schema is left as it is")

@@ -55,6 +55,34 @@ struct ReplicaTests {
         #expect(etags[0] != nil && Set(etags).count == 1)
     }
 
+    /// Tokens come from the change log's position: a client a load balancer moves to another
+    /// replica resumes with its `Last-Event-ID`, gets neither a reset nor a snapshot, and the
+    /// next change arrives as a delta on the version it holds.
+    @Test func aLiveClientMovedToAnotherReplica_resumesWhereItWas() throws {
+        let database = try TemporaryPostgres()
+        let a = try Replica(database: database.connectionString), b = try Replica(database: database.connectionString)
+        let window = "/orders/live?filter=pending&limit=5"
+        let ids = pendingOrderIDs(a, count: 2)
+        let onA = try #require(a.live(window))
+        #expect(onA.waitFor("event: snapshot"))
+        #expect(b.request("PATCH", "/orders/\(ids[0])", json: #"{"customerName":"Before The Move"}"#).status == 200)
+        #expect(onA.waitFor("Before The Move"))
+        let token = try #require(onA.lastEventID)
+        let moved = try #require(b.live(window, lastEventID: token))
+        #expect(moved.waitFor("retry:"))
+        #expect(!moved.waitFor("event: ", seconds: 1), "nothing to catch up on: no reset, no snapshot")
+        #expect(a.request("PATCH", "/orders/\(ids[1])", json: #"{"customerName":"After The Move"}"#).status == 200)
+        #expect(moved.waitFor("After The Move"))
+        let v = try #require(token.split(separator: "-").last)
+        #expect(
+            moved.text.contains("event: delta") && moved.text.contains("\"base\":\(v)"), "the delta applies to the version the client holds"
+        )
+        #expect(!moved.text.contains("event: reset"))
+        // A token of another database (or an earlier run of a single process) still gets a reset.
+        let stranger = try #require(b.live(window, lastEventID: "zzzz-\(v)"))
+        #expect(stranger.waitFor("event: reset"))
+    }
+
     @Test func conflictingWritesThroughTwoReplicas_haveOneWinner_andEveryReplicaAgrees() throws {
         let database = try TemporaryPostgres()
         let a = try Replica(database: database.connectionString), b = try Replica(database: database.connectionString)

@@ -20,6 +20,8 @@ extension CollectionEngine {
         let hasMore: Bool
         /// The collection state read (a bulk change swaps it, and slots then mean other items).
         let state: ObjectIdentifier
+        /// The state's log position when read: the same window at the same position on every replica.
+        let position: UInt64
     }
 
     /// The window `criteria` names now; nil when its cursor no longer fits.
@@ -36,7 +38,9 @@ extension CollectionEngine {
                     id: C.id(of: item), slot: contents.slots[index], revision: contents.revisions[index], item: item,
                     version: versions.isEmpty ? 0 : versions[index]))
         }
-        return LiveWindow(entries: entries, total: contents.total, hasMore: contents.hasMore, state: ObjectIdentifier(state))
+        return LiveWindow(
+            entries: entries, total: contents.total, hasMore: contents.hasMore, state: ObjectIdentifier(state),
+            position: contents.logPosition)
     }
 
     /// Rows (or markers) exactly as a page of `criteria` writes them, one byte array each,

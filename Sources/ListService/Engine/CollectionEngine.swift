@@ -172,7 +172,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// changed item; other lists keep their results, pages and ETags. A bulk change builds a
     /// new state beside the old one, which keeps serving reads until the swap. Changes come
     /// from one writer at a time (`WriteCoordinator`).
-    package func apply(_ changes: [ItemChange<C.Item>]) {
+    package func apply(_ changes: [ItemChange<C.Item>], at position: UInt64 = 0) {
         if changes.count > Self.bulkChangeThreshold {
             var items = state.allItems
             var positions = Dictionary(uniqueKeysWithValues: items.enumerated().map { (C.id(of: $1), $0) })
@@ -191,11 +191,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
                     if let position = positions[id] { deleted.insert(position) }
                 }
             }
-            replaceAll(items.enumerated().filter { !deleted.contains($0.offset) }.map(\.element))
+            replaceAll(items.enumerated().filter { !deleted.contains($0.offset) }.map(\.element), at: max(position, state.position))
             return
         }
         let state = self.state
-        let (effects, version) = state.apply(changes)
+        let (effects, version) = state.apply(changes, at: position)
         guard !effects.isEmpty else { return }
         results.withLock { cache in
             cache.updateValues { key, result in
@@ -271,8 +271,9 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// Replaces every item (bulk changes, tests): every list recomputes on next use.
-    package func replaceAll(_ items: [C.Item]) {
-        let rebuilt = CollectionState<C>(items: items)  // built while the old state serves reads
+    /// `position`: the log position the items reflect.
+    package func replaceAll(_ items: [C.Item], at position: UInt64 = 0) {
+        let rebuilt = CollectionState<C>(items: items, logPosition: position)  // built while the old state serves reads
         current.withLock { $0 = rebuilt }
         results.withLock { cache in
             cache.updateValues { _, result in

@@ -26,6 +26,9 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private var liveCount: Int
     /// Bumped by every change.
     private var changeCount: UInt64 = 0
+    /// The shared change log's position of the last change this state holds (0 without one):
+    /// equal positions mean equal items on every replica.
+    private var logPosition: UInt64
     /// Members of the views queried lately, by slot. Read under the read lock by many queries
     /// at once (hence its own lock), changed under the write lock.
     private let viewMembers = Locked<[ViewScope: SlotBits]>([:])
@@ -37,7 +40,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let direction: SortDirection
     }
 
-    package init(items: [C.Item]) {
+    package init(items: [C.Item], logPosition: UInt64 = 0) {
+        self.logPosition = logPosition
         let indexes = Indexes(items)
         storedItems = items
         isLive = Array(repeating: true, count: items.count)
@@ -59,6 +63,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
 
     package var count: Int { lock.withReadLock { liveCount } }
     package var version: UInt64 { lock.withReadLock { changeCount } }
+    /// The log position of the last change held (see `logPosition`).
+    package var position: UInt64 { lock.withReadLock { logPosition } }
 
     package func item(id: String) -> C.Item? {
         lock.withReadLock { slot(of: id).flatMap { items(Int($0)) } }
@@ -158,6 +164,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let itemVersions: ItemVersions<C>
         /// Whether more rows follow the page.
         let hasMore: Bool
+        /// The state's log position when the page was read.
+        let logPosition: UInt64
 
         /// Each item's version (what `If-Match` takes), in page order.
         func versions() -> [UInt64] { itemVersions.versions(of: self) }
@@ -192,7 +200,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
             let slots = list.slots(in: first..<end).filter { isLive[Int($0)] }
             return PageContents(
                 total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots, revisions: slots.map { revisions[Int($0)] },
-                itemVersions: itemVersions, hasMore: end < list.count)
+                itemVersions: itemVersions, hasMore: end < list.count, logPosition: logPosition)
         }
     }
 
@@ -219,9 +227,11 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let new: C.Item?
     }
 
-    /// Inserts, replaces or deletes items in place, keeping every index current.
-    func apply(_ changes: [ItemChange<C.Item>]) -> (effects: [Effect], version: UInt64) {
+    /// Inserts, replaces or deletes items in place, keeping every index current; `position`
+    /// is the log position of the last change (0 without a shared log).
+    func apply(_ changes: [ItemChange<C.Item>], at position: UInt64 = 0) -> (effects: [Effect], version: UInt64) {
         lock.withWriteLock {
+            logPosition = max(logPosition, position)
             var effects: [Effect] = []
             for change in changes {
                 switch change {

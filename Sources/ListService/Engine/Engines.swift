@@ -10,10 +10,11 @@ protocol AnyCollectionEngine: AnyObject, Sendable {
     func containsItem(id: String) -> Bool
     /// The highest sequence number among the ids of the items held.
     var highestHeldSequence: Int { get }
-    /// Applies changes as storage keeps them (made by another process), in order; returns
-    /// the highest sequence among their ids. A record that cannot be decoded applies nothing.
-    func applyStored(_ changes: [StoredChange]) throws(JSONFieldError) -> Int
-    /// Replaces every item with `store`'s, if it is this collection's.
+    /// Applies changes as storage keeps them (made by another process), in order, the last at
+    /// log position `position`; returns the highest sequence among their ids. A record that
+    /// cannot be decoded applies nothing.
+    func applyStored(_ changes: [StoredChange], at position: UInt64) throws(JSONFieldError) -> Int
+    /// Replaces every item with `store`'s (and its log position), if it is this collection's.
     func replaceState(with store: any AnyCollectionStore)
 }
 
@@ -25,7 +26,7 @@ extension CollectionEngine: AnyCollectionEngine {
     func containsItem(id: String) -> Bool { state.item(id: id) != nil }
     var highestHeldSequence: Int { state.largest { C.sequence(of: C.id(of: $0)) ?? 0 } }
 
-    func applyStored(_ changes: [StoredChange]) throws(JSONFieldError) -> Int {
+    func applyStored(_ changes: [StoredChange], at position: UInt64) throws(JSONFieldError) -> Int {
         var decoded: [ItemChange<C.Item>] = []
         decoded.reserveCapacity(changes.count)
         var highest = 0
@@ -43,13 +44,13 @@ extension CollectionEngine: AnyCollectionEngine {
             }
             decoded.append(.upsert(try C.decodeItem(value, path: "\(C.name) \(change.id)")))
         }
-        apply(decoded)
+        apply(decoded, at: position)
         return highest
     }
 
     func replaceState(with store: any AnyCollectionStore) {
         guard let state = store as? CollectionState<C> else { return }
-        replaceAll(state.allItems)
+        replaceAll(state.allItems, at: state.position)
     }
 }
 

@@ -33,8 +33,11 @@ package struct LiveConfiguration: Sendable {
 package final class LiveHub: Sendable {
     package let configuration: LiveConfiguration
     package let metrics = LiveMetrics()
-    /// Distinguishes this process's tokens from those of an earlier run.
+    /// Distinguishes this process's tokens from those of an earlier run; among replicas of
+    /// one database, the database's (then a token is good on every replica).
     package let epoch: String
+    /// Whether tokens are shared by replicas: versions then come from log positions.
+    let isShared: Bool
     /// Where the timer runs (heartbeats, dropping closed streams and idle lists).
     let queue = DispatchQueue(label: "listservice.live")
     /// Where lists are brought up to date, one queue per core: a list always on the queue its
@@ -61,12 +64,14 @@ package final class LiveHub: Sendable {
         var bySession: [String: Int] = [:]
     }
 
-    package init(configuration: LiveConfiguration = LiveConfiguration()) {
+    /// `sharedEpoch`: the database's epoch when replicas share one (see `isShared`).
+    package init(configuration: LiveConfiguration = LiveConfiguration(), sharedEpoch: String? = nil) {
         self.configuration = configuration
+        isShared = sharedEpoch != nil
         updateQueues = (0..<max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))).map {
             DispatchQueue(label: "listservice.live.\($0)")
         }
-        epoch = String(UInt32.random(in: 1...UInt32.max), radix: 36)
+        epoch = sharedEpoch ?? String(UInt32.random(in: 1...UInt32.max), radix: 36)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let sweepers = self.sweepers
         timer.setEventHandler {
@@ -91,8 +96,18 @@ package final class LiveHub: Sendable {
         for queue in updateQueues { queue.sync {} }
     }
 
-    /// The next event version (process-wide, so a version names one event of one list).
-    func nextVersion() -> UInt64 { sequence.add(1, ordering: .relaxed).newValue }
+    /// The version of a list's next event (`previous`: its last; nil for its first). On one
+    /// process, the next of one process-wide sequence, so a version names one event of one
+    /// list. Among replicas, the log position its window was read at, shifted, plus the
+    /// events made since at that position (rows re-formatted as time passed): a window read
+    /// at the same position has the same version on every replica, so a client a load
+    /// balancer moves resumes where it was.
+    func version(after previous: UInt64?, at position: UInt64) -> UInt64 {
+        guard isShared else { return sequence.add(1, ordering: .relaxed).newValue }
+        let base = position << 16
+        guard let previous, previous >= base else { return base }
+        return previous + 1
+    }
 
     func token(_ v: UInt64) -> LiveToken { LiveToken(epoch: epoch, v: v) }
 

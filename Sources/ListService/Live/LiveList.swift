@@ -76,7 +76,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 total: window.total, nextCursor: last.map { engine.nextCursor(after: $0.item, criteria: criteria) },
                 cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
                 windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
-                v: hub.nextVersion(),
+                v: hub.version(after: nil, at: window.position),
                 rowsExpiry: expiry))
     }
 
@@ -136,10 +136,10 @@ final class LiveList<C: ListCollection>: Sendable {
             case .after(let token):
                 let reason: ResetReason?
                 if let token, token.epoch == hub.epoch {
-                    if isNew {
+                    if token.v == current.v && (!isNew || hub.isShared) {
+                        reason = nil  // up to date: nothing to send (on a replica: made here at the position the token names)
+                    } else if isNew {
                         reason = .expired
-                    } else if token.v == current.v {
-                        reason = nil  // up to date: nothing to send
                     } else if let first = current.ring.firstIndex(where: { $0.base == token.v }) {
                         reason = nil
                         for entry in current.ring[first...] { out += entry.bytes }
@@ -193,7 +193,9 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             let criteria = current.criteria
             let window =
-                engine.liveWindow(criteria) ?? CollectionEngine<C>.LiveWindow(entries: [], total: 0, hasMore: false, state: current.state)
+                engine.liveWindow(criteria)
+                ?? CollectionEngine<C>.LiveWindow(
+                    entries: [], total: 0, hasMore: false, state: current.state, position: engine.state.position)
             let last = window.hasMore ? window.entries.last : nil
             let cursorRow = last.map { RowIdentity(slot: $0.slot, revision: $0.revision) }
             let nextCursor =
@@ -224,7 +226,7 @@ final class LiveList<C: ListCollection>: Sendable {
             current.cursorRow = cursorRow
             current.windowEnd = last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }
             current.state = window.state
-            current.v = hub.nextVersion()
+            current.v = hub.version(after: current.v, at: window.position)
             current.snapshot = nil
             let burstLimit = max(4, (purpose == .map ? max(rows.count, old.count) : criteria.limit) / 2)
             if isSwapped || ops.count > burstLimit {

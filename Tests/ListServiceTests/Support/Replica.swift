@@ -56,9 +56,10 @@ final class Replica: @unchecked Sendable {
     }
 
     /// Opens `path` as a live stream and returns what reads it.
-    func live(_ path: String) -> LiveReader? {
+    func live(_ path: String, lastEventID: String? = nil) -> LiveReader? {
         guard let socket = connectSocket(port: port) else { return nil }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n".utf8)
+        let resume = lastEventID.map { "Last-Event-ID: \($0)\r\n" } ?? ""
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\(resume)\r\n".utf8)
         _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         return LiveReader(socket: socket)
     }
@@ -116,6 +117,11 @@ final class LiveReader {
 
     init(socket: Int32) { self.socket = socket }
     deinit { close(socket) }
+
+    /// The last `id:` the stream sent.
+    var lastEventID: String? {
+        text.split(separator: "\n").last { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
+    }
 
     /// Reads until `text` holds `needle`, or `seconds` pass; returns whether it did.
     func waitFor(_ needle: String, seconds: Double = 5) -> Bool {

@@ -91,11 +91,17 @@ package struct LoadedCollections: Sendable {
     package let sequences: [String: Int]
     /// One line per collection for the start-up log.
     package let reports: [String]
+    /// What live-stream tokens carry when storage is shared by replicas (nil: a process of
+    /// its own, whose tokens name that process).
+    package let sharedEpoch: String?
 
-    package init(stores: [any AnyCollectionStore], position: UInt64, sequences: [String: Int], reports: [String]) {
+    package init(
+        stores: [any AnyCollectionStore], position: UInt64, sequences: [String: Int], reports: [String], sharedEpoch: String? = nil
+    ) {
         self.stores = stores
         self.position = position
         self.sequences = sequences
         self.reports = reports
+        self.sharedEpoch = sharedEpoch
     }
 }

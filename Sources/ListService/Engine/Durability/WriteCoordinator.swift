@@ -108,7 +108,7 @@ package final class WriteCoordinator: Sendable {
                     let first = position - UInt64(changes.count) + 1
                     if first > state.position + 1 { catchUp(through: first - 1) }
                 }
-                batch.apply()
+                batch.apply(lastPosition: position)
                 if position > 0, state.position + UInt64(changes.count) == position { advance(to: position, committedAt: nil) }
                 // A refused batch uses up no id; ids others gave out meanwhile stay used.
                 state.sequences.merge(batch.sequences, uniquingKeysWith: max)
@@ -186,11 +186,14 @@ package final class WriteCoordinator: Sendable {
     /// Applies logged changes, each collection's in their order, in one step per collection;
     /// ids they give out are never given again here.
     private func apply(_ logged: [LoggedChange]) throws(JSONFieldError) {
-        var byCollection: [String: [StoredChange]] = [:]
-        for entry in logged { byCollection[entry.change.collection, default: []].append(entry.change) }
-        for (name, changes) in byCollection {
+        var byCollection: [String: (changes: [StoredChange], last: UInt64)] = [:]
+        for entry in logged {
+            byCollection[entry.change.collection, default: ([], 0)].changes.append(entry.change)
+            byCollection[entry.change.collection]?.last = entry.position
+        }
+        for (name, (changes, last)) in byCollection {
             guard let engine = engines.named(name) else { continue }  // a collection this build does not serve
-            let highest = try engine.applyStored(changes)
+            let highest = try engine.applyStored(changes, at: last)
             state.sequences[name] = max(state.sequences[name] ?? 0, highest)
         }
     }
@@ -297,7 +300,16 @@ package struct WriteBatch {
     /// The batch's changes as storage keeps them, each collection's in order.
     var storedChanges: [StoredChange] { collections.values.flatMap(\.storedChanges) }
 
-    func apply() { for changes in collections.values { changes.apply() } }
+    /// Applies every collection's changes; `lastPosition` is the log position storage gave
+    /// the batch's last change (0 without a shared log), laid out as `storedChanges` lists them.
+    func apply(lastPosition: UInt64) {
+        let total = collections.values.reduce(0) { $0 + $1.storedChanges.count }
+        var applied = 0
+        for changes in collections.values {
+            applied += changes.storedChanges.count
+            changes.apply(at: lastPosition == 0 ? 0 : lastPosition - UInt64(total - applied))
+        }
+    }
 
     func settle(_ outcome: Result<Void, WriteRejection>) {
         for answer in settled { answer() }
@@ -309,7 +321,7 @@ package struct WriteBatch {
 protocol PendingCollectionChanges: AnyObject {
     var name: String { get }
     var storedChanges: [StoredChange] { get }
-    func apply()
+    func apply(at position: UInt64)
 }
 
 /// A batch's changes to collection `C`.
@@ -337,5 +349,5 @@ final class CollectionChanges<C: ListCollection>: PendingCollectionChanges {
         }
     }
 
-    func apply() { engine.apply(changes) }
+    func apply(at position: UInt64) { engine.apply(changes, at: position) }
 }
