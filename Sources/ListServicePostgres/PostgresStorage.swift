@@ -80,17 +80,25 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
     }
 
     package func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
+        let connection: PostgresConnection
         do {
-            let head = try writer.connection().execute(
+            connection = try writer.connection()
+        } catch {
+            return .failed(source: WriteCoordinator.databaseSource, reason: "\(error)")  // nothing was sent
+        }
+        do {
+            let head = try connection.execute(
                 "SELECT listservice_append($1, $2::jsonb)", [String(position), String(decoding: Self.batch(changes), as: UTF8.self)]
             ).firstValue.flatMap { Int64($0) }
             guard let head else { return .failed(source: WriteCoordinator.databaseSource, reason: "the append returned no position") }
             return head < 0 ? .stale : .appended(position: UInt64(head))
         } catch {
-            // Whether a commit whose answer was lost went through is not known here: if it
-            // did, the change comes back from the log like any other replica's.
+            // An error the server answered rolled the transaction back. A connection lost after
+            // the call was sent leaves its commit unknown: if it went through, the change comes
+            // back from the log like any other replica's.
+            let isLost = !connection.isConnected
             writer.dropIfBroken()
-            return .failed(source: WriteCoordinator.databaseSource, reason: "\(error)")
+            return .failed(source: WriteCoordinator.databaseSource, reason: "\(error)", mayHaveSaved: isLost)
         }
     }
 

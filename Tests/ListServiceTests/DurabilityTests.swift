@@ -221,7 +221,7 @@ import Testing
                         takeSnapshot: { { [] } }),
                 ], log: ServiceLog { _ in })
             let first = StoredChange(collection: "a", id: "x", record: nil), second = StoredChange(collection: "b", id: "x", record: nil)
-            guard case .failed(let source, _) = storage.append([first, second], decidedAt: 0) else {
+            guard case .failed(let source, _, false) = storage.append([first, second], decidedAt: 0) else {
                 Issue.record("a batch whose journal cannot be written was acknowledged")
                 return
             }

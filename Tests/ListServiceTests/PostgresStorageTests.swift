@@ -54,6 +54,42 @@ struct PostgresStorageTests {
         #expect(b.append([Self.change("o-000003", name: "Too late")], decidedAt: 2) == .stale)
     }
 
+    /// A connection lost while an append waits in the database: the outcome says the batch
+    /// may have been saved (it was not, here: the backend died before committing), and the
+    /// next append connects again.
+    @Test func aConnectionLostMidAppend_isReportedAsMaybeSaved_andTheNextAppendReconnects() throws {
+        let server = try TemporaryPostgres()
+        let storage = Self.storage(server)
+        _ = try storage.load()
+        let blocker = try PostgresConnection(server.connectionString)
+        try blocker.execute("BEGIN")
+        try blocker.execute("SELECT position FROM log_head FOR UPDATE")  // the append waits for this lock
+        let outcome = Locked<AppendOutcome?>(nil)
+        Thread.detachNewThread {
+            let result = storage.append([Self.change("o-000001", name: "Lost")], decidedAt: 0)
+            outcome.withLock { $0 = result }
+        }
+        var waiting: String?
+        for _ in 0..<200 where waiting == nil {
+            waiting = try blocker.execute(
+                "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%listservice_append%'"
+            ).firstValue
+            usleep(10_000)
+        }
+        let pid = try #require(waiting)
+        try blocker.execute("SELECT pg_terminate_backend($1::int)", [pid])
+        for _ in 0..<500 where outcome.withLock({ $0 }) == nil { usleep(10_000) }
+        guard case .failed(let source, _, let mayHaveSaved)? = outcome.withLock({ $0 }) else {
+            Issue.record("an append whose connection was lost was not reported as failed: \(String(describing: outcome.withLock { $0 }))")
+            return
+        }
+        #expect(source == WriteCoordinator.databaseSource && mayHaveSaved)
+        try blocker.execute("ROLLBACK")
+        #expect(try blocker.execute("SELECT count(*) FROM change_log").firstValue == "0")
+        #expect(storage.append([Self.change("o-000001", name: "Again")], decidedAt: 0) == .appended(position: 1))
+        #expect(storage.status.reconnects.load(ordering: .relaxed) == 1)
+    }
+
     /// The ordering hazard: with positions taken inside concurrent transactions, a reader
     /// could see N+1 committed before N and skip N forever. Appends from eight connections at
     /// once, read back continually as they come: the reader sees every position once, in

@@ -69,9 +69,10 @@ package enum AppendOutcome: Sendable, Equatable {
     /// Another process changed one of the batch's items after it was decided: nothing was
     /// saved; catch up and decide again.
     case stale
-    /// Nothing was saved (disk full, database unreachable). `source` is what failed (a
-    /// collection's journal, `database`), `reason` why: both for logs and readiness.
-    case failed(source: String, reason: String)
+    /// Not saved (disk full, database unreachable). `source` is what failed (a collection's
+    /// journal, `database`), `reason` why: both for logs and readiness. `mayHaveSaved`: the
+    /// connection was lost after the batch was sent, so whether it was committed is unknown.
+    case failed(source: String, reason: String, mayHaveSaved: Bool = false)
 }
 
 /// What a read of the log past a position found.

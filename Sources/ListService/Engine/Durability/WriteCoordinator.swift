@@ -92,15 +92,16 @@ package final class WriteCoordinator: Sendable {
                     .failure(
                         WriteRejection(
                             kind: .storageUnavailable, detail: "Other writers keep changing these items; nothing was changed. Try again.")))
-            case .failed(let source, let reason):
+            case .failed(let source, let reason, let mayHaveSaved):
                 if !health.isFailing(source) {
                     health.set(source, failing: reason)
                     log.line("level=error event=\(Self.kind(of: source))-write-failed source=\(source) error=\"\(reason)\"")
                 }
-                batch.settle(
-                    .failure(
-                        WriteRejection(
-                            kind: .storageUnavailable, detail: "The change could not be saved; nothing was changed. Try again later.")))
+                let detail =
+                    mayHaveSaved
+                    ? "The connection to the database was lost before it confirmed the change: it may have been saved. Read it back before trying again."
+                    : "The change could not be saved; nothing was changed. Try again later."
+                batch.settle(.failure(WriteRejection(kind: .storageUnavailable, detail: detail)))
             case .appended(let position):
                 markHealthy(batch.collections.values.map(\.name) + [Self.databaseSource])
                 if position > 0 {
