@@ -69,16 +69,19 @@ struct PostgresStorageTests {
             let result = storage.append([Self.change("o-000001", name: "Lost")], decidedAt: 0)
             outcome.withLock { $0 = result }
         }
+        // Watched from outside the blocker's transaction, whose view of pg_stat_activity is a
+        // snapshot taken at its first read.
+        let observer = try PostgresConnection(server.connectionString)
         var waiting: String?
-        for _ in 0..<200 where waiting == nil {
-            waiting = try blocker.execute(
+        for _ in 0..<1_000 where waiting == nil {
+            waiting = try observer.execute(
                 "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%listservice_append%'"
             ).firstValue
             usleep(10_000)
         }
         let pid = try #require(waiting)
-        try blocker.execute("SELECT pg_terminate_backend($1::int)", [pid])
-        for _ in 0..<500 where outcome.withLock({ $0 }) == nil { usleep(10_000) }
+        try observer.execute("SELECT pg_terminate_backend($1::int)", [pid])
+        for _ in 0..<1_000 where outcome.withLock({ $0 }) == nil { usleep(10_000) }
         guard case .failed(let source, _, let mayHaveSaved)? = outcome.withLock({ $0 }) else {
             Issue.record("an append whose connection was lost was not reported as failed: \(String(describing: outcome.withLock { $0 }))")
             return
