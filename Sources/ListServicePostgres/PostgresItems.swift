@@ -61,18 +61,11 @@ package enum PostgresItems {
             lastPosition = max(lastPosition, row[2].flatMap { UInt64($0) } ?? 0)
             guard let record = row[1] else { continue }
             do {
-                items.append(try C.decodeItem(try JSONParser.parse(Array(record.utf8)), path: id))
+                items.append(try C.decodeRecord(Array(record.utf8), path: id))
             } catch {
                 throw PostgresError(message: "\(table) \(id): \(error)")
             }
         }
         return (items, highestSequence, lastPosition)
-    }
-
-    /// `item`'s JSON record, as its data file holds it.
-    package static func record<C: ListCollection>(_ item: C.Item, of collection: C.Type) -> String {
-        var json = JSONWriter(reservingCapacity: 256)
-        C.writeItem(item, to: &json)
-        return String(decoding: json.bytes, as: UTF8.self)
     }
 }

@@ -47,6 +47,7 @@ private struct SeedCollector: CollectionVisitor {
 
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
         let items = stores.lazy.compactMap { $0 as? CollectionState<C> }.first?.allItems ?? []
-        seeds.append(PostgresItems.Seed(collection: C.name) { items.map { (C.id(of: $0), PostgresItems.record($0, of: C.self)) } })
+        seeds.append(
+            PostgresItems.Seed(collection: C.name) { items.map { (C.id(of: $0), String(decoding: C.record(of: $0), as: UTF8.self)) } })
     }
 }

@@ -24,7 +24,7 @@ struct PostgresStorageTests {
     static func change(_ id: String, name: String) -> StoredChange {
         var order = Order.make(id: id, customerName: name)
         order.title = "changed"
-        return StoredChange(collection: Orders.name, id: id, record: Array(PostgresItems.record(order, of: Orders.self).utf8))
+        return StoredChange(collection: Orders.name, id: id, record: Orders.record(of: order))
     }
 
     @Test func aChangeDecidedOnAnOlderState_isStale_andNothingIsSaved() throws {

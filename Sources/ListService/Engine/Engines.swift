@@ -36,13 +36,7 @@ extension CollectionEngine: AnyCollectionEngine {
                 decoded.append(.delete(id: change.id))
                 continue
             }
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(record)
-            } catch {
-                throw JSONFieldError(path: "\(C.name) \(change.id)", reason: "\(error)")
-            }
-            decoded.append(.upsert(try C.decodeItem(value, path: "\(C.name) \(change.id)")))
+            decoded.append(.upsert(try C.decodeRecord(record, path: "\(C.name) \(change.id)")))
         }
         apply(decoded, at: position)
         return highest

@@ -43,9 +43,5 @@ final class ItemVersions<C: ListCollection>: Sendable {
     }
 
     /// The item's version as a number: FNV-1a of its stored form.
-    static func digest(of item: C.Item) -> UInt64 {
-        var json = JSONWriter()
-        C.writeItem(item, to: &json)
-        return ETag.digest(json.bytes)
-    }
+    static func digest(of item: C.Item) -> UInt64 { ETag.digest(C.record(of: item)) }
 }

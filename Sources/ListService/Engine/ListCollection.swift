@@ -119,17 +119,32 @@ extension ListCollection {
         return json.bytes
     }
 
-    package static func writeSnapshotItem(_ item: Item, to snapshot: inout SnapshotWriter) {
+    /// `item` as its data file's JSON record: what journals, snapshots, the database and
+    /// item versions hold.
+    package static func record(of item: Item) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 256)
         writeItem(item, to: &json)
-        snapshot.data(json.bytes)
+        return json.bytes
     }
+
+    /// An item from its JSON record (`record(of:)`); `path` names it in errors.
+    package static func decodeRecord(_ record: [UInt8], path: String) throws(JSONFieldError) -> Item {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(record)
+        } catch {
+            throw JSONFieldError(path: path, reason: "\(error)")
+        }
+        return try decodeItem(value, path: path)
+    }
+
+    package static func writeSnapshotItem(_ item: Item, to snapshot: inout SnapshotWriter) { snapshot.data(record(of: item)) }
 
     package static func makeSnapshotItemReader() -> (inout SnapshotReader) throws(SnapshotFormatError) -> Item {
         { (snapshot: inout SnapshotReader) throws(SnapshotFormatError) in
             let text = try snapshot.data()
             do {
-                return try decodeItem(try JSONParser.parse(Array(text)), path: "item")
+                return try decodeRecord(Array(text), path: "item")
             } catch {
                 throw SnapshotFormatError(offset: 0, reason: "\(error)")
             }

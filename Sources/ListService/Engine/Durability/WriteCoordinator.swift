@@ -341,9 +341,7 @@ final class CollectionChanges<C: ListCollection>: PendingCollectionChanges {
         switch change {
         case .upsert(let item):
             overlay[C.id(of: item)] = .some(item)
-            var json = JSONWriter()
-            C.writeItem(item, to: &json)
-            storedChanges.append(StoredChange(collection: C.name, id: C.id(of: item), record: json.bytes))
+            storedChanges.append(StoredChange(collection: C.name, id: C.id(of: item), record: C.record(of: item)))
         case .delete(let id):
             overlay[id] = .some(nil)
             storedChanges.append(StoredChange(collection: C.name, id: id, record: nil))
