@@ -26,11 +26,8 @@ package final class CollectionService: Sendable {
         sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(), log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
-        let storage = JournalStorage(memory: stores, log: log)
-        var opener = MemoryOpener(stores: stores)
-        CollectionRegistry.visitAll(&opener)
         self.init(
-            LoadedCollections(stores: opener.loaded, position: 0, sequences: [:], reports: []), storage: storage,
+            LoadedCollections(stores: stores, position: 0, sequences: [:], reports: []), storage: JournalStorage(files: [], log: log),
             cache: (sharedPages, sharedCacheBytes), sessions: sessions, live: live, log: log, clock: clock)
     }
 
@@ -91,7 +88,7 @@ package final class CollectionService: Sendable {
         let writes = WriteCoordinator(engines: engines, storage: storage, sequences: sequences, position: loaded.position, log: log)
         self.writes = writes
         endpoints = collections.map { $0.endpoint(writes) }
-        (storage as? JournalStorage)?.attach(writes)
+        storage.attach(writes)
     }
 
     package var now: Date { clock() }

@@ -21,8 +21,16 @@ package protocol ChangeStorage: AnyObject, Sendable {
     /// from a thread of storage's own, until the process ends.
     func watch(_ wake: @escaping @Sendable () -> Void)
 
+    /// Called once the service's writes run through `coordinator` (a journal's files need
+    /// the engines).
+    func attach(_ coordinator: WriteCoordinator)
+
     /// Work between batches (a journal's compaction), on the writer queue.
     func betweenBatches(_ coordinator: WriteCoordinator)
+
+    /// Returns once work storage does in the background is done (at shutdown, so the
+    /// process does not exit mid-snapshot).
+    func finishBackgroundWork(_ coordinator: WriteCoordinator)
 
     /// Where this process stands in the shared log, for `/metrics` (all zero without one).
     var status: ReplicationStatus { get }
@@ -30,7 +38,9 @@ package protocol ChangeStorage: AnyObject, Sendable {
 
 extension ChangeStorage {
     package func watch(_ wake: @escaping @Sendable () -> Void) {}
+    package func attach(_ coordinator: WriteCoordinator) {}
     package func betweenBatches(_ coordinator: WriteCoordinator) {}
+    package func finishBackgroundWork(_ coordinator: WriteCoordinator) {}
 }
 
 /// One change as storage keeps it.

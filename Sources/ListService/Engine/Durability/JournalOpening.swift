@@ -46,13 +46,3 @@ struct JournalOpener: CollectionVisitor {
             })
     }
 }
-
-/// Each registered collection's state from the given stores; one without a store starts empty.
-struct MemoryOpener: CollectionVisitor {
-    let stores: [any AnyCollectionStore]
-    var loaded: [any AnyCollectionStore] = []
-
-    mutating func visit<C: ListCollection>(_ collection: C.Type) {
-        loaded.append(stores.lazy.compactMap { $0 as? CollectionState<C> }.first ?? CollectionState<C>(items: []))
-    }
-}

@@ -37,7 +37,7 @@ final class CollectionFiles: @unchecked Sendable {
 /// fsync each), and compactions between batches. Nothing changes elsewhere. Without a state
 /// directory (`--in-memory`), changes live in memory only.
 package final class JournalStorage: ChangeStorage, @unchecked Sendable {
-    // Invariant: `files` and `collections` are set once by `load` (before any write) and then
+    // Invariant: `pendingFiles` is set by `load` (before any write); it and `files` are then
     // used only on WriteCoordinator's serial queue (appends, compaction starts, journal trims),
     // so they are never touched by two threads at once.
     private let configuration: StorageConfiguration?
@@ -47,32 +47,28 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     private let compactAfterBytes: Int
     private let log: ServiceLog
     package let status = ReplicationStatus()
-    /// Compactions running in the background (see `WriteCoordinator.finishBackgroundWork`).
-    let backgroundWork = DispatchGroup()
-    /// The stores a service made in memory starts from (`CollectionService(stores:)`).
-    private let memoryStores: [any AnyCollectionStore]
+    /// Compactions running in the background (see `finishBackgroundWork`).
+    private let backgroundWork = DispatchGroup()
 
     /// Storage on the snapshots and journals `configuration` names.
     package init(_ configuration: StorageConfiguration, log: ServiceLog) {
         self.configuration = configuration
         self.compactAfterBytes = configuration.compactAfterBytes
         self.log = log
-        self.memoryStores = []
     }
 
-    /// Storage in memory only, starting from `stores` (a collection without one starts empty).
-    init(memory stores: [any AnyCollectionStore], log: ServiceLog) {
+    /// Storage on journals already open (none: changes live in memory only), compacting only
+    /// when forced.
+    init(files: [CollectionFiles], log: ServiceLog) {
         configuration = nil
         compactAfterBytes = .max
         self.log = log
-        memoryStores = stores
+        self.files = Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0) })
     }
 
     package func load() throws(StartupError) -> LoadedCollections {
-        guard let configuration else {
-            var opener = MemoryOpener(stores: memoryStores)
-            CollectionRegistry.visitAll(&opener)
-            return LoadedCollections(stores: opener.loaded, position: 0, sequences: [:], reports: [])
+        guard let configuration else {  // what it holds was given to the service directly
+            return LoadedCollections(stores: [], position: 0, sequences: [:], reports: [])
         }
         if let directory = configuration.stateDirectory {
             do {
@@ -88,18 +84,9 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
         return LoadedCollections(stores: opener.loaded, position: 0, sequences: opener.sequences, reports: opener.reports)
     }
 
-    /// Storage on journals already open (for tests of appends), compacting only when forced.
-    init(files: [CollectionFiles], log: ServiceLog) {
-        configuration = nil
-        compactAfterBytes = .max
-        self.log = log
-        memoryStores = []
-        self.files = Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0) })
-    }
-
     /// Makes each collection's files, now that its engine exists; writes, in the background,
     /// the snapshots of collections loaded from JSON, so the next start reads binary.
-    func attach(_ coordinator: WriteCoordinator) {
+    package func attach(_ coordinator: WriteCoordinator) {
         coordinator.onWriterQueue {
             for make in self.pendingFiles {
                 let file = make(coordinator.engines)
@@ -144,6 +131,14 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     package func changes(after position: UInt64, limit: Int) -> ChangesSince { .changes([], head: position) }
 
     package func betweenBatches(_ coordinator: WriteCoordinator) { compactIfDue(coordinator: coordinator) }
+
+    /// Waits until no compaction runs in the background and its journal trims are done.
+    package func finishBackgroundWork(_ coordinator: WriteCoordinator) {
+        repeat {
+            backgroundWork.wait()
+            coordinator.onWriterQueueAndWait {}  // the trims queued by finished compactions, which may start another
+        } while backgroundWork.wait(timeout: .now()) == .timedOut
+    }
 
     /// A journal record: `{"op":"upsert","item":…}` or `{"op":"delete","id":…}`.
     static func payload(of change: StoredChange) -> [UInt8] {

@@ -233,15 +233,12 @@ package final class WriteCoordinator: Sendable {
     /// Runs `body` on the writer queue (journal maintenance after a compaction).
     func onWriterQueue(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
 
-    /// Waits until no compaction runs in the background and its journal trims are done (at
-    /// shutdown, so the process does not exit mid-snapshot).
-    package func finishBackgroundWork() {
-        guard let journal = storage as? JournalStorage else { return }
-        repeat {
-            journal.backgroundWork.wait()
-            queue.sync {}  // the trims queued by finished compactions, which may start another
-        } while journal.backgroundWork.wait(timeout: .now()) == .timedOut
-    }
+    /// Runs `body` on the writer queue and waits for it.
+    func onWriterQueueAndWait(_ body: () -> Void) { queue.sync(execute: body) }
+
+    /// Waits until storage's background work is done (at shutdown, so the process does not
+    /// exit mid-snapshot).
+    package func finishBackgroundWork() { storage.finishBackgroundWork(self) }
 
     /// Writes every collection's snapshot now and trims its journal; returns when done.
     package func compactNow() {
