@@ -93,10 +93,7 @@ package final class WriteCoordinator: Sendable {
                         WriteRejection(
                             kind: .storageUnavailable, detail: "Other writers keep changing these items; nothing was changed. Try again.")))
             case .failed(let source, let reason, let mayHaveSaved):
-                if !health.isFailing(source) {
-                    health.set(source, failing: reason)
-                    log.line("level=error event=\(Self.kind(of: source))-write-failed source=\(source) error=\"\(reason)\"")
-                }
+                markFailing(source, event: "\(Self.kind(of: source))-write-failed", reason)
                 let detail =
                     mayHaveSaved
                     ? "The connection to the database was lost before it confirmed the change: it may have been saved. Read it back before trying again."
@@ -127,6 +124,14 @@ package final class WriteCoordinator: Sendable {
     /// `database`, or `journal` for a collection's journal: what log lines name.
     private static func kind(of source: String) -> String { source == databaseSource ? "database" : "journal" }
 
+    /// Marks `source` failing for `/health/ready`, logging `event` when it starts failing
+    /// (not for every write or read that finds it still failing).
+    private func markFailing(_ source: String, event: String, _ reason: String) {
+        guard !health.isFailing(source) else { return }
+        health.set(source, failing: reason)
+        log.line("level=error event=\(event) source=\(source) error=\"\(reason)\"")
+    }
+
     private func markHealthy(_ sources: [String]) {
         for source in sources where health.isFailing(source) {
             health.set(source, failing: nil)
@@ -151,37 +156,30 @@ package final class WriteCoordinator: Sendable {
     }
 
     /// Reads the log past this process's position (up to `limit`) and applies it in commit
-    /// order; a log trimmed past the position loads everything again. Returns whether it
-    /// caught up.
-    @discardableResult
-    private func catchUp(through limit: UInt64 = .max) -> Bool {
+    /// order; a log trimmed past the position loads everything again. Stops at a failure,
+    /// which `/health/ready` then reports; the next call starts where it stopped.
+    private func catchUp(through limit: UInt64 = .max) {
         while state.position < limit {
             switch storage.changes(after: state.position, limit: Self.catchUpPage) {
             case .failed(let reason):
-                if !health.isFailing(Self.databaseSource) {
-                    health.set(Self.databaseSource, failing: reason)
-                    log.line("level=error event=storage-read-failed error=\"\(reason)\"")
-                }
-                return false
+                return markFailing(Self.databaseSource, event: "storage-read-failed", reason)
             case .trimmed:
-                guard reload() else { return false }
+                guard reload() else { return }
             case .changes(let logged, let head):
                 markHealthy([Self.databaseSource])
                 replication.head.store(max(head, state.position), ordering: .relaxed)
                 let wanted = logged.prefix { $0.position <= limit }
-                guard let last = wanted.last else { return true }
+                guard let last = wanted.last else { return }
                 do {
                     try apply(Array(wanted))
                 } catch {
-                    log.line("level=error event=replication-apply-failed position=\(last.position) error=\"\(error)\"")
-                    health.set(Self.databaseSource, failing: "change \(last.position) cannot be applied: \(error)")
-                    return false
+                    return markFailing(
+                        Self.databaseSource, event: "replication-apply-failed", "change \(last.position) cannot be applied: \(error)")
                 }
                 advance(to: last.position, committedAt: last.committedAt)
-                if logged.count < Self.catchUpPage { return true }
+                if logged.count < Self.catchUpPage { return }
             }
         }
-        return true
     }
 
     /// Applies logged changes, each collection's in their order, in one step per collection;
@@ -215,7 +213,7 @@ package final class WriteCoordinator: Sendable {
             advance(to: loaded.position, committedAt: nil)
             return true
         } catch {
-            health.set(Self.databaseSource, failing: "cannot reload: \(error)")
+            markFailing(Self.databaseSource, event: "replica-reload-failed", "\(error)")
             return false
         }
     }
