@@ -102,7 +102,6 @@ package enum PostgresSchema {
                 // replica that decided on an older state that the item changed.
                 try connection.execute(
                     "CREATE TABLE IF NOT EXISTS \(table(of: collection)) (id text PRIMARY KEY, revision bigint NOT NULL, item jsonb)")
-                try connection.execute("ALTER TABLE \(table(of: collection)) ALTER COLUMN item DROP NOT NULL")
             }
             return (from, migrations.count)
         }

@@ -8,9 +8,12 @@ import ListService
 /// batch was decided on, the items and their log entries written, the replicas notified); the
 /// changes other replicas made are read from the log past this replica's position.
 package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
-    // Invariant: `writer` is used by `load` before the service runs and then only on the
-    // write coordinator's serial queue (every call but `watch`), so by one thread at a time.
+    // Invariant: `writer` and `isPrepared` are used by `load` before the service runs and then
+    // only on the write coordinator's serial queue (every call but `watch`), so by one thread
+    // at a time.
     private let writer: PostgresLink
+    /// Whether the schema is current and the database seeded (done by the first `load`).
+    private var isPrepared = false
     private let configuration: Configuration
     private let log: ServiceLog
     package let status = ReplicationStatus()
@@ -41,20 +44,14 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
         writer = PostgresLink(connectionString: configuration.connectionString, status: status, log: log, role: "writer")
     }
 
-    /// Migrates the schema, seeds an empty database (once, whoever starts first), then reads
-    /// every collection and the log's position in one `REPEATABLE READ` snapshot.
+    /// Migrates the schema and seeds an empty database (once, whoever starts first; on the
+    /// first load only), then reads every collection and the log's position in one
+    /// `REPEATABLE READ` snapshot.
     package func load() throws(StartupError) -> LoadedCollections {
         let connection = try startup { () throws(PostgresError) in try writer.connection() }
-        let needsSeed = try startup { () throws(PostgresError) in
-            let schema = try PostgresSchema.migrate(connection, collections: PostgresLoader.collectionNames)
-            if schema.from != schema.to { log.line("level=info event=schema-migrated from=\(schema.from) to=\(schema.to)") }
-            return try !PostgresItems.isSeeded(connection)
-        }
-        if needsSeed {  // the seed data is read only when the database may need it; seeding checks again under its lock
-            let seeds = PostgresLoader.seeds(try configuration.seed())
-            if try startup({ () throws(PostgresError) in try PostgresItems.seedOnce(connection, seeds) }) {
-                log.line("level=info event=database-seeded")
-            }
+        if !isPrepared {
+            try prepare(connection)
+            isPrepared = true
         }
         return try startup { () throws(PostgresError) in
             try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PostgresError) in
@@ -70,11 +67,28 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
         }
     }
 
-    /// `body`'s database error as a start-up error.
+    /// Brings the schema up to date and seeds an empty database.
+    private func prepare(_ connection: PostgresConnection) throws(StartupError) {
+        let needsSeed = try startup { () throws(PostgresError) in
+            let schema = try PostgresSchema.migrate(connection, collections: PostgresLoader.collectionNames)
+            if schema.from != schema.to { log.line("level=info event=schema-migrated from=\(schema.from) to=\(schema.to)") }
+            return try !PostgresItems.isSeeded(connection)
+        }
+        if needsSeed {  // the seed data is read only when the database may need it; seeding checks again under its lock
+            let seeds = PostgresLoader.seeds(try configuration.seed())
+            if try startup({ () throws(PostgresError) in try PostgresItems.seedOnce(connection, seeds) }) {
+                log.line("level=info event=database-seeded")
+            }
+        }
+    }
+
+    /// `body`'s database error as a start-up error (a lost connection is made again next time:
+    /// a reload runs this too).
     private func startup<T>(_ body: () throws(PostgresError) -> T) throws(StartupError) -> T {
         do {
             return try body()
         } catch {
+            writer.dropIfBroken()
             throw StartupError(description: "database: \(error)")
         }
     }
