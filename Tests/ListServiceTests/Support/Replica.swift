@@ -29,24 +29,9 @@ final class Replica: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// One request on its own connection (`Connection: close`); status 0 if the server is gone.
+    /// One request on its own connection; status 0 if the server is gone.
     func request(_ method: String, _ path: String, headers: [String: String] = [:], json: String? = nil) -> HTTPReply {
-        guard let socket = connectSocket(port: port) else { return HTTPReply(status: 0, headers: [:], body: []) }
-        defer { close(socket) }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        let body = Array((json ?? "").utf8)
-        if json != nil { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
-        let bytes = Array((head + "\r\n").utf8) + body
-        guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
-            return HTTPReply(status: 0, headers: [:], body: [])
-        }
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while case let count = chunk.withUnsafeMutableBytes({ recv(socket, $0.baseAddress, $0.count, 0) }), count > 0 {
-            received += chunk[..<count]
-        }
-        return HTTPReply(received)
+        httpRequest(port: port, method, path, headers: headers, json: json)
     }
 
     /// A metric's value from `/metrics`.
@@ -62,51 +47,6 @@ final class Replica: @unchecked Sendable {
         let request = Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\(resume)\r\n".utf8)
         _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         return LiveReader(socket: socket)
-    }
-}
-
-/// An HTTP response, the body de-chunked.
-struct HTTPReply {
-    let status: Int
-    let headers: [String: String]
-    let body: [UInt8]
-
-    init(status: Int, headers: [String: String], body: [UInt8]) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    init(_ bytes: [UInt8]) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let end = text.range(of: "\r\n\r\n") else {
-            self.init(status: 0, headers: [:], body: [])
-            return
-        }
-        let lines = text[..<end.lowerBound].split(separator: "\r\n")
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        var body = Array(text[end.upperBound...].utf8)
-        if headers["transfer-encoding"] == "chunked" { body = Self.dechunked(body) }
-        self.init(status: Int(lines.first?.dropFirst(9).prefix(3) ?? "") ?? 0, headers: headers, body: body)
-    }
-
-    var json: [String: Any] { ListServiceTests.json(body) }
-
-    private static func dechunked(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        var rest = bytes[...]
-        while let lineEnd = rest.firstIndex(of: UInt8(ascii: "\r")),
-            let size = Int(String(decoding: rest[..<lineEnd], as: UTF8.self), radix: 16), size > 0
-        {
-            let start = lineEnd + 2
-            out += rest[start..<min(rest.endIndex, start + size)]
-            rest = rest[min(rest.endIndex, start + size + 2)...]
-        }
-        return out
     }
 }
 

@@ -46,26 +46,76 @@ func run(_ arguments: [String]) throws -> (Process, Pipe) {
 }
 
 /// `GET /health` over a plain socket (Foundation on Linux has no HTTP client without
-/// FoundationNetworking); nil while nothing listens.
+/// FoundationNetworking): its body; nil while nothing listens.
 func healthResponse(port: Int) -> String? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    let reply = httpRequest(port: port, "GET", "/health")
+    return reply.status == 0 ? nil : String(decoding: reply.body, as: UTF8.self)
+}
+
+/// One request on its own connection (`Connection: close`), read to its end; status 0 if
+/// nothing listens or the server is gone.
+func httpRequest(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], json: String? = nil) -> HTTPReply {
+    guard let socket = connectSocket(port: port) else { return HTTPReply(status: 0, headers: [:], body: []) }
+    defer { close(socket) }
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+    for (name, value) in headers { head += "\(name): \(value)\r\n" }
+    let body = Array((json ?? "").utf8)
+    if json != nil { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+    let bytes = Array((head + "\r\n").utf8) + body
+    guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
+        return HTTPReply(status: 0, headers: [:], body: [])
     }
-    guard connected == 0 else { return nil }
-    let request = Array("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-    var response: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while case let count = chunk.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }), count > 0 {
-        response += chunk[..<count]
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while case let count = chunk.withUnsafeMutableBytes({ recv(socket, $0.baseAddress, $0.count, 0) }), count > 0 {
+        received += chunk[..<count]
     }
-    return String(decoding: response, as: UTF8.self)
+    return HTTPReply(received)
+}
+
+/// An HTTP response, the body de-chunked.
+struct HTTPReply {
+    let status: Int
+    let headers: [String: String]
+    let body: [UInt8]
+
+    init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    init(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else {
+            self.init(status: 0, headers: [:], body: [])
+            return
+        }
+        let lines = text[..<end.lowerBound].split(separator: "\r\n")
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(text[end.upperBound...].utf8)
+        if headers["transfer-encoding"] == "chunked" { body = Self.dechunked(body) }
+        self.init(status: Int(lines.first?.dropFirst(9).prefix(3) ?? "") ?? 0, headers: headers, body: body)
+    }
+
+    var json: [String: Any] { ListServiceTests.json(body) }
+
+    private static func dechunked(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var rest = bytes[...]
+        while let lineEnd = rest.firstIndex(of: UInt8(ascii: "\r")),
+            let size = Int(String(decoding: rest[..<lineEnd], as: UTF8.self), radix: 16), size > 0
+        {
+            let start = lineEnd + 2
+            out += rest[start..<min(rest.endIndex, start + size)]
+            rest = rest[min(rest.endIndex, start + size + 2)...]
+        }
+        return out
+    }
 }
 
 /// One request on a new connection, waiting for the whole response; nil if the server is gone.
