@@ -44,6 +44,9 @@
                     case .request(let request):
                         requests.append(request)
                         outcomes.append("request \(request.method.rawValue) \(request.path) \(request.body.count)")
+                    case .refused(_, let response, _):  // only with a head screen, which this parser has not
+                        outcomes.append("refused \(response.status.code)")
+                        return (outcomes, requests)
                     case .failed(let error):
                         outcomes.append("failed \(error.status.code)")
                         return (outcomes, requests)

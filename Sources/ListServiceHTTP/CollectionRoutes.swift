@@ -20,7 +20,8 @@ enum CollectionRoutes {
         router.get("/\(endpoint.name)/:id") { request in
             let display = try request.displayContext()
             return try mappingErrors { () throws(ListServiceError) in
-                let (page, outcome) = try endpoint.row(request.pathParameters["id"] ?? "", display)
+                let (page, outcome) = try endpoint.row(
+                    request.pathParameters["id"] ?? "", display, Compression.pageCompression(for: request))
                 return PageResponse.make(
                     page, outcome: outcome, request: request, headers: HTTPHeaders(), isPerSession: false, metrics: service.metrics)
             }
@@ -48,8 +49,11 @@ extension Request {
 }
 
 extension ListRequest {
-    /// The list request an HTTP request makes: its query pairs and `Accept-Language`.
+    /// The list request an HTTP request makes: its query pairs, `Accept-Language`, and the
+    /// compressed coding its `Accept-Encoding` takes.
     init(_ request: Request) {
-        self.init(parameters: request.query.pairs.map { ($0.name, $0.value) }, acceptLanguage: request.headers["Accept-Language"])
+        self.init(
+            parameters: request.query.pairs.map { ($0.name, $0.value) }, acceptLanguage: request.headers["Accept-Language"],
+            compression: Compression.pageCompression(for: request))
     }
 }

@@ -22,6 +22,14 @@ enum JSONBody {
         }
     }
 
+    /// The head check of a route whose body must be one of `mediaTypes` (415 before it is read).
+    static func headCheck(_ mediaTypes: [String]) -> Router.HeadCheck {
+        { (request: Request) throws(HTTPError) in try require(mediaTypes, of: request) }
+    }
+
+    /// The head check of a write that takes no body (see `requireNoFormBody(_:)`).
+    static let noFormBodyCheck: Router.HeadCheck = { (request: Request) throws(HTTPError) in try requireNoFormBody(request) }
+
     /// 415 for a write that takes no body (an action, a deletion) sent with a body or a
     /// content type that is not JSON: a form posted from another site must not pass for one.
     static func requireNoFormBody(_ request: Request) throws(HTTPError) {

@@ -6,7 +6,7 @@ import ListService
 /// Parsing runs off the event loop, so a feed of tens of megabytes does not stall reads.
 enum QuakeImportRoute {
     static func add(to router: inout Router, service: CollectionService, maxBodyBytes: Int) {
-        router.post("/quakes/import", maxBodyBytes: maxBodyBytes) { request in
+        router.post("/quakes/import", maxBodyBytes: maxBodyBytes, headCheck: JSONBody.headCheck(JSONBody.json)) { request in
             try JSONBody.require(JSONBody.json, of: request)
             let bytes = request.body
             return .deferred { pending in

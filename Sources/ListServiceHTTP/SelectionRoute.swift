@@ -8,7 +8,7 @@ import ListService
 enum SelectionRoute {
     static func add(to router: inout Router, service: CollectionService) {
         let collections = service.namesSharingSelection
-        router.put("/session/selection") { request in
+        router.put("/session/selection", headCheck: JSONBody.headCheck(JSONBody.json)) { request in
             let body = try JSONBody.object(of: request)
             let localeTag = (try? request.displayContext())?.localeTag ?? "en-US"
             guard case .string(let collection)? = body["collection"], collections.contains(collection) else {

@@ -3,18 +3,14 @@ import HTTPLite
 /// The service's front door. A request first passes the access checks, in this order, each
 /// refusing before anything changes: its `Host` (421), a CORS preflight (answered here, 403
 /// for an origin not allowed), an unsafe method from a browser origin not allowed (403), its
-/// key (401). The router then answers, and every answer leaves with the CORS headers its
-/// origin gets, a `Vary` that names what it depends on, a `Cache-Control` (`no-store` unless
-/// the route chose), and in the coding the client accepts.
+/// key (401); a request with a body passes them on its head (`screen`), before the body is
+/// read. The router then answers, and every answer leaves with the CORS headers its origin
+/// gets, a `Vary` that names what it depends on, a `Cache-Control` (`no-store` unless the
+/// route chose), and in the coding the client accepts.
 package struct ServiceHandler: Sendable {
     let router: Router
     let policy: AccessPolicy
     let metrics: AccessMetrics
-
-    /// The largest body the route for `method` and `path` takes (for the parser).
-    package func maxBodyBytes(for method: HTTPMethod, path: String) -> Int {
-        router.maxBodyBytes(for: method, path: path)
-    }
 
     package func handle(_ request: Request) throws -> Response {
         let response: Response
@@ -26,8 +22,36 @@ package struct ServiceHandler: Sendable {
         return finish(response, for: request)
     }
 
+    /// Judges a request with a body from its head (the server's `HeadScreen`): every refusal
+    /// `handle` would give that needs no body (the access checks, then 404, 405, 415) comes
+    /// before a byte of the body is read; else the largest body its route takes (413 past it).
+    package func screen(_ head: Request) -> HeadVerdict {
+        do throws(HTTPError) {
+            try checkAccess(head)
+            return .accept(maxBodyBytes: try router.screen(head))
+        } catch {
+            return .refuse(finish(error.response, for: head))
+        }
+    }
+
     /// A refusal or a preflight's answer; nil when the router should answer.
     private func admit(_ request: Request) throws -> Response? {
+        try checkAccess(request)
+        guard isPreflight(request), let origin = crossOrigin(of: request) else { return nil }
+        var answer = try router.handle(request)  // 204 with the path's `Allow`, or 404
+        if answer.status == .noContent, let allow = answer.headers["Allow"] {
+            for field in policy.cors.preflightHeaders(for: origin, allow: allow) {
+                answer.headers.add(name: field.name, value: field.value)
+            }
+        }
+        answer.headers.add(name: "Vary", value: "Access-Control-Request-Method, Access-Control-Request-Headers")
+        return answer
+    }
+
+    /// The checks on the head, in order: the `Host` (421); a browser origin not allowed, for a
+    /// preflight or an unsafe method (403); the key (401), which a cross-origin preflight,
+    /// sent by browsers without credentials, does not need.
+    private func checkAccess(_ request: Request) throws(HTTPError) {
         let host = request.headers["Host"]
         guard policy.hosts.admits(host) else {
             metrics.refusedHosts.add(1, ordering: .relaxed)
@@ -36,29 +60,30 @@ package struct ServiceHandler: Sendable {
                 detail: "This server does not answer to the host '\(host ?? "")' (see --allowed-host).",
                 extensions: [("parameter", "\"Host\"")])
         }
-        guard let origin = request.headers["Origin"], !AccessPolicy.isSameOrigin(origin, host: host) else {
-            return try checkKey(request)
-        }
+        guard let origin = crossOrigin(of: request) else { return try checkKey(request) }
         let isAllowed = policy.cors.grant(for: origin) != .refused
-        if request.method == .options && request.headers["Access-Control-Request-Method"] != nil {
+        if isPreflight(request) {
             guard isAllowed else { throw refusedOrigin(origin, "may not call this service from a browser") }
-            var answer = try router.handle(request)  // 204 with the path's `Allow`, or 404
-            if answer.status == .noContent, let allow = answer.headers["Allow"] {
-                for field in policy.cors.preflightHeaders(for: origin, allow: allow) {
-                    answer.headers.add(name: field.name, value: field.value)
-                }
-            }
-            answer.headers.add(name: "Vary", value: "Access-Control-Request-Method, Access-Control-Request-Headers")
-            return answer
+            return
         }
-        if !isAllowed && !request.method.isSafe {
-            throw refusedOrigin(origin, "may not change anything here")
-        }
-        return try checkKey(request)
+        if !isAllowed && !request.method.isSafe { throw refusedOrigin(origin, "may not change anything here") }
+        try checkKey(request)
     }
 
-    private func checkKey(_ request: Request) throws(HTTPError) -> Response? {
-        guard let refusal = policy.keys.refusal(of: request) else { return nil }
+    /// The request's `Origin` when it is not the service's own.
+    private func crossOrigin(of request: Request) -> String? {
+        guard let origin = request.headers["Origin"], !AccessPolicy.isSameOrigin(origin, host: request.headers["Host"]) else {
+            return nil
+        }
+        return origin
+    }
+
+    private func isPreflight(_ request: Request) -> Bool {
+        request.method == .options && request.headers["Access-Control-Request-Method"] != nil
+    }
+
+    private func checkKey(_ request: Request) throws(HTTPError) {
+        guard let refusal = policy.keys.refusal(of: request) else { return }
         metrics.refusedAuthentications.add(1, ordering: .relaxed)
         throw refusal
     }

@@ -6,25 +6,25 @@ import ListService
 /// routes read the request and answer the outcome, once durable.
 enum WriteRoutes {
     static func add(_ writes: CollectionEndpoint.Writes, of name: String, to router: inout Router) {
-        router.post("/\(name)") { request in
+        router.post("/\(name)", headCheck: JSONBody.headCheck(JSONBody.json)) { request in
             let display = try request.displayContext()
             return try JSONBody.deferred(request) { body, pending in
                 writes.create(body, display) { answer in pending.complete(response(to: answer, in: name, display: display)) }
             }
         }
-        router.patch("/\(name)/:id") { request in
+        router.patch("/\(name)/:id", headCheck: JSONBody.headCheck(JSONBody.mergePatch)) { request in
             let target = try Target(request)
             return try JSONBody.deferred(request, mediaTypes: JSONBody.mergePatch) { body, pending in
                 target.edit(.patch(body), with: writes, in: name, pending: pending)
             }
         }
-        router.delete("/\(name)/:id") { request in
+        router.delete("/\(name)/:id", headCheck: JSONBody.noFormBodyCheck) { request in
             try JSONBody.requireNoFormBody(request)
             let target = try Target(request)
             return .deferred { pending in target.edit(.delete, with: writes, in: name, pending: pending) }
         }
         for action in writes.actions {
-            router.post("/\(name)/:id/\(action)") { request in
+            router.post("/\(name)/:id/\(action)", headCheck: JSONBody.noFormBodyCheck) { request in
                 try JSONBody.requireNoFormBody(request)
                 let target = try Target(request)
                 return .deferred { pending in target.edit(.action(action), with: writes, in: name, pending: pending) }

@@ -60,13 +60,19 @@ let handler = ServiceRoutes.makeHandler(
     service: service, policy: policy, server: { statistics.snapshot }, maxBodyBytes: options.configuration.limits.maxBodyBytes,
     maxImportBytes: options.maxImportBytes)
 var configuration = options.configuration
-// The parser refuses a body past its route's limit from the head alone (413), unread.
+// Requests with a body are judged on their heads: refusals (421, 403, 401, 404, 405, 415) and a
+// body past its route's limit (413) are answered before a byte of the body is read.
 configuration.limits.maxBodyBytes = max(configuration.limits.maxBodyBytes, options.maxImportBytes)
-configuration.bodyLimit = handler.maxBodyBytes
+configuration.headScreen = handler.screen
 if policy.keys.writes == .refused {
     StandardError.writeLine(
         "level=warning event=writes-refused address=\(configuration.host) reason=\"no API keys on a non-loopback address: every write "
             + "gets 401; give --api-keys FILE (or LISTSERVICE_API_KEYS), or --allow-anonymous-writes\"")
+}
+if options.corsOrigins.contains("*") && policy.keys.writes == .open {
+    StandardError.writeLine(
+        "level=warning event=cors-any-origin-writes reason=\"--cors-origin '*' with no API keys: a page on any website can change "
+            + "data through a browser that reaches this server; give --api-keys FILE (or LISTSERVICE_API_KEYS)\"")
 }
 let server: HTTPServer
 do {

@@ -22,3 +22,13 @@ import Testing
         #expect(accepts(["gzip;level=1;q=0.5"]), "other parameters are skipped")
     }
 }
+
+/// The gzip coding itself: what caches keep must be the size it is.
+@Suite struct GzipTests {
+    @Test func aCompressedBody_isHeldAtItsExactSize() throws {
+        let input = Array(String(repeating: #"{"id":"o-000001","title":"Order for John"},"#, count: 3_000).utf8)
+        let compressed = try #require(Gzip.compress(input))
+        #expect(compressed.count < input.count / 20)
+        #expect(compressed.capacity < compressed.count + 64, "not a buffer sized for the worst case (about the input's size)")
+    }
+}

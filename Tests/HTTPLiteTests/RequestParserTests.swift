@@ -56,6 +56,18 @@ import Testing
         #expect(outcomes == [.request(method: .get, path: "/health", body: "")])
     }
 
+    /// RFC 9112 §3.2.2: the target's authority is the host the request names, whatever its Host says.
+    @Test func absoluteFormTarget_itsAuthorityReplacesTheHostField() throws {
+        let (_, requests) = RequestParser.feed(Array("GET http://Other.example:8080/orders HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+        let request = try #require(requests.first)
+        #expect(request.headers.values(for: "Host") == ["Other.example:8080"])
+    }
+
+    @Test(arguments: ["localhost", "localhost:8080", "127.0.0.1:1", "[::1]:8080", "[::1]", "api.example", "xn--bcher-kva.example:443", ""])
+    func validHosts_areAccepted(host: String) {
+        #expect(RequestParser.feed("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n") == [.request(method: .get, path: "/", body: "")])
+    }
+
     @Test func encodedSlash_staysWithinItsSegment() throws {
         let (_, requests) = RequestParser.feed(Array("GET /orders%2Fo-000001%2f?q=a%2Fb HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
         let request = try #require(requests.first)
@@ -107,6 +119,15 @@ import Testing
         ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
         ("GET / HTTP/1.2\r\nHost: a\r\n\r\n", 505),
         ("POST / HTTP/1.1\r\nHost: a\r\nExpect: tea\r\n\r\n", 417),
+        ("GET / HTTP/1.1\r\nHost: localhost:abc\r\n\r\n", 400),  // a port that is no number
+        ("GET / HTTP/1.1\r\nHost: localhost:65536\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: user@localhost\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer x\r\nAuthorization: Bearer y\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nOrigin: https://a.example\r\norigin: https://b.example\r\n\r\n", 400),
+        ("GET http://user@a/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // user information in the authority
+        ("GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // no authority
     ])
     func badInput_getsItsStatus(text: String, status: Int) {
         #expect(RequestParser.feed(text) == [.failed(status: status)])

@@ -68,4 +68,74 @@ import Testing
         }
         #expect(engine.sharedBytes <= 1024 * 1024 + 64 * 1024)
     }
+
+    /// A compression a test can predict: the "compressed" body is the first third of the page.
+    static let thirds = PageCompression(minimumBytes: 256) { body, etag in
+        EncodedBody(bytes: Array(body.prefix(body.count / 3)), etag: etag)
+    }
+
+    /// Compressed bodies count in the cost of the pages that carry them, in the session's
+    /// memory and in the shared caches, including one compressed after the page was kept.
+    @Test func compressedBodies_countInThePagesCost() throws {
+        let orders = DefaultOrders.make(count: 500, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
+        let service = CollectionService(
+            stores: [CollectionState<Orders>(items: orders)], sessions: SessionStore(), log: .discarding,
+            clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
+        let engine = service.engine(Orders.self)
+        let session = service.sessions.session(id: "s", adoptsUnknownID: true, now: service.now).session
+        let model = session.viewModel(for: Orders.self)
+        let plainRequest = ListRequest(parameters: [("limit", "100")])
+        var compressedRequest = plainRequest
+        compressedRequest.compression = Self.thirds
+
+        let (plain, _) = try model.page(for: plainRequest, session: session, engine: engine)
+        let sharedAfterPlain = engine.sharedBytes
+        #expect(plain.cost == plain.body.count)
+        #expect(service.sessions.pageMemory.heldBytes == plain.body.count)
+
+        // The same list asked for compressed: the coding is made once, on the page both caches hold, and both count it.
+        let (hit, outcome) = try model.page(for: compressedRequest, session: session, engine: engine)
+        #expect(outcome == .sharedHit && hit === plain)
+        let compressedBytes = plain.body.count / 3
+        #expect(hit.cost == plain.body.count + compressedBytes)
+        #expect(service.sessions.pageMemory.heldBytes == plain.body.count + compressedBytes, "the session counts the new coding")
+        #expect(engine.sharedBytes == sharedAfterPlain + compressedBytes, "and so does the shared cache")
+        #expect(try model.page(for: compressedRequest, session: session, engine: engine).1 == .sessionHit)
+
+        // Another session borrows the shared page, compressed already: nothing is counted twice in the shared cache.
+        let other = service.sessions.session(id: "t", adoptsUnknownID: true, now: service.now).session
+        let (borrowed, borrowedOutcome) = try other.viewModel(for: Orders.self).page(for: compressedRequest, session: other, engine: engine)
+        #expect(borrowedOutcome == .sharedHit && borrowed === plain)
+        #expect(engine.sharedBytes == sharedAfterPlain + compressedBytes)
+        #expect(service.sessions.pageMemory.heldBytes == 2 * (plain.body.count + compressedBytes))
+
+        // A new page asked for compressed is counted with its compressed body from the start.
+        let (fresh, _) = try model.page(
+            for: ListRequest(parameters: [("limit", "50")], compression: Self.thirds), session: session, engine: engine)
+        #expect(fresh.cost == fresh.body.count + fresh.body.count / 3)
+        let (row, _) = try engine.row(
+            id: orders[0].id, display: DisplayContext(localeTag: "en-US", timeZoneIdentifier: "UTC"), compression: Self.thirds)
+        #expect(row.body.count < 256 || row.cost == row.body.count + row.body.count / 3)
+    }
+
+    /// Ended sessions (expired, or evicted for room) let their pages go at once.
+    @Test func endedSessions_releaseTheirPages() throws {
+        let orders = DefaultOrders.make(count: 500, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
+        let start = ISO8601.parse("2026-11-20T12:00:00Z")!
+        let store = SessionStore(capacity: 3, timeToLive: .seconds(60))
+        let service = CollectionService(
+            stores: [CollectionState<Orders>(items: orders)], sessions: store, log: .discarding, clock: { start })
+        for index in 0..<3 {
+            let session = store.session(id: "s\(index)", adoptsUnknownID: true, now: start).session
+            _ = try list(Orders.self, "limit=100&offset=\(index)", session: session, service: service)
+        }
+        let three = store.pageMemory.heldBytes
+        #expect(three > 0)
+        let fourth = store.session(id: "s3", adoptsUnknownID: true, now: start).session
+        #expect(store.pageMemory.heldBytes < three, "the evicted session's page is let go")
+        _ = try list(Orders.self, "limit=100&offset=3", session: fourth, service: service)
+        #expect(store.endExpired(now: start.addingTimeInterval(59)) == 0)
+        #expect(store.endExpired(now: start.addingTimeInterval(61)) == 3)
+        #expect(store.count == 0 && store.pageMemory.heldBytes == 0)
+    }
 }

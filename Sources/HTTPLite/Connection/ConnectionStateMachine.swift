@@ -13,7 +13,7 @@ struct ConnectionStateMachine {
     /// Limits and timeouts, in milliseconds.
     struct Configuration {
         var limits = HTTPLimits()
-        var bodyLimit: BodyLimit?
+        var headScreen: HeadScreen?
         var idleTimeout: Int64 = 60_000
         var headerReadTimeout: Int64 = 10_000
         var bodyReadTimeout: Int64 = 60_000
@@ -109,7 +109,7 @@ struct ConnectionStateMachine {
     /// A new connection, reading: the loop registered it with `Interest.reading`.
     init(configuration: Configuration, now: Int64) {
         self.configuration = configuration
-        parser = RequestParser(limits: configuration.limits, bodyLimit: configuration.bodyLimit)
+        parser = RequestParser(limits: configuration.limits, headScreen: configuration.headScreen)
         lastProgress = now
         registeredInterest = .reading
     }
@@ -328,6 +328,16 @@ struct ConnectionStateMachine {
                 requestStartedAt = inbound.isEmpty ? nil : now
                 bodyWatch = nil
                 return .handle(request)
+            case .refused(let request, let response, let keepsConnection):
+                // Answered from the head: the body is skipped (the request's timeouts still
+                // bound it) or never read, the connection closing after the answer.
+                requestStartedAt = inbound.isEmpty && !parser.isMidRequest ? nil : now
+                bodyWatch = nil
+                let pending = PendingRequest(
+                    method: request.method, path: request.path, version: request.version,
+                    keepAlive: keepsConnection && request.wantsKeepAlive, started: 0)
+                write(response, for: pending, encoder: &encoder)
+                return owed.removeFirst()  // its log line; a request after it is parsed on the next call
             case .failed(let error):
                 respond(to: error, encoder: &encoder)
                 return .countMalformedRequest

@@ -41,7 +41,7 @@ final class EventLoop {
         let configuration = context.configuration
         accessLog = AccessLog(isEnabled: configuration.isAccessLogEnabled)
         machineConfiguration = ConnectionStateMachine.Configuration(
-            limits: configuration.limits, bodyLimit: configuration.bodyLimit, idleTimeout: configuration.idleTimeout.milliseconds,
+            limits: configuration.limits, headScreen: configuration.headScreen, idleTimeout: configuration.idleTimeout.milliseconds,
             headerReadTimeout: configuration.headerReadTimeout.milliseconds, bodyReadTimeout: configuration.bodyReadTimeout.milliseconds,
             minBodyBytesPerSecond: configuration.minBodyBytesPerSecond, minBodyRateGrace: configuration.minBodyRateGrace.milliseconds)
         let shortest =

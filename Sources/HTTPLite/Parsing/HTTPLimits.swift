@@ -11,6 +11,3 @@ public struct HTTPLimits: Sendable {
 
     public init() {}
 }
-
-/// The largest body accepted for a request's method and path (`Router.maxBodyBytes`).
-public typealias BodyLimit = @Sendable (HTTPMethod, String) -> Int

@@ -56,7 +56,9 @@ extension RequestHead {
             if let error = framingFields.note(field) { return .failure(error) }
             headers.add(name: field.name, value: field.value)
         }
-        return framingFields.framing(version: parsedLine.version, limits: limits).map { framing in
+        // An absolute-form target's authority is the host the request names; its Host field is ignored.
+        if let authority = parsedLine.authority { headers.replaceOrAdd(name: "Host", value: authority) }
+        return framingFields.framing(version: parsedLine.version).map { framing in
             RequestHead(
                 method: parsedLine.method, version: parsedLine.version, path: parsedLine.path,
                 query: parsedLine.query, headers: headers, framing: framing,
@@ -91,6 +93,8 @@ private struct FramingFields {
     var hasTransferEncoding = false
     var transferCodings: [Substring] = []
     var hostCount = 0
+    var authorizationCount = 0
+    var originCount = 0
     var expectsContinue = false
 
     mutating func note(_ field: HTTPHeaders.Field) -> HTTPError? {
@@ -112,6 +116,17 @@ private struct FramingFields {
             transferCodings += field.value.split(separator: ",").map(trimmingOWS).filter { !$0.isEmpty }
         } else if asciiCaseInsensitiveEquals(name, "host") {
             hostCount += 1
+            var value = field.value
+            guard value.withUTF8(HostSyntax.isValid) else {
+                return .malformed("The Host header is not a host with an optional port (RFC 9110 §7.2).")
+            }
+        } else if asciiCaseInsensitiveEquals(name, "authorization") {
+            // Credentials and origins are single values: which of two would count is ambiguous.
+            authorizationCount += 1
+            guard authorizationCount == 1 else { return .malformed("The Authorization header may appear only once.") }
+        } else if asciiCaseInsensitiveEquals(name, "origin") {
+            originCount += 1
+            guard originCount == 1 else { return .malformed("The Origin header may appear only once.") }
         } else if asciiCaseInsensitiveEquals(name, "expect") {
             guard asciiCaseInsensitiveEquals(Substring(field.value), "100-continue") else {
                 return .unsupportedExpectation
@@ -121,7 +136,7 @@ private struct FramingFields {
         return nil
     }
 
-    func framing(version: HTTPVersion, limits: HTTPLimits) -> Result<RequestHead.Framing, HTTPError> {
+    func framing(version: HTTPVersion) -> Result<RequestHead.Framing, HTTPError> {
         if version == .http1_1 && hostCount != 1 {
             return .failure(.malformed("An HTTP/1.1 request must carry exactly one Host header (RFC 9112 §3.2)."))
         }
@@ -144,7 +159,6 @@ private struct FramingFields {
             return .success(.chunked)
         }
         guard let length = contentLength, length > 0 else { return .success(.none) }
-        guard length <= limits.maxBodyBytes else { return .failure(.bodyTooLarge) }
-        return .success(.contentLength(length))
+        return .success(.contentLength(length))  // its size is judged after the head screen (`RequestParser`)
     }
 }

@@ -4,6 +4,9 @@ struct RequestLine {
     var path: String
     var query: QueryParameters
     var version: HTTPVersion
+    /// The authority of an absolute-form target (`GET http://host:port/path`), which stands in
+    /// for the `Host` field (RFC 9112 §3.2.2); nil for origin-form.
+    var authority: String?
 
     static func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<RequestLine, HTTPError> {
         // Exactly one SP between the three parts; anything else is malformed.
@@ -26,8 +29,8 @@ struct RequestLine {
         guard let method = HTTPMethod(bytes: methodBytes) else {
             return .failure(.unknownMethod(String(decoding: methodBytes, as: UTF8.self)))
         }
-        return parseTarget(target, method: method).map { path, query in
-            RequestLine(method: method, path: path, query: query, version: version)
+        return parseTarget(target, method: method).map { path, query, authority in
+            RequestLine(method: method, path: path, query: query, version: version, authority: authority)
         }
     }
 
@@ -46,22 +49,28 @@ struct RequestLine {
     /// Accepts origin-form, absolute-form (RFC 9112 §3.2.2) and `*` for OPTIONS.
     private static func parseTarget(
         _ target: UnsafeBufferPointer<UInt8>, method: HTTPMethod
-    ) -> Result<(String, QueryParameters), HTTPError> {
+    ) -> Result<(String, QueryParameters, authority: String?), HTTPError> {
         guard !target.isEmpty, target.allSatisfy(HTTPSyntax.isTargetCharacter) else {
             return .failure(.malformed("The request target is empty or holds a character that must be percent-encoded."))
         }
         if target.count == 1 && target[0] == UInt8(ascii: "*") {
             return method == .options
-                ? .success(("*", QueryParameters()))
+                ? .success(("*", QueryParameters(), nil))
                 : .failure(.malformed("The asterisk target is only for OPTIONS."))
         }
         var originForm = target[...]
+        var authority: String?
         if target[0] != UInt8(ascii: "/") {
-            guard let pathStart = absoluteFormPathStart(target) else {
+            guard let (authorityRange, pathStart) = absoluteFormParts(target) else {
                 return .failure(.malformed("The request target must start with '/'."))
             }
+            let authorityBytes = UnsafeBufferPointer(rebasing: target[authorityRange])
+            guard HostSyntax.isValid(authorityBytes), !authorityBytes.isEmpty else {
+                return .failure(.malformed("The request target's authority is not a host with an optional port."))
+            }
+            authority = String(decoding: authorityBytes, as: UTF8.self)
             originForm = target[pathStart...]
-            if originForm.isEmpty { return .success(("/", QueryParameters())) }
+            if originForm.isEmpty { return .success(("/", QueryParameters(), authority)) }
         }
         if originForm.contains(UInt8(ascii: "#")) {
             return .failure(.malformed("A request target may not carry a fragment."))
@@ -71,22 +80,24 @@ struct RequestLine {
             let path = PercentDecoding.decode(
                 UnsafeBufferPointer(rebasing: originForm[..<questionMark]), plusIsSpace: false, keepsEncodedSlash: true)
         else { return .failure(.malformed("The path holds an invalid percent-encoding.")) }
-        guard questionMark < originForm.endIndex else { return .success((path, QueryParameters())) }
+        guard questionMark < originForm.endIndex else { return .success((path, QueryParameters(), authority)) }
         let rawQuery = UnsafeBufferPointer(rebasing: originForm[(questionMark + 1)...])
         guard let query = parseQuery(rawQuery) else {
             return .failure(.malformed("The query holds an invalid percent-encoding."))
         }
-        return .success((path, query))
+        return .success((path, query, authority))
     }
 
-    /// Where the path starts in `http://authority/path`, or nil when not absolute-form.
-    private static func absoluteFormPathStart(_ target: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// Where the authority lies and the path starts in `http://authority/path`, or nil when
+    /// the target is not absolute-form.
+    private static func absoluteFormParts(_ target: UnsafeBufferPointer<UInt8>) -> (authority: Range<Int>, pathStart: Int)? {
         for scheme in ["http://", "https://"] where target.count >= scheme.utf8.count {
             let prefix = target.prefix(scheme.utf8.count).map(asciiLowercased)
             if prefix.elementsEqual(scheme.utf8) {
                 let authorityStart = scheme.utf8.count
-                return target[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
-                    ?? target.endIndex
+                let pathStart =
+                    target[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? target.endIndex
+                return (authorityStart..<pathStart, pathStart)
             }
         }
         return nil

@@ -9,6 +9,8 @@ struct RequestParser {
         case readingHead(HeadScan)
         case readingBody(RequestHead, length: Int)
         case readingChunkedBody(RequestHead, ChunkedBodyDecoder)
+        /// A refused request's small body, dropped as it arrives.
+        case skippingBody(remaining: Int)
     }
 
     /// How far the search for the blank line that ends the head has gone (offsets from the
@@ -24,19 +26,27 @@ struct RequestParser {
         /// The client sent `Expect: 100-continue` and waits for the interim response.
         case continueExpected
         case request(Request)
+        /// The head screen refused the request (its body empty): answer `response` now. When
+        /// `keepsConnection`, the body is skipped as it arrives and the next request follows;
+        /// otherwise the connection must close after the answer.
+        case refused(Request, Response, keepsConnection: Bool)
         case failed(HTTPError)
     }
 
+    /// The largest body a refused request may have for it to be skipped rather than the
+    /// connection closed (RFC 9110 §15.5.1 leaves the choice; nginx also discards small ones).
+    static let maxSkippedBodyBytes = 64 * 1024
+
     let limits: HTTPLimits
-    /// The largest body for a request's method and path, when routes differ (an import takes
-    /// megabytes, a form a few kilobytes); never above `limits.maxBodyBytes`.
-    let bodyLimit: BodyLimit?
+    /// Judges requests with a body from their heads: a refusal, or the largest body for the
+    /// request's route (an import takes megabytes, a form a few kilobytes).
+    let headScreen: HeadScreen?
     private var state = State.readingHead(HeadScan())
     private var hasPromptedContinue = false
 
-    init(limits: HTTPLimits, bodyLimit: BodyLimit? = nil) {
+    init(limits: HTTPLimits, headScreen: HeadScreen? = nil) {
         self.limits = limits
-        self.bodyLimit = bodyLimit
+        self.headScreen = headScreen
     }
 
     /// Whether part of a request has arrived (the connection is not idle).
@@ -83,25 +93,56 @@ struct RequestParser {
             case .failed(let error): return .failed(error)
             case .finished(let body): return finish(head, body: body)
             }
+        case .skippingBody(let remaining):
+            let skipped = min(remaining, buffer.readableCount)
+            buffer.consume(skipped)
+            guard skipped == remaining else {
+                state = .skippingBody(remaining: remaining - skipped)
+                return .needMoreData
+            }
+            state = .readingHead(HeadScan())
+            return next(&buffer)
         }
     }
 
+    /// A head is in: a request without a body is complete; one with a body is judged by the
+    /// head screen before a byte of it is read or `100 Continue` is sent.
     private mutating func begin(_ head: RequestHead, _ buffer: inout InboundBuffer) -> Event {
+        if head.framing == .none && !head.expectsContinue { return finish(head, body: []) }
+        var maxBodyBytes = limits.maxBodyBytes
+        switch headScreen?(head.makeRequest(body: [])) {
+        case .refuse(let response): return refuse(head, with: response)
+        case .accept(let routeLimit): maxBodyBytes = min(maxBodyBytes, routeLimit)
+        case nil: break
+        }
         switch head.framing {
         case .none: return finish(head, body: [])
         case .contentLength(let length):
             // Refused from the head alone: the body is never read (RFC 9110 §15.5.14).
-            guard length <= maxBodyBytes(for: head) else { return .failed(.bodyTooLarge) }
+            guard length <= maxBodyBytes else { return .failed(.bodyTooLarge) }
             state = .readingBody(head, length: length)
         case .chunked:
-            state = .readingChunkedBody(head, ChunkedBodyDecoder(maxBodyBytes: maxBodyBytes(for: head), limits: limits))
+            state = .readingChunkedBody(head, ChunkedBodyDecoder(maxBodyBytes: maxBodyBytes, limits: limits))
         }
         return next(&buffer)
     }
 
-    /// The largest body `head`'s route takes.
-    private func maxBodyBytes(for head: RequestHead) -> Int {
-        min(limits.maxBodyBytes, bodyLimit?(head.method, head.path) ?? .max)
+    /// A refused request: a small body of known length is skipped as it arrives; a client that
+    /// waits for `100 Continue` may never send its body, and a large or chunked one is not
+    /// worth reading, so then the connection closes after the answer.
+    private mutating func refuse(_ head: RequestHead, with response: Response) -> Event {
+        hasPromptedContinue = false
+        let request = head.makeRequest(body: [])
+        switch head.framing {
+        case .none:
+            state = .readingHead(HeadScan())
+            return .refused(request, response, keepsConnection: true)
+        case .contentLength(let length) where length <= Self.maxSkippedBodyBytes && !head.expectsContinue:
+            state = .skippingBody(remaining: length)
+            return .refused(request, response, keepsConnection: true)
+        case .contentLength, .chunked:
+            return .refused(request, response, keepsConnection: false)
+        }
     }
 
     private mutating func promptContinueIfAsked(_ head: RequestHead) -> Event {

@@ -3,12 +3,15 @@
 /// routes. Build it, then hand `handle` to the server.
 public struct Router: Sendable {
     public typealias Handler = @Sendable (Request) throws -> Response
+    /// A route's check of a request's head, before its body is read (the media type it takes).
+    public typealias HeadCheck = @Sendable (Request) throws(HTTPError) -> Void
 
     private struct Route: Sendable {
         let method: HTTPMethod
         let pattern: PathPattern
         /// The largest body this route takes; nil: `defaultMaxBodyBytes`.
         let maxBodyBytes: Int?
+        let headCheck: HeadCheck?
         let handler: Handler
     }
 
@@ -19,22 +22,40 @@ public struct Router: Sendable {
     public init(defaultMaxBodyBytes: Int = .max) { self.defaultMaxBodyBytes = defaultMaxBodyBytes }
 
     /// Adds a route; `path` may hold `:name` segments, captured into `Request.pathParameters`.
-    /// `maxBodyBytes` overrides `defaultMaxBodyBytes` for it (an import takes a large body).
-    public mutating func add(_ method: HTTPMethod, _ path: String, maxBodyBytes: Int? = nil, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: PathPattern(path), maxBodyBytes: maxBodyBytes, handler: handler))
+    /// `maxBodyBytes` overrides `defaultMaxBodyBytes` for it (an import takes a large body);
+    /// `headCheck` refuses a request from its head, before its body is read (see `screen(_:)`).
+    public mutating func add(
+        _ method: HTTPMethod, _ path: String, maxBodyBytes: Int? = nil, headCheck: HeadCheck? = nil, handler: @escaping Handler
+    ) {
+        routes.append(
+            Route(method: method, pattern: PathPattern(path), maxBodyBytes: maxBodyBytes, headCheck: headCheck, handler: handler))
     }
 
     public mutating func get(_ path: String, handler: @escaping Handler) { add(.get, path, handler: handler) }
-    public mutating func post(_ path: String, maxBodyBytes: Int? = nil, handler: @escaping Handler) {
-        add(.post, path, maxBodyBytes: maxBodyBytes, handler: handler)
+    public mutating func post(_ path: String, maxBodyBytes: Int? = nil, headCheck: HeadCheck? = nil, handler: @escaping Handler) {
+        add(.post, path, maxBodyBytes: maxBodyBytes, headCheck: headCheck, handler: handler)
     }
-    public mutating func put(_ path: String, handler: @escaping Handler) { add(.put, path, handler: handler) }
-    public mutating func patch(_ path: String, handler: @escaping Handler) { add(.patch, path, handler: handler) }
-    public mutating func delete(_ path: String, handler: @escaping Handler) { add(.delete, path, handler: handler) }
+    public mutating func put(_ path: String, headCheck: HeadCheck? = nil, handler: @escaping Handler) {
+        add(.put, path, headCheck: headCheck, handler: handler)
+    }
+    public mutating func patch(_ path: String, headCheck: HeadCheck? = nil, handler: @escaping Handler) {
+        add(.patch, path, headCheck: headCheck, handler: handler)
+    }
+    public mutating func delete(_ path: String, headCheck: HeadCheck? = nil, handler: @escaping Handler) {
+        add(.delete, path, headCheck: headCheck, handler: handler)
+    }
 
-    /// The largest body the route for `method` and `path` takes (for `ServerConfiguration.bodyLimit`).
-    public func maxBodyBytes(for method: HTTPMethod, path: String) -> Int {
-        route(for: method, in: matches(path))?.route.maxBodyBytes ?? defaultMaxBodyBytes
+    /// Judges a request with a body from its head alone (for a `HeadScreen`): 404 when no
+    /// route has its path, 405 for a method the path does not take, its route's `headCheck`;
+    /// else returns the largest body its route takes.
+    public func screen(_ head: Request) throws(HTTPError) -> Int {
+        let matching = matches(head.path)
+        guard let (route, _) = route(for: head.method, in: matching) else {
+            if head.method == .options { return defaultMaxBodyBytes }  // answered from the routes, see `handle`
+            throw Self.refusal(of: head, allowed: Set(matching.map(\.route.method)))
+        }
+        try route.headCheck?(head)
+        return route.maxBodyBytes ?? defaultMaxBodyBytes
     }
 
     /// The routes whose pattern matches `path`: the most specific ones (`/quakes/import` over
@@ -73,14 +94,19 @@ public struct Router: Sendable {
             return try route.handler(routed)
         }
         let allowed = Set(matching.map(\.route.method))
+        if request.method == .options && !allowed.isEmpty { return optionsResponse(allowed: allowed) }
+        throw Self.refusal(of: request, allowed: allowed)
+    }
+
+    /// 404 for a path no route has (`allowed` empty), else 405 with the methods it takes.
+    private static func refusal(of request: Request, allowed: Set<HTTPMethod>) -> HTTPError {
         guard !allowed.isEmpty else {
-            throw HTTPError(.notFound, code: "not-found", detail: "No resource at '\(request.path)'.")
+            return HTTPError(.notFound, code: "not-found", detail: "No resource at '\(request.path)'.")
         }
-        if request.method == .options { return optionsResponse(allowed: allowed) }
-        throw HTTPError(
+        return HTTPError(
             .methodNotAllowed, code: "method-not-allowed",
             detail: "\(request.method.rawValue) is not allowed on '\(request.path)'.",
-            headers: ["Allow": Self.allowHeader(allowed)])
+            headers: ["Allow": allowHeader(allowed)])
     }
 
     private func optionsResponse(allowed: Set<HTTPMethod>) -> Response {

@@ -10,8 +10,9 @@ public struct ServerConfiguration: Sendable {
     /// Open connections past which new ones get 503 and are closed.
     public var maxConnections = 10_000
     public var limits = HTTPLimits()
-    /// A smaller body limit for some routes (`Router.maxBodyBytes(for:path:)`); nil: `limits.maxBodyBytes` for all.
-    public var bodyLimit: BodyLimit?
+    /// Judges requests with a body from their heads (refusals, and a smaller body limit for
+    /// some routes) before the body is read; nil: every body up to `limits.maxBodyBytes` is read.
+    public var headScreen: HeadScreen?
     /// How long a keep-alive connection may sit idle between requests.
     public var idleTimeout: Duration = .seconds(60)
     /// How long a client may take to send a whole request head (slowloris guard).

@@ -14,8 +14,8 @@ package struct CollectionEndpoint: Sendable {
     /// Opens a live stream of a list or map (`GET /{name}/live`): validated like the list,
     /// placed under the caps; `lastEventID` resumes. The stream starts with `LiveOpening.start`.
     package let live: @Sendable (ListRequest, Session?, ListPurpose, _ lastEventID: String?) throws(LiveOpenError) -> LiveOpening
-    /// One item's row for a display context.
-    package let row: @Sendable (_ id: String, DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// One item's row for a display context, with the compressed body the client takes.
+    package let row: @Sendable (_ id: String, DisplayContext, PageCompression?) throws(ListServiceError) -> (ListPage, CacheOutcome)
     /// Writes, for a collection clients can change; nil otherwise.
     package let writes: Writes?
 
@@ -72,7 +72,9 @@ extension CollectionEndpoint {
         live = { request, session, purpose, lastEventID throws(LiveOpenError) in
             try engine.live.open(request, session: session, purpose: purpose, lastEventID: lastEventID, engine: engine)
         }
-        row = { id, display throws(ListServiceError) in try engine.row(id: id, display: display) }
+        row = { id, display, compression throws(ListServiceError) in
+            try engine.row(id: id, display: display, compression: compression)
+        }
         self.writes = writes
     }
 }

@@ -85,22 +85,25 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
 
     // MARK: reading
 
-    /// The page for `criteria`, from the shared cache or computed now.
-    package func page(for criteria: ListCriteria<C>) throws(ListServiceError) -> (ListPage, CacheOutcome) {
+    /// The page for `criteria`, from the shared cache or computed now, with the compressed body
+    /// `compression` asks for.
+    package func page(
+        for criteria: ListCriteria<C>, compression: PageCompression? = nil
+    ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         let (result, _) = sortedResult(for: criteria)
         let key = PageKey.list(criteria, revision: result.token.revision)
         let now = self.now
-        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
+        if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
         let page = try buildPage(criteria, result: result, now: now)
-        if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
+        share(page, as: key, compression: compression)
         return (page, .miss)
     }
 
     /// The map for `criteria`: every matching item's marker, in the collection's marker order.
-    package func map(for criteria: ListCriteria<C>) -> (ListPage, CacheOutcome) {
+    package func map(for criteria: ListCriteria<C>, compression: PageCompression? = nil) -> (ListPage, CacheOutcome) {
         let (result, _) = sortedResult(for: criteria)
         let key = PageKey.list(criteria, revision: result.token.revision)
-        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
+        if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
         let items = contents(of: result, criteria: criteria)?.items ?? []
         let (markers, _) = writeRows(display: criteria.display, now: now) { context, json in
             json.beginArray()
@@ -112,16 +115,18 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             total: items.count, nextCursor: nil, purpose: .map, criteria: criteriaJSON(criteria), items: { $0.raw(markers) })
         metrics.increment(.pagesBuilt)
         let page = ListPage(body: body, token: result.token, validUntil: criteria.validUntil)
-        if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
+        share(page, as: key, compression: compression)
         return (page, .miss)
     }
 
     /// One item's detail (its row, more fields, see `ListCollection.writeDetail`, and its version) for `display`, or `notFound`.
-    package func row(id: String, display: DisplayContext) throws(ListServiceError) -> (ListPage, CacheOutcome) {
+    package func row(
+        id: String, display: DisplayContext, compression: PageCompression? = nil
+    ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         guard let (item, revision) = state.itemAndRevision(id: id) else { throw .notFound(C.itemName, id: id) }
         let key = PageKey.row(id: id, display, revision: revision)
         let now = self.now
-        if isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) { return (cached, .sharedHit) }
+        if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
         let itemVersion = version(of: item)
         let (body, expiry) = writeRows(display: display, now: now) { context, json in
             json.beginObject()
@@ -134,8 +139,28 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         metrics.increment(.rowsFormatted)
         // A row's key holds its revision, so its token never needs revoking.
         let page = ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: itemVersion)
-        if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.body.count) } }
+        share(page, as: key, compression: compression)
         return (page, .miss)
+    }
+
+    /// The shared page under `key` if it is still fresh, with the compressed body `compression`
+    /// asks for; one compressed now is counted again at its new cost.
+    private func sharedPage(_ key: PageKey, now: Date, compression: PageCompression?) -> ListPage? {
+        guard isSharing, let cached = pages.withLock({ $0[key] }), cached.isFresh(now: now) else { return nil }
+        if cached.prepare(compression) {
+            pages.withLock { cache in
+                guard let held = cache[key], held === cached else { return }
+                cache.insert(key, cached, cost: cached.cost)
+            }
+        }
+        return cached
+    }
+
+    /// Keeps a new page in the shared cache, with the compressed body `compression` asks for,
+    /// at the cost of both.
+    private func share(_ page: ListPage, as key: PageKey, compression: PageCompression?) {
+        _ = page.prepare(compression)
+        if isSharing { pages.withLock { _ = $0.insert(key, page, cost: page.cost) } }
     }
 
     /// The list `criteria` names: shared if cached, else evaluated now.

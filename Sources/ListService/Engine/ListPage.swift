@@ -42,6 +42,23 @@ package final class ListPage: Sendable {
         return compressedBody.storeIfNil(compress(body, etag))
     }
 
+    /// What keeping the page costs in bytes: its body and, once made, its compressed body.
+    package var cost: Int { body.count + (compressedBody.load()?.bytes.count ?? 0) }
+
+    /// Whether `compression` asks for a compressed body the page does not have yet.
+    func lacksCoding(_ compression: PageCompression?) -> Bool {
+        guard let compression else { return false }
+        return body.count >= compression.minimumBytes && compressedBody.load() == nil
+    }
+
+    /// Makes the compressed body `compression` asks for when the page lacks it; true when it
+    /// made one, so whatever counts the page's cost counts it again.
+    func prepare(_ compression: PageCompression?) -> Bool {
+        guard let compression, lacksCoding(compression) else { return false }
+        _ = compressed(compression.compress)
+        return true
+    }
+
     /// Whether the page may still be served: its list unchanged and its time not up.
     func isFresh(now: Date) -> Bool { token.isCurrent && now < validUntil }
 }

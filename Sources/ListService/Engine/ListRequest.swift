@@ -3,10 +3,13 @@
 package struct ListRequest: Sendable {
     package var parameters: [(name: String, value: String)]
     package var acceptLanguage: String?
+    /// The compressed coding the client takes, if any: made with the page and counted in its cost.
+    package var compression: PageCompression?
 
-    package init(parameters: [(name: String, value: String)], acceptLanguage: String? = nil) {
+    package init(parameters: [(name: String, value: String)], acceptLanguage: String? = nil, compression: PageCompression? = nil) {
         self.parameters = parameters
         self.acceptLanguage = acceptLanguage
+        self.compression = compression
     }
 
     /// Identical requests have identical keys; a view-model compares keys to answer a repeat

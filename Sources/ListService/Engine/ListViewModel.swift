@@ -31,8 +31,9 @@ package final class ListViewModel<C: ListCollection>: PageHolder {
         let selection = C.sharesSelection ? session.selection(in: C.name) : nil
         let now = engine.now
         if let hit = current.withLock({ current -> ListPage? in
+            // A coding asked for the first time is made where the shared cache counts it too.
             guard let current, current.requestKey == requestKey, current.selection == selection,
-                current.page.isFresh(now: now)
+                current.page.isFresh(now: now), !current.page.lacksCoding(request.compression)
             else { return nil }
             return current.page
         }) {
@@ -40,7 +41,7 @@ package final class ListViewModel<C: ListCollection>: PageHolder {
         }
         let (page, outcome) = try Self.page(for: request, purpose: purpose, selection: selection, engine: engine)
         current.withLock { $0 = Current(requestKey: requestKey, selection: selection, page: page) }
-        memory.hold(page.body.count, by: self)
+        memory.hold(page.cost, by: self)
         return (page, outcome)
     }
 
@@ -52,8 +53,14 @@ package final class ListViewModel<C: ListCollection>: PageHolder {
         for request: ListRequest, purpose: ListPurpose, selection: String? = nil, engine: CollectionEngine<C>
     ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         let criteria = try ListCriteria<C>(request, now: engine.now, purpose: purpose)
-        var (page, outcome) = purpose == .map ? engine.map(for: criteria) : try engine.page(for: criteria)
-        if C.sharesSelection { page = page.echoing(selectedID: selection) }
+        // A page that echoes the selection is a new page each time: the shared one is not compressed for it.
+        let shared = C.sharesSelection ? nil : request.compression
+        var (page, outcome) =
+            purpose == .map ? engine.map(for: criteria, compression: shared) : try engine.page(for: criteria, compression: shared)
+        if C.sharesSelection {
+            page = page.echoing(selectedID: selection)
+            _ = page.prepare(request.compression)
+        }
         return (page, outcome)
     }
 }

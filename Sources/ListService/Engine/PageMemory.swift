@@ -12,8 +12,8 @@ protocol PageHolder: AnyObject, Sendable {
 package final class PageMemory: Sendable {
     private let holders: Locked<LRUCache<ObjectIdentifier, Holder>>
 
-    /// A held page's holder, kept (strongly: a holder of an expired session stays until its
-    /// page is evicted, which the bound in bytes allows for) while its page counts.
+    /// A held page's holder, kept while its page counts (an ended session's holders are
+    /// released with it, see `release(_:)`).
     private struct Holder: Sendable {
         let holder: any PageHolder
     }
@@ -22,6 +22,12 @@ package final class PageMemory: Sendable {
 
     /// The bytes held now.
     package var heldBytes: Int { holders.withLock { $0.totalCost } }
+
+    /// Forgets `holder` (its session has ended): it drops its page, and its bytes no longer count.
+    func release(_ holder: some PageHolder) {
+        let removed = holders.withLock { $0.remove(ObjectIdentifier(holder)) }
+        removed?.holder.dropPage()
+    }
 
     /// Records that `holder` now keeps a page of `bytes` and makes it the most recently used;
     /// the holders evicted to stay within the bound drop their pages.

@@ -64,6 +64,11 @@ package struct ParameterReader {
 
     /// The display context from `locale` (else `Accept-Language`) and `tz`.
     package func displayContext(acceptLanguage: String?) throws(ListServiceError) -> DisplayContext {
+        // An explicit `locale` must name one; `Accept-Language`, which browsers fill in, falls back to en-US.
+        if let explicit = values["locale"], LocaleNegotiation.supportedTag(explicit) == nil {
+            throw .invalidParameter(
+                "locale", "'\(explicit)' names no locale this service formats for; use a BCP 47 tag such as de-DE or en.")
+        }
         let locale = LocaleNegotiation.negotiate(explicit: values["locale"], acceptLanguage: acceptLanguage)
         let zoneName = values["tz"] ?? "UTC"
         guard DisplayContext.timeZone(named: zoneName) != nil else {

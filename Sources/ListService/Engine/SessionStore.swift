@@ -4,7 +4,7 @@ import Basics
 /// One client's state: a view-model per collection (made on first use) and what it selected.
 package final class Session: Sendable {
     package let id: String
-    private let viewModels = Locked<[ViewModelKey: any Sendable]>([:])
+    private let viewModels = Locked<[ViewModelKey: any PageHolder]>([:])
     private let selections = Locked<[String: String]>([:])
     private let pageMemory: PageMemory
 
@@ -33,6 +33,11 @@ package final class Session: Sendable {
         let isMap: Bool
     }
 
+    /// The session has ended (expired or evicted): its view-models let their pages go at once.
+    func end() {
+        for model in viewModels.withLock({ Array($0.values) }) { pageMemory.release(model) }
+    }
+
     /// The item selected in a collection, shared by that collection's list and map.
     package func selection(in collection: String) -> String? { selections.withLock { $0[collection] } }
 
@@ -47,6 +52,8 @@ package final class SessionStore: Sendable {
     private let timeToLive: TimeInterval
     /// The bytes of the pages sessions hold.
     package let pageMemory: PageMemory
+    /// Ends expired sessions while no client comes (see `endExpired(now:)`).
+    private let sweeper: Locked<any DispatchSourceTimer>
 
     private struct Entry {
         let session: Session
@@ -56,11 +63,24 @@ package final class SessionStore: Sendable {
     /// `maxPageBytes` bounds the pages all sessions hold together; past it the least recently
     /// used sessions drop theirs (their next request is served from the shared cache or recomputed).
     package init(capacity: Int = 10_000, timeToLive: Duration = .seconds(1800), maxPageBytes: Int = 128 * 1024 * 1024) {
-        entries = Locked(LRUCache(capacity: capacity))
+        let entries = Locked(LRUCache<String, Entry>(capacity: capacity))
+        self.entries = entries
         pageMemory = PageMemory(maxBytes: maxPageBytes)
         let (seconds, attoseconds) = timeToLive.components
-        self.timeToLive = Double(seconds) + Double(attoseconds) / 1e18
+        let ttl = Double(seconds) + Double(attoseconds) / 1e18
+        self.timeToLive = ttl
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        let interval = min(60, max(1, ttl / 2))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(Int(interval * 100)))
+        timer.setEventHandler {
+            // The freed pages go back to the system, so memory comes down after a crowd leaves.
+            if Self.endExpired(in: entries, now: Date(), timeToLive: ttl) > 0 { FreedMemory.returnToSystem() }
+        }
+        timer.resume()
+        sweeper = Locked(timer)
     }
+
+    deinit { sweeper.withLock { $0.cancel() } }
 
     package var count: Int { entries.withLock { $0.count } }
 
@@ -68,19 +88,42 @@ package final class SessionStore: Sendable {
     /// when `adoptsUnknownID` (a client-chosen header), else under a fresh random id (a stale
     /// cookie). `isNew` tells the caller to hand the id to the client.
     package func session(id: String?, adoptsUnknownID: Bool, now: Date) -> (session: Session, isNew: Bool) {
-        entries.withLock { entries in
+        let (found, ended) = entries.withLock { entries -> ((Session, Bool), [Session]) in
             if let id, let entry = entries[id], now.timeIntervalSince(entry.lastUsed) < timeToLive {
-                entries[id] = Entry(session: entry.session, lastUsed: now)
-                return (entry.session, false)
+                entries.insert(id, Entry(session: entry.session, lastUsed: now), cost: 0)
+                return ((entry.session, false), [])
             }
-            // The least recently used sessions sit at the old end: drop those past their TTL.
-            while let oldest = entries.oldestEntry, now.timeIntervalSince(oldest.value.lastUsed) >= timeToLive {
-                entries.remove(oldest.key)
-            }
+            var ended = Self.removeExpired(from: &entries, now: now, timeToLive: timeToLive)
             let session = Session(id: adoptsUnknownID ? id ?? Self.makeID() : Self.makeID(), pageMemory: pageMemory)
-            entries[session.id] = Entry(session: session, lastUsed: now)
-            return (session, true)
+            // A session replaced under its id (expired) or evicted for room ends too.
+            if let replaced = entries.remove(session.id) { ended.append(replaced.session) }
+            ended += entries.insert(session.id, Entry(session: session, lastUsed: now), cost: 0).map(\.value.session)
+            return ((session, true), ended)
         }
+        for session in ended { session.end() }
+        return found
+    }
+
+    /// Ends the sessions idle past their time-to-live, so the pages they held are let go now,
+    /// not when new clients come (a timer runs it every half time-to-live, at most a minute
+    /// apart); returns how many ended.
+    @discardableResult
+    package func endExpired(now: Date) -> Int { Self.endExpired(in: entries, now: now, timeToLive: timeToLive) }
+
+    private static func endExpired(in entries: Locked<LRUCache<String, Entry>>, now: Date, timeToLive: TimeInterval) -> Int {
+        let ended = entries.withLock { removeExpired(from: &$0, now: now, timeToLive: timeToLive) }
+        for session in ended { session.end() }
+        return ended.count
+    }
+
+    /// The least recently used sessions sit at the old end: removes those past their TTL.
+    private static func removeExpired(from entries: inout LRUCache<String, Entry>, now: Date, timeToLive: TimeInterval) -> [Session] {
+        var ended: [Session] = []
+        while let oldest = entries.oldestEntry, now.timeIntervalSince(oldest.value.lastUsed) >= timeToLive {
+            entries.remove(oldest.key)
+            ended.append(oldest.value.session)
+        }
+        return ended
     }
 
     /// Whether `id` may name a session: 1–128 characters of A–Z, a–z, 0–9, `-` and `_`.

@@ -29,6 +29,14 @@ enum Compression {
         return EncodedBody(bytes: bytes, etag: gzipETag(etag))
     }
 
+    /// Pages in gzip, made and counted by the caches that keep them, for a request whose
+    /// client takes gzip; nil for one that does not.
+    static func pageCompression(for request: Request) -> PageCompression? {
+        AcceptEncoding.acceptsGzip(request.headers) ? gzipPages : nil
+    }
+
+    private static let gzipPages = PageCompression(minimumBytes: minimumBytes, compress: encoded)
+
     /// Compresses a fixed answer made for this request alone (metrics, a write's row, a
     /// problem) when the client takes gzip and it is worth it.
     static func compress(_ response: inout Response, for request: Request) {

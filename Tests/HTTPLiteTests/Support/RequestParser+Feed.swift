@@ -4,20 +4,23 @@
 enum ParseOutcome: Equatable {
     case request(method: HTTPMethod, path: String, body: String)
     case continueExpected
+    case refused(status: Int, keepsConnection: Bool)
     case failed(status: Int)
 }
 
 extension RequestParser {
     /// Feeds `text` in pieces of `fragmentSize` bytes (whole when nil), collecting every event
     /// until the parser needs more data or fails.
-    static func feed(_ text: String, fragmentSize: Int? = nil, limits: HTTPLimits = HTTPLimits()) -> [ParseOutcome] {
-        feed(Array(text.utf8), fragmentSize: fragmentSize, limits: limits).outcomes
+    static func feed(
+        _ text: String, fragmentSize: Int? = nil, limits: HTTPLimits = HTTPLimits(), headScreen: HeadScreen? = nil
+    ) -> [ParseOutcome] {
+        feed(Array(text.utf8), fragmentSize: fragmentSize, limits: limits, headScreen: headScreen).outcomes
     }
 
     static func feed(
-        _ bytes: [UInt8], fragmentSize: Int? = nil, limits: HTTPLimits = HTTPLimits()
+        _ bytes: [UInt8], fragmentSize: Int? = nil, limits: HTTPLimits = HTTPLimits(), headScreen: HeadScreen? = nil
     ) -> (outcomes: [ParseOutcome], requests: [Request]) {
-        var parser = RequestParser(limits: limits)
+        var parser = RequestParser(limits: limits, headScreen: headScreen)
         var buffer = InboundBuffer()
         var outcomes: [ParseOutcome] = []
         var requests: [Request] = []
@@ -35,6 +38,9 @@ extension RequestParser {
                     requests.append(request)
                     outcomes.append(
                         .request(method: request.method, path: request.path, body: String(decoding: request.body, as: UTF8.self)))
+                case .refused(_, let response, let keepsConnection):
+                    outcomes.append(.refused(status: response.status.code, keepsConnection: keepsConnection))
+                    if !keepsConnection { return (outcomes, requests) }
                 case .failed(let error):
                     outcomes.append(.failed(status: error.status.code))
                     return (outcomes, requests)

@@ -1,0 +1,14 @@
+/// What the server decides from a request's head alone, before it reads a byte of the body.
+public enum HeadVerdict: Sendable {
+    /// Read a body of at most this many bytes (never more than `HTTPLimits.maxBodyBytes`).
+    case accept(maxBodyBytes: Int)
+    /// Answer this at once: the body is never buffered (a small one is skipped as it arrives,
+    /// otherwise the connection closes after the answer), and `Expect: 100-continue` gets
+    /// this answer instead of `100 Continue`.
+    case refuse(Response)
+}
+
+/// Judges a request that announces a body (or expects `100 Continue`) from its head: the
+/// request as parsed, with an empty body. Runs on the event loop, so it must be quick: the
+/// checks that need only the head (host, credentials, origin, route, method, media type, size).
+public typealias HeadScreen = @Sendable (Request) -> HeadVerdict
