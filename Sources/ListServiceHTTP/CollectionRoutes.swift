@@ -13,17 +13,19 @@ enum CollectionRoutes {
                 return try mappingErrors { () throws(ListServiceError) in
                     let (page, outcome) = try endpoint.page(listRequest, resolution.session, purpose)
                     return PageResponse.make(
-                        page, outcome: outcome, request: request, headers: resolution.headers, metrics: service.metrics)
+                        page, outcome: outcome, request: request, compression: listRequest.compression, headers: resolution.headers,
+                        metrics: service.metrics)
                 }
             }
         }
         router.get("/\(endpoint.name)/:id") { request in
             let display = try request.displayContext()
+            let compression = Compression.pageCompression(for: request)
             return try mappingErrors { () throws(ListServiceError) in
-                let (page, outcome) = try endpoint.row(
-                    request.pathParameters["id"] ?? "", display, Compression.pageCompression(for: request))
+                let (page, outcome) = try endpoint.row(request.pathParameters["id"] ?? "", display, compression)
                 return PageResponse.make(
-                    page, outcome: outcome, request: request, headers: HTTPHeaders(), isPerSession: false, metrics: service.metrics)
+                    page, outcome: outcome, request: request, compression: compression, headers: HTTPHeaders(), isPerSession: false,
+                    metrics: service.metrics)
             }
         }
     }
@@ -49,11 +51,11 @@ extension Request {
 }
 
 extension ListRequest {
-    /// The list request an HTTP request makes: its query pairs, `Accept-Language`, and the
-    /// compressed coding its `Accept-Encoding` takes.
+    /// The list request an HTTP request makes: its query pairs, `Accept-Language`, the
+    /// compressed coding its `Accept-Encoding` takes, and the client's address.
     init(_ request: Request) {
         self.init(
             parameters: request.query.pairs.map { ($0.name, $0.value) }, acceptLanguage: request.headers["Accept-Language"],
-            compression: Compression.pageCompression(for: request))
+            compression: Compression.pageCompression(for: request), clientAddress: request.remoteAddress)
     }
 }

@@ -27,7 +27,8 @@ extension LiveOpenError {
         case .refused(.tooManyForSession(let limit)):
             HTTPError(
                 .serviceUnavailable, code: "too-many-live-streams",
-                detail: "This session already watches \(limit) live lists; close one first.", headers: ["Retry-After": "5"])
+                detail: "This session (or, without one, this address) already watches \(limit) live lists; close one first.",
+                headers: ["Retry-After": "5"])
         case .refused(.tooManyForServer(let limit)):
             HTTPError(
                 .serviceUnavailable, code: "too-many-live-streams",

@@ -6,8 +6,10 @@ import ListService
 /// has the page in either coding. A list is per session (`Vary: Cookie, X-Session-ID`); an
 /// item's row is the same for every session.
 enum PageResponse {
+    /// `compression`: the coding the client takes (`Compression.pageCompression(for:)`), nil for plain.
     static func make(
-        _ page: ListPage, outcome: CacheOutcome, request: Request, headers: HTTPHeaders, isPerSession: Bool = true, metrics: ServiceMetrics
+        _ page: ListPage, outcome: CacheOutcome, request: Request, compression: PageCompression?, headers: HTTPHeaders,
+        isPerSession: Bool = true, metrics: ServiceMetrics
     ) -> Response {
         metrics.increment(.requests)
         switch outcome {
@@ -17,9 +19,7 @@ enum PageResponse {
         }
         // The compressed body (made once per page) when the client takes gzip and it is worth it;
         // nil for the plain body. A failed compression leaves the plain body, with its own tag.
-        let compressed =
-            page.body.count >= Compression.minimumBytes && AcceptEncoding.acceptsGzip(request.headers)
-            ? page.compressed(Compression.encoded) : nil
+        let compressed = compression.map { page.body.count >= $0.minimumBytes ? page.compressed($0.compress) : nil } ?? nil
         let encoded = compressed.flatMap { $0.etag == page.etag ? nil : $0 }
         var headers = headers
         headers.add(name: "ETag", value: encoded?.etag ?? page.etag)

@@ -78,4 +78,32 @@ import Testing
         #expect(httpRequest(port: port, "GET", "/orders?locale=de-DE").status == 200)
         #expect(httpRequest(port: port, "GET", "/orders", headers: ["Accept-Language": "zz-@@"]).status == 200, "a header still falls back")
     }
+
+    /// The per-session cap on live streams holds for clients that name no session: per address.
+    @Test func liveStreamCap_holdsPerAddress_forClientsWithoutASession() throws {
+        let (process, port, _, _) = try startServer(["--in-memory", "--no-access-log"])
+        defer { process.terminate() }
+        /// Opens a live stream and reads its status line; the socket stays open.
+        func openStream(_ headers: String = "") -> (socket: Int32, status: Int)? {
+            guard let socket = connectSocket(port: port) else { return nil }
+            let request = Array("GET /users/live?sort=name&limit=3 HTTP/1.1\r\nHost: localhost\r\n\(headers)\r\n".utf8)
+            _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var chunk = [UInt8](repeating: 0, count: 256)
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            return (socket, count >= 12 ? Int(String(decoding: chunk[9..<12], as: UTF8.self)) ?? 0 : 0)
+        }
+        var open: [Int32] = []
+        defer { open.forEach { close($0) } }
+        for _ in 0..<8 {
+            let stream = try #require(openStream())
+            open.append(stream.socket)
+            #expect(stream.status == 200)
+        }
+        let ninth = try #require(openStream())
+        open.append(ninth.socket)
+        #expect(ninth.status == 503, "a ninth stream from the same address, naming no session")
+        let named = try #require(openStream("X-Session-ID: named\r\n"))
+        open.append(named.socket)
+        #expect(named.status == 200, "a session has its own cap")
+    }
 }

@@ -48,8 +48,19 @@ func path(forStream index: Int) -> String {
     return "/orders/live?filter=all&sort=date&order=desc&limit=20&locale=\(locales[list % locales.count])&tz=\(zone)"
 }
 
-@Sendable func connectTo(port: UInt16) -> Int32 {
+/// Connects to the server on 127.0.0.1; `from` picks the loopback source address
+/// 127.0.x.y (clients that name no session are capped per address: 8 streams each).
+@Sendable func connectTo(port: UInt16, from source: Int? = nil) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if let source {
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr("127.0.\(source / 250 % 250).\(source % 250 + 1)")
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        precondition(bound == 0, "bind failed: \(errno)")
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -92,7 +103,7 @@ final class Samples: @unchecked Sendable {
 let samples = Samples()
 
 func open(_ index: Int) -> Stream {
-    let stream = Stream(fd: connectTo(port: port))
+    let stream = Stream(fd: connectTo(port: port, from: index / 4))  // 4 streams per source address
     sendAll(stream.fd, "GET \(path(forStream: index)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     return stream
 }

@@ -83,6 +83,7 @@ struct ConnectionStateMachine {
     }
 
     let configuration: Configuration
+    private let peerAddress: String?
     private var phase = Phase.serving
     private var inbound = InboundBuffer()
     private var parser: RequestParser
@@ -107,8 +108,10 @@ struct ConnectionStateMachine {
     private var bodyWatch: (since: Int64, bytesReceived: Int)?
 
     /// A new connection, reading: the loop registered it with `Interest.reading`.
-    init(configuration: Configuration, now: Int64) {
+    /// `peerAddress` is stamped on its requests (`Request.remoteAddress`).
+    init(configuration: Configuration, now: Int64, peerAddress: String? = nil) {
         self.configuration = configuration
+        self.peerAddress = peerAddress
         parser = RequestParser(limits: configuration.limits, headScreen: configuration.headScreen)
         lastProgress = now
         registeredInterest = .reading
@@ -324,9 +327,10 @@ struct ConnectionStateMachine {
                 return nil
             case .continueExpected:
                 ResponseEncoder.appendContinue(to: &outbound)
-            case .request(let request):
+            case .request(var request):
                 requestStartedAt = inbound.isEmpty ? nil : now
                 bodyWatch = nil
+                request.remoteAddress = peerAddress
                 return .handle(request)
             case .refused(let request, let response, let keepsConnection):
                 // Answered from the head: the body is skipped (the request's timeouts still

@@ -99,7 +99,8 @@ final class EventLoop {
     func adopt(_ fd: Int32) -> Bool {
         nextSerial += 1
         let connection = Connection(
-            key: ConnectionKey(fd: fd, serial: nextSerial), machine: ConnectionStateMachine(configuration: machineConfiguration, now: now))
+            key: ConnectionKey(fd: fd, serial: nextSerial),
+            machine: ConnectionStateMachine(configuration: machineConfiguration, now: now, peerAddress: Socket.peerAddress(fd)))
         guard backend.register(fd, interest: .reading, isShared: false) else {
             Glibc.close(fd)
             context.connectionClosed()

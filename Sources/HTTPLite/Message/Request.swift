@@ -9,6 +9,9 @@ public struct Request: Sendable {
     public var body: [UInt8]
     /// Named path parameters captured by the router (`/orders/:id` gives `id`).
     public var pathParameters: [String: String] = [:]
+    /// The numeric address of the client's end of the connection (no port); nil for a request
+    /// made in process.
+    public var remoteAddress: String?
 
     public init(
         method: HTTPMethod, path: String, query: QueryParameters = QueryParameters(),

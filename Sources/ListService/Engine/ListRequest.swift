@@ -5,11 +5,17 @@ package struct ListRequest: Sendable {
     package var acceptLanguage: String?
     /// The compressed coding the client takes, if any: made with the page and counted in its cost.
     package var compression: PageCompression?
+    /// The client's network address, for the caps of a client that names no session.
+    package var clientAddress: String?
 
-    package init(parameters: [(name: String, value: String)], acceptLanguage: String? = nil, compression: PageCompression? = nil) {
+    package init(
+        parameters: [(name: String, value: String)], acceptLanguage: String? = nil, compression: PageCompression? = nil,
+        clientAddress: String? = nil
+    ) {
         self.parameters = parameters
         self.acceptLanguage = acceptLanguage
         self.compression = compression
+        self.clientAddress = clientAddress
     }
 
     /// Identical requests have identical keys; a view-model compares keys to answer a repeat

@@ -9,7 +9,7 @@ package struct LiveConfiguration: Sendable {
     package var heartbeat: Duration = .seconds(15)
     /// Streams the process holds at most (each is a connection too).
     package var maxStreams = 10_000
-    /// Streams one session holds at most.
+    /// Streams one session holds at most; a client that names no session is held to it per address.
     package var maxStreamsPerSession = 8
     /// Unsent bytes past which a stream's events are dropped until it drains (then a `reset`).
     package var maxUnsentBytes = 256 * 1024
@@ -61,7 +61,8 @@ package final class LiveHub: Sendable {
 
     private struct Streams {
         var total = 0
-        var bySession: [String: Int] = [:]
+        /// Streams per caller (`LiveLists.caller(session:address:)`).
+        var byCaller: [String: Int] = [:]
     }
 
     /// `sharedEpoch`: the database's epoch when replicas share one (see `isShared`).
@@ -137,28 +138,28 @@ package final class LiveHub: Sendable {
 
     /// Takes a place for a new stream under both caps; `prune` drops streams whose clients
     /// left (run once when a cap seems reached, since closes are noticed by the timer).
-    func reserve(sessionID: String?, prune: () -> Void) throws(Refusal) -> LiveReservation {
+    func reserve(caller: String?, prune: () -> Void) throws(Refusal) -> LiveReservation {
         guard !isStopped.load(ordering: .acquiring) else { throw .shuttingDown }
-        var refusal = tryReserve(sessionID: sessionID)
+        var refusal = tryReserve(caller: caller)
         if refusal != nil {
             prune()
-            refusal = tryReserve(sessionID: sessionID)
+            refusal = tryReserve(caller: caller)
         }
         if let refusal {
             metrics.rejections.add(1, ordering: .relaxed)
             throw refusal
         }
-        return LiveReservation(hub: self, sessionID: sessionID)
+        return LiveReservation(hub: self, caller: caller)
     }
 
-    private func tryReserve(sessionID: String?) -> Refusal? {
+    private func tryReserve(caller: String?) -> Refusal? {
         streams.withLock { streams in
             guard streams.total < configuration.maxStreams else { return .tooManyForServer(limit: configuration.maxStreams) }
-            if let sessionID {
-                guard streams.bySession[sessionID, default: 0] < configuration.maxStreamsPerSession else {
+            if let caller {
+                guard streams.byCaller[caller, default: 0] < configuration.maxStreamsPerSession else {
                     return .tooManyForSession(limit: configuration.maxStreamsPerSession)
                 }
-                streams.bySession[sessionID, default: 0] += 1
+                streams.byCaller[caller, default: 0] += 1
             }
             streams.total += 1
             metrics.streamsOpen.store(streams.total, ordering: .relaxed)
@@ -166,12 +167,12 @@ package final class LiveHub: Sendable {
         }
     }
 
-    func release(sessionID: String?) {
+    func release(caller: String?) {
         streams.withLock { streams in
             streams.total -= 1
-            if let sessionID {
-                let left = streams.bySession[sessionID, default: 1] - 1
-                streams.bySession[sessionID] = left > 0 ? left : nil
+            if let caller {
+                let left = streams.byCaller[caller, default: 1] - 1
+                streams.byCaller[caller] = left > 0 ? left : nil
             }
             metrics.streamsOpen.store(streams.total, ordering: .relaxed)
         }

@@ -32,7 +32,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
         }
         let reservation: LiveReservation
         do {
-            reservation = try hub.reserve(sessionID: session?.id) { dropClosedStreams() }
+            reservation = try hub.reserve(caller: Self.caller(session: session, address: request.clientAddress)) { dropClosedStreams() }
         } catch {
             throw .refused(error)
         }
@@ -41,6 +41,13 @@ package final class LiveLists<C: ListCollection>: Sendable {
         return LiveOpening { subscriber in
             list.join(LiveStream(subscriber: subscriber, session: session, reservation: reservation), resume: resume, isNew: isNew)
         }
+    }
+
+    /// Whose cap a stream counts under: its session, else the client's address, so clients
+    /// that name no session cannot open streams past the cap by leaving it out.
+    static func caller(session: Session?, address: String?) -> String? {
+        if let session { return "session " + session.id }
+        return address.map { "address " + $0 }
     }
 
     /// The live list of `criteria`, made now if there is none. It is made under the lock that

@@ -35,22 +35,23 @@ final class LiveStream: Sendable {
     }
 }
 
-/// A stream's place under the caps (per session and per process), taken before the stream
+/// A stream's place under the caps (per session, or per address without one, and per process), taken before the stream
 /// opens. Given back once: by `release()` when the stream is dropped, or when the reservation
 /// is discarded unused (the client left before the stream started).
 package final class LiveReservation: Sendable {
     private let hub: LiveHub
-    private let sessionID: String?
+    /// Whose cap it counts under: a session, or the address of a client that names none.
+    private let caller: String?
     private let isHeld = Atomic<Bool>(true)
 
-    init(hub: LiveHub, sessionID: String?) {
+    init(hub: LiveHub, caller: String?) {
         self.hub = hub
-        self.sessionID = sessionID
+        self.caller = caller
     }
 
     func release() {
         guard isHeld.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        hub.release(sessionID: sessionID)
+        hub.release(caller: caller)
     }
 
     deinit { release() }
