@@ -27,5 +27,8 @@ for binary in "${binaries[@]}"; do
     "$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")" \
     "$(awk '$1=="Latency" && NF>=4 {print $4; exit}' <<<"$out")" \
     "$(awk -F': ' '/Non-2xx/ {print $2}' <<<"$out")" "$(grep -c 'event=compacted' "$LOG" || true)"
+  # What each compaction held the writer queue for (taking the items, trimming the journal), where the build logs it.
+  grep -o 'writer_queue_ms=[0-9.]*' "$LOG" | tr '\n' ' ' || true
+  echo
   rm -rf "$STATE" "$LOG"
 done

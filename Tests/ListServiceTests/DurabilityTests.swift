@@ -111,6 +111,30 @@ import Testing
         }
     }
 
+    /// A compaction appends to `orders.journal.next` while it writes its snapshot; a stop before
+    /// it renames that file over the journal leaves both, which start-up replays in order and joins.
+    @Test func aCompactionStoppedMidway_leavesTwoJournals_thatStartUpJoins() throws {
+        try withTemporaryDirectory { directory in
+            let journalPath = directory + "/orders.journal"
+            let service = try open(directory)
+            let router = ServiceRoutes.makeHandler(service: service)
+            _ = router.send(.patch, "/orders/o-000002", json: #"{"customerName":"First Name"}"#)
+            let first = try #require(FileManager.default.contents(atPath: journalPath))
+            _ = router.send(.patch, "/orders/o-000002", json: #"{"customerName":"Second Name"}"#)
+            let both = try #require(FileManager.default.contents(atPath: journalPath))
+            // The state a stop between the switch and the rename leaves, with a torn record at the end.
+            try first.write(to: URL(fileURLWithPath: journalPath))
+            try (both.dropFirst(first.count) + Data("LSJ1\u{5}".utf8)).write(to: URL(fileURLWithPath: journalPath + ".next"))
+            let reopened = try open(directory)
+            #expect(reopened.engine(Orders.self).state.item(id: "o-000002")?.customerName == "Second Name")
+            #expect(!FileManager.default.fileExists(atPath: journalPath + ".next"))
+            #expect(FileManager.default.contents(atPath: journalPath) == both, "one journal again, the torn record left out")
+            // And writes after the join append to it.
+            #expect(ServiceRoutes.makeHandler(service: reopened).send(.post, "/orders/o-000003/cancel").status != .internalServerError)
+            #expect(try open(directory).engine(Orders.self).state.item(id: "o-000002")?.customerName == "Second Name")
+        }
+    }
+
     @Test func backgroundCompaction_keepsUpWithAStreamOfWrites() throws {
         try withTemporaryDirectory { directory in
             var configuration = storage(directory)

@@ -14,13 +14,32 @@ enum DurableFile {
     /// Replaces `path` with `bytes` atomically: a reader (or a crash) sees the old file or the new one.
     static func replace(_ path: String, with bytes: [UInt8]) throws(Failure) { try replace(path, with: [bytes]) }
 
-    /// Replaces the file with `parts` written one after another.
+    /// Data written past which `replace` flushes what it has written so far.
+    static let flushEveryBytes = 1 << 20
+
+    /// Replaces the file with `parts` written one after another. A large file is flushed every
+    /// `flushEveryBytes` as it is written: the file system commits other files' fsyncs (the
+    /// journal's, which writes wait for) together with the dirty data before them, so one
+    /// flush of a whole snapshot at the end would stall every write behind it.
     static func replace(_ path: String, with parts: [[UInt8]]) throws(Failure) {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(call: "open", path: temporary, code: errno) }
         do throws(Failure) {
-            for part in parts { try writeAll(fd, part, path: temporary) }
+            var unflushed = 0
+            for part in parts {
+                var start = 0
+                while start < part.count {
+                    let end = min(part.count, start + flushEveryBytes - unflushed)
+                    try writeAll(fd, part, range: start..<end, path: temporary)
+                    unflushed += end - start
+                    start = end
+                    if unflushed >= flushEveryBytes {
+                        guard fdatasync(fd) == 0 else { throw Failure(call: "fdatasync", path: temporary, code: errno) }
+                        unflushed = 0
+                    }
+                }
+            }
             guard fsync(fd) == 0 else { throw Failure(call: "fsync", path: temporary, code: errno) }
         } catch {
             close(fd)
@@ -40,18 +59,22 @@ enum DurableFile {
         guard fsync(fd) == 0 else { throw Failure(call: "fsync", path: directory, code: errno) }
     }
 
-    /// The whole file, or nil when it does not exist (or cannot be read: `Failure`).
-    static func read(_ path: String) throws(Failure) -> [UInt8]? {
+    /// The file's bytes from `offset` up to `end` (nil: its end), or nil when it does not
+    /// exist (or cannot be read: `Failure`).
+    static func read(_ path: String, from offset: Int = 0, upTo end: Int? = nil) throws(Failure) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw Failure(call: "open", path: path, code: errno)
         }
         defer { close(fd) }
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw Failure(call: "lseek", path: path, code: errno) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let wanted = end.map { min(chunk.count, $0 - offset - bytes.count) } ?? chunk.count
+            if wanted <= 0 { return bytes }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Failure(call: "read", path: path, code: errno)
@@ -62,11 +85,16 @@ enum DurableFile {
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
-        var offset = 0
+        try writeAll(fd, bytes, range: bytes.indices, path: path)
+    }
+
+    /// Writes `bytes[range]`, however many calls it takes.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], range: Range<Int>, path: String) throws(Failure) {
+        var offset = range.lowerBound
         let failure: Failure? = bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
+            while offset < range.upperBound {
                 guard let base = raw.baseAddress else { return nil }
-                let written = write(fd, base + offset, raw.count - offset)
+                let written = Glibc.write(fd, base + offset, range.upperBound - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return Failure(call: "write", path: path, code: errno)

@@ -55,20 +55,66 @@ final class Journal {
         length = newLength
     }
 
-    /// Drops the first `count` bytes (records now in a snapshot), keeping later ones: the rest
-    /// is written to a new file that atomically replaces this one.
-    func dropPrefix(_ count: Int) throws(DurableFile.Failure) {
-        let remaining: [UInt8]
-        if let bytes = try DurableFile.read(path), bytes.count >= count {
-            remaining = Array(bytes[count...])
-        } else {
-            remaining = []
+    /// Whether appends go to the rotated file (`rotatedPath`) while a compaction writes the
+    /// snapshot that will hold this file's records.
+    private(set) var isRotated = false
+
+    /// The file appends go to during a compaction: `orders.journal.next`.
+    static func rotatedPath(of path: String) -> String { path + ".next" }
+
+    /// Makes the empty file a rotation will append to, durably (its directory entry flushed),
+    /// off the writer queue: a record acknowledged in it must survive a crash.
+    static func prepareRotation(of path: String) throws(DurableFile.Failure) -> Int32 {
+        let next = rotatedPath(of: path)
+        let fd = open(next, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DurableFile.Failure(call: "open", path: next, code: errno) }
+        do throws(DurableFile.Failure) {
+            try DurableFile.syncDirectory(of: next)
+        } catch {
+            close(fd)
+            throw error
         }
-        try DurableFile.replace(path, with: remaining)
+        return fd
+    }
+
+    /// From now on appends go to the prepared file `next`; the records so far stay in this
+    /// file until `completeRotation` (a snapshot holds them by then). No I/O: runs between writes.
+    func rotate(to next: Int32) {
         close(fd)
-        fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw DurableFile.Failure(call: "open", path: path, code: errno) }
-        length = remaining.count
+        fd = next
+        length = 0
+        isRotated = true
+    }
+
+    /// Once a snapshot holds every record of the file rotated away from, the rotated file
+    /// takes the journal's name, and with it the old records go. Off the writer queue: appends
+    /// keep going to the same file meanwhile. A crash before the rename is flushed leaves both
+    /// files, which start-up joins again (`joinRotated`).
+    static func completeRotation(of path: String) throws(DurableFile.Failure) {
+        guard rename(rotatedPath(of: path), path) == 0 else { throw DurableFile.Failure(call: "rename", path: path, code: errno) }
+        try DurableFile.syncDirectory(of: path)
+    }
+
+    /// The rename of `completeRotation` is done and durable.
+    func rotationCompleted() { isRotated = false }
+
+    /// At start-up, before the journal is read: a rotated file left by a compaction that a
+    /// stop interrupted is appended to the journal (intact records of each, in order), so the
+    /// journal is one file again. Returns the bytes it took from the rotated file.
+    static func joinRotated(at path: String) throws(JournalCorruption) -> Int {
+        let next = rotatedPath(of: path)
+        guard access(next, F_OK) == 0 else { return 0 }
+        let first = try JournalReader.read(path), second = try JournalReader.read(next)
+        do {
+            let kept =
+                (try DurableFile.read(path, upTo: first.validLength) ?? []) + (try DurableFile.read(next, upTo: second.validLength) ?? [])
+            try DurableFile.replace(path, with: kept)
+            guard unlink(next) == 0 else { throw DurableFile.Failure(call: "unlink", path: next, code: errno) }
+            try DurableFile.syncDirectory(of: path)
+        } catch {
+            throw JournalCorruption(path: next, offset: 0, reason: "\(error)", isUnreadable: true)
+        }
+        return second.validLength
     }
 }
 

@@ -158,37 +158,50 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     /// Starts a compaction of each journal past its size limit, and writes each missing snapshot.
     func compactIfDue(coordinator: WriteCoordinator) { compact(coordinator: coordinator, force: false) }
 
-    /// Takes the current items and sequence (consistent: no write runs meanwhile on this
-    /// queue), then, off the queue, encodes them and writes the sequence file and the data
-    /// file (temporary file, fsync, rename, fsync of the directory), and finally drops the
-    /// journal records the snapshot holds. Replaying a record that a snapshot already holds
-    /// changes nothing, so a crash between the steps loses nothing.
+    /// Compacts without holding up writes: off the writer queue, makes the file appends will
+    /// go to; on it, between two writes, switches appends there and takes the items and the
+    /// sequence (consistent: no write runs meanwhile), which is all the queue does; off it
+    /// again, encodes and writes the sequence file and the snapshot (temporary file, flushed as
+    /// it grows, rename, fsync of the directory), then renames the new journal file over the
+    /// old, whose records the snapshot now holds. Replaying a record that a snapshot already
+    /// holds changes nothing, so a crash between the steps loses nothing.
     func compact(coordinator: WriteCoordinator, force: Bool) {
         for file in files.values
         where !file.isCompacting
             && (file.needsSnapshot || file.journal.length > 0 && (force || file.journal.length >= compactAfterBytes))
         {
             file.isCompacting = true
-            let encodeSnapshot = file.takeSnapshot()
-            let covered = file.journal.length
-            let sequence = coordinator.sequences[file.name] ?? 0
             let log = self.log
+            // A forced compaction runs on the writer queue already; a routine one hops onto it.
+            let onWriterQueue: @Sendable (() -> Void) -> Void = { body in
+                if force { body() } else { coordinator.onWriterQueueAndWait(body) }
+            }
             let work: @Sendable () -> Void = {
-                do {
-                    let parts = encodeSnapshot()
-                    try DurableFile.replace(file.sequencePath, with: Array("\(sequence)\n".utf8))
+                do throws(DurableFile.Failure) {
+                    // A rotation a failed compaction left in place is completed by this one.
+                    var isRotated = false
+                    onWriterQueue { isRotated = file.journal.isRotated }
+                    let next = isRotated ? nil : try Journal.prepareRotation(of: file.journal.path)
+                    var taken: (encode: @Sendable () -> [[UInt8]], sequence: Int, dropped: Int, queueTime: Duration)?
+                    onWriterQueue {
+                        let started = ContinuousClock.now
+                        let dropped = file.journal.length
+                        if let next { file.journal.rotate(to: next) }
+                        let encode = file.takeSnapshot()
+                        taken = (encode, coordinator.sequences[file.name] ?? 0, dropped, ContinuousClock.now - started)
+                    }
+                    guard let taken else { return }
+                    let parts = taken.encode()
+                    try DurableFile.replace(file.sequencePath, with: Array("\(taken.sequence)\n".utf8))
                     try DurableFile.replace(file.snapshotPath, with: parts)
+                    try Journal.completeRotation(of: file.journal.path)
                     coordinator.onWriterQueue {
+                        file.journal.rotationCompleted()
                         file.needsSnapshot = false
-                        do {
-                            try file.journal.dropPrefix(covered)
-                            log.line(
-                                "level=info event=compacted file=\(file.snapshotPath) bytes=\(parts.reduce(0) { $0 + $1.count }) journal_bytes_dropped=\(covered)"
-                            )
-                        } catch {
-                            log.line("level=error event=journal-trim-failed file=\(file.journal.path) error=\"\(error)\"")
-                        }
                         file.isCompacting = false
+                        log.line(
+                            "level=info event=compacted file=\(file.snapshotPath) bytes=\(parts.reduce(0) { $0 + $1.count }) "
+                                + "journal_bytes_dropped=\(taken.dropped) writer_queue_ms=\(Self.milliseconds(taken.queueTime))")
                         self.compactIfDue(coordinator: coordinator)  // writes that came meanwhile may be due again
                     }
                 } catch {
@@ -196,9 +209,16 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
                     coordinator.onWriterQueue { file.isCompacting = false }
                 }
             }
-            // A forced compaction writes synchronously; a routine one does not hold up writes.
             if force { work() } else { DispatchQueue.global(qos: .utility).async(group: backgroundWork, execute: work) }
         }
+    }
+}
+
+extension JournalStorage {
+    /// A duration in milliseconds with one decimal, for the log.
+    fileprivate static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
     }
 }
 

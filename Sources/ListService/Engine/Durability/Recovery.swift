@@ -96,6 +96,8 @@ struct RecoveredCollection<C: ListCollection> {
         let journalPath = (stateDirectory as NSString).appendingPathComponent("\(C.name).journal")
         let contents: JournalContents
         do {
+            let joined = try Journal.joinRotated(at: journalPath)
+            if joined > 0 { log.line("level=info event=journal-joined file=\(journalPath) bytes=\(joined)") }
             contents = try JournalReader.read(journalPath)
         } catch {
             throw StartupError(description: error.description)
