@@ -109,7 +109,8 @@ final class Journal {
             let kept =
                 (try DurableFile.read(path, upTo: first.validLength) ?? []) + (try DurableFile.read(next, upTo: second.validLength) ?? [])
             try DurableFile.replace(path, with: kept)
-            guard unlink(next) == 0 else { throw DurableFile.Failure(call: "unlink", path: next, code: errno) }
+            // Gone already: another process on this directory completed its rotation meanwhile.
+            guard unlink(next) == 0 || errno == ENOENT else { throw DurableFile.Failure(call: "unlink", path: next, code: errno) }
             try DurableFile.syncDirectory(of: path)
         } catch {
             throw JournalCorruption(path: next, offset: 0, reason: "\(error)", isUnreadable: true)

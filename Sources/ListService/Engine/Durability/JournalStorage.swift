@@ -178,25 +178,28 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             }
             let work: @Sendable () -> Void = {
                 do throws(DurableFile.Failure) {
-                    // A rotation a failed compaction left in place is completed by this one.
-                    var isRotated = false
-                    onWriterQueue { isRotated = file.journal.isRotated }
-                    let next = isRotated ? nil : try Journal.prepareRotation(of: file.journal.path)
-                    var taken: (encode: @Sendable () -> [[UInt8]], sequence: Int, dropped: Int, queueTime: Duration)?
+                    // A rotation a failed compaction left in place is completed by this one; an
+                    // empty journal (a first snapshot) needs none.
+                    var needsRotation = false
+                    onWriterQueue { needsRotation = !file.journal.isRotated && file.journal.length > 0 }
+                    let next = needsRotation ? try Journal.prepareRotation(of: file.journal.path) : nil
+                    var taken: (encode: @Sendable () -> [[UInt8]], sequence: Int, dropped: Int, isRotated: Bool, queueTime: Duration)?
                     onWriterQueue {
                         let started = ContinuousClock.now
                         let dropped = file.journal.length
                         if let next { file.journal.rotate(to: next) }
                         let encode = file.takeSnapshot()
-                        taken = (encode, coordinator.sequences[file.name] ?? 0, dropped, ContinuousClock.now - started)
+                        taken = (
+                            encode, coordinator.sequences[file.name] ?? 0, dropped, file.journal.isRotated, ContinuousClock.now - started
+                        )
                     }
                     guard let taken else { return }
                     let parts = taken.encode()
                     try DurableFile.replace(file.sequencePath, with: Array("\(taken.sequence)\n".utf8))
                     try DurableFile.replace(file.snapshotPath, with: parts)
-                    try Journal.completeRotation(of: file.journal.path)
+                    if taken.isRotated { try Journal.completeRotation(of: file.journal.path) }
                     coordinator.onWriterQueue {
-                        file.journal.rotationCompleted()
+                        if taken.isRotated { file.journal.rotationCompleted() }
                         file.needsSnapshot = false
                         file.isCompacting = false
                         log.line(
