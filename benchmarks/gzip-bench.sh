@@ -16,7 +16,9 @@ NGINX_PORT="${NGINX_PORT:-18184}"
 URL_PATH='/orders?filter=pending&q=john'
 source benchmarks/setup.sh
 command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
-swift build -c release --product server >/dev/null
+# SERVER_BINARY: another build to measure (a before/after pair runs the script once per binary).
+SERVER_BINARY="${SERVER_BINARY:-.build/release/server}"
+[[ "$SERVER_BINARY" != .build/release/server ]] || swift build -c release --product server >/dev/null
 
 ROOT=$(mktemp -d)
 chmod 755 "$ROOT"  # nginx workers run as www-data
@@ -24,7 +26,7 @@ NGINX_PID=""
 stop_all() { stop_server; [[ -n "$NGINX_PID" ]] && kill -TERM "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true; rm -rf "$ROOT"; }
 trap stop_all EXIT
 
-start_server .build/release/server "$DATA_DIR"
+start_server "$SERVER_BINARY" "$DATA_DIR"
 SESSION=(-H "X-Session-ID: gzip-bench")
 GZIP=(-H "Accept-Encoding: gzip")
 # Capture the page in both codings, byte for byte, for nginx to serve.

@@ -16,6 +16,11 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    /// Routes without parameters by their exact path (`/orders`): a request for one finds its
+    /// routes in one lookup, without matching every pattern (and retaining each route) in turn.
+    private var literalRoutes: [String: [Int]] = [:]
+    /// The routes with parameters, matched pattern by pattern.
+    private var parameterRoutes: [Int] = []
     /// The largest body a route takes unless it says otherwise.
     public var defaultMaxBodyBytes: Int
 
@@ -27,8 +32,13 @@ public struct Router: Sendable {
     public mutating func add(
         _ method: HTTPMethod, _ path: String, maxBodyBytes: Int? = nil, headCheck: HeadCheck? = nil, handler: @escaping Handler
     ) {
-        routes.append(
-            Route(method: method, pattern: PathPattern(path), maxBodyBytes: maxBodyBytes, headCheck: headCheck, handler: handler))
+        let pattern = PathPattern(path)
+        if pattern.parameterCount == 0 {
+            literalRoutes[path, default: []].append(routes.count)
+        } else {
+            parameterRoutes.append(routes.count)
+        }
+        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, headCheck: headCheck, handler: handler))
     }
 
     public mutating func get(_ path: String, handler: @escaping Handler) { add(.get, path, handler: handler) }
@@ -61,10 +71,13 @@ public struct Router: Sendable {
     /// The routes whose pattern matches `path`: the most specific ones (`/quakes/import` over
     /// `/quakes/:id`, for every method).
     private func matches(_ path: String) -> [(route: Route, parameters: [String: String])] {
+        // A literal pattern matches only its own path, and nothing is more specific.
+        if let literal = literalRoutes[path] { return literal.map { (routes[$0], [:]) } }
         let segments = PathPattern.split(path)
         var matching: [(route: Route, parameters: [String: String])] = []
         var fewestParameters = Int.max
-        for route in routes where route.pattern.parameterCount <= fewestParameters {
+        for index in parameterRoutes where routes[index].pattern.parameterCount <= fewestParameters {
+            let route = routes[index]
             guard let parameters = route.pattern.match(segments) else { continue }
             if route.pattern.parameterCount < fewestParameters {
                 fewestParameters = route.pattern.parameterCount
