@@ -134,6 +134,20 @@ import Testing
         #expect(RequestParser.feed(text, fragmentSize: 1) == [.failed(status: status)])
     }
 
+    /// A large body is held once, at its size: not in a buffer grown by doubling, then copied.
+    @Test func aLargeBody_arrivesInAnArrayOfItsSize_andTheBufferIsLetGo() throws {
+        let body = String(repeating: "x", count: 300_000)
+        let (_, requests) = RequestParser.feed(
+            Array("POST /import HTTP/1.1\r\nHost: a\r\nContent-Length: 300000\r\n\r\n\(body)".utf8), fragmentSize: 65536)
+        let request = try #require(requests.first)
+        #expect(request.body.count == 300_000 && request.body.capacity < 300_000 + 64)
+        var buffer = InboundBuffer()
+        Array(repeating: UInt8(0), count: 300_000).withUnsafeBytes { buffer.append($0) }
+        buffer.consume(300_000)
+        buffer.compact()
+        #expect(buffer.bytes.capacity <= InboundBuffer.keptCapacity, "an idle connection keeps no upload-sized buffer")
+    }
+
     @Test func identicalRepeatedContentLength_isAccepted() {
         let text = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 2, 2\r\n\r\nok"
         #expect(RequestParser.feed(text) == [.request(method: .post, path: "/", body: "ok")])

@@ -15,10 +15,14 @@ struct InboundBuffer {
         readerIndex += count
     }
 
+    /// Capacity kept for the next requests once every byte is consumed; a larger buffer (many
+    /// pipelined requests, a chunked upload) is let go rather than held by an idle connection.
+    static let keptCapacity = 64 * 1024
+
     /// Drops consumed bytes: free when all are consumed, amortised otherwise.
     mutating func compact() {
         if readerIndex == bytes.count {
-            bytes.removeAll(keepingCapacity: true)
+            if bytes.capacity > Self.keptCapacity { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
             readerIndex = 0
         } else if readerIndex > 4096 && readerIndex * 2 > bytes.count {
             bytes.removeFirst(readerIndex)

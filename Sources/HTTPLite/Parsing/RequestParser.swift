@@ -7,7 +7,10 @@ struct RequestParser {
     /// What the parser waits for.
     private enum State {
         case readingHead(HeadScan)
-        case readingBody(RequestHead, length: Int)
+        /// A body of known length, moved out of the inbound buffer as it arrives into an array
+        /// of exactly its size: a body of megabytes is held once, never in a buffer grown by
+        /// doubling and then copied.
+        case readingBody(RequestHead, body: [UInt8], length: Int)
         case readingChunkedBody(RequestHead, ChunkedBodyDecoder)
         /// A refused request's small body, dropped as it arrives.
         case skippingBody(remaining: Int)
@@ -80,10 +83,15 @@ struct RequestParser {
                 case .success(let head): return begin(head, &buffer)
                 }
             }
-        case .readingBody(let head, let length):
-            guard buffer.readableCount >= length else { return promptContinueIfAsked(head) }
-            let body = buffer.withReadableBytes { Array($0.prefix(length)) }
-            buffer.consume(length)
+        case .readingBody(let head, var body, let length):
+            state = .readingHead(HeadScan())  // the body moves out of `state` while it grows, so it is not copied
+            let taken = min(length - body.count, buffer.readableCount)
+            buffer.withReadableBytes { body.append(contentsOf: $0.prefix(taken)) }
+            buffer.consume(taken)
+            guard body.count == length else {
+                state = .readingBody(head, body: body, length: length)
+                return promptContinueIfAsked(head)
+            }
             return finish(head, body: body)
         case .readingChunkedBody(let head, var decoder):
             let progress = decoder.decode(&buffer)
@@ -120,7 +128,10 @@ struct RequestParser {
         case .contentLength(let length):
             // Refused from the head alone: the body is never read (RFC 9110 §15.5.14).
             guard length <= maxBodyBytes else { return .failed(.bodyTooLarge) }
-            state = .readingBody(head, length: length)
+            // Its full size at once: the head passed the screen, and pages are only touched as bytes arrive.
+            var body: [UInt8] = []
+            body.reserveCapacity(length)
+            state = .readingBody(head, body: body, length: length)
         case .chunked:
             state = .readingChunkedBody(head, ChunkedBodyDecoder(maxBodyBytes: maxBodyBytes, limits: limits))
         }

@@ -33,19 +33,34 @@ final class Journal {
         return record
     }
 
+    /// Bytes gathered before a write while appending: a batch of many records (an import) is
+    /// written in pieces this size, never joined into one copy of itself.
+    static let writeChunkBytes = 1 << 20
+
     /// Appends framed records and makes them durable (one fsync for all). On failure (disk
     /// full, I/O error) whatever part reached the file is cut off again, so a later append
-    /// never follows a torn record; the journal stays as it was before the call.
-    func append(_ records: [[UInt8]]) throws(DurableFile.Failure) {
-        let bytes = records.flatMap { $0 }
+    /// never follows a torn record; the journal stays as it was before the call. `records` may
+    /// frame each record as it is read (a lazy map), so a batch is never all in memory twice.
+    func append(_ records: some Sequence<[UInt8]>) throws(DurableFile.Failure) {
+        var chunk: [UInt8] = []
+        var written = 0
         do throws(DurableFile.Failure) {
-            try DurableFile.writeAll(fd, bytes, path: path)
+            for record in records {
+                chunk.append(contentsOf: record)
+                if chunk.count >= Self.writeChunkBytes {
+                    try DurableFile.writeAll(fd, chunk, path: path)
+                    written += chunk.count
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            try DurableFile.writeAll(fd, chunk, path: path)
+            written += chunk.count
             guard fdatasync(fd) == 0 else { throw DurableFile.Failure(call: "fdatasync", path: path, code: errno) }
         } catch {
             try? truncate(to: length)
             throw error
         }
-        length += bytes.count
+        length += written
     }
 
     /// Cuts the file back to `newLength` bytes, durably (a rolled-back batch, a failed append).

@@ -101,18 +101,19 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     /// the records this batch already wrote to other journals are cut off again and the batch
     /// fails: a refused write leaves nothing behind, not even after a restart.
     package func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
-        var byCollection: [String: [[UInt8]]] = [:]
+        // Which changes go to which journal; each record is framed only as it is written.
+        var byCollection: [String: [Int]] = [:]
         var order: [String] = []
-        for change in changes where files[change.collection] != nil {
+        for (index, change) in changes.enumerated() where files[change.collection] != nil {
             if byCollection[change.collection] == nil { order.append(change.collection) }
-            byCollection[change.collection, default: []].append(Journal.frame(Self.payload(of: change)))
+            byCollection[change.collection, default: []].append(index)
         }
         var written: [(file: CollectionFiles, previousLength: Int)] = []
         for name in order {
-            guard let file = files[name], let records = byCollection[name] else { continue }
+            guard let file = files[name], let indices = byCollection[name] else { continue }
             let previousLength = file.journal.length
             do {
-                try file.journal.append(records)
+                try file.journal.append(indices.lazy.map { Journal.frame(Self.payload(of: changes[$0])) })
                 written.append((file, previousLength))
             } catch {
                 for (done, length) in written {
