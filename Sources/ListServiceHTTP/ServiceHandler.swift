@@ -99,8 +99,10 @@ package struct ServiceHandler: Sendable {
     private func finish(_ response: Response, for request: Request) -> Response {
         switch response.body {
         case .deferred(let start):
+            // The answer needs only the head: the body (an import's megabytes) is not kept while it is made.
+            let head = request.withoutBody
             return .deferred { pending in
-                start(DeferredResponse { answer in pending.complete(finish(answer, for: request)) })
+                start(DeferredResponse { answer in pending.complete(finish(answer, for: head)) })
             }
         case .stream:
             var response = response
@@ -125,5 +127,14 @@ package struct ServiceHandler: Sendable {
         response.headers.replaceOrAdd(name: "Vary", value: response.headers["Vary"].map { $0 + ", Origin" } ?? "Origin")
         guard let origin = request.headers["Origin"], response.headers["Access-Control-Allow-Origin"] == nil else { return }
         for field in policy.cors.responseHeaders(for: origin) { response.headers.add(name: field.name, value: field.value) }
+    }
+}
+
+extension Request {
+    /// The request with its body left out.
+    fileprivate var withoutBody: Request {
+        var head = self
+        head.body = []
+        return head
     }
 }

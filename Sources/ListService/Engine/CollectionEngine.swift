@@ -199,8 +199,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// from one writer at a time (`WriteCoordinator`).
     package func apply(_ changes: [ItemChange<C.Item>], at position: UInt64 = 0) {
         if changes.count > Self.bulkChangeThreshold {
+            // Sized once for the batch: an import of a whole feed is its items' size again, never doubled.
             var items = state.allItems
-            var positions = Dictionary(uniqueKeysWithValues: items.enumerated().map { (C.id(of: $1), $0) })
+            items.reserveCapacity(items.count + changes.count)
+            var positions = [String: Int](minimumCapacity: items.count + changes.count)
+            for (position, item) in items.enumerated() { positions[C.id(of: item)] = position }
             var deleted = Set<Int>()
             for change in changes {
                 switch change {
@@ -216,7 +219,14 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
                     if let position = positions[id] { deleted.insert(position) }
                 }
             }
-            replaceAll(items.enumerated().filter { !deleted.contains($0.offset) }.map(\.element), at: max(position, state.position))
+            positions = [:]  // let the id map go before the new state is built beside the old
+            if !deleted.isEmpty {
+                var kept: [C.Item] = []
+                kept.reserveCapacity(items.count - deleted.count)
+                for (position, item) in items.enumerated() where !deleted.contains(position) { kept.append(item) }
+                items = kept
+            }
+            replaceAll(items, at: max(position, state.position))
             return
         }
         let state = self.state
