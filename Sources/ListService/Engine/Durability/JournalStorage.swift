@@ -172,6 +172,9 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             && (file.needsSnapshot || file.journal.length > 0 && (force || file.journal.length >= compactAfterBytes))
         {
             file.isCompacting = true
+            // A rotation a failed compaction left in place is completed by this one; an empty
+            // journal (a first snapshot) needs none.
+            let needsRotation = !file.journal.isRotated && file.journal.length > 0
             let log = self.log
             // A forced compaction runs on the writer queue already; a routine one hops onto it.
             let onWriterQueue: @Sendable (() -> Void) -> Void = { body in
@@ -179,10 +182,6 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             }
             let work: @Sendable () -> Void = {
                 do throws(DurableFile.Failure) {
-                    // A rotation a failed compaction left in place is completed by this one; an
-                    // empty journal (a first snapshot) needs none.
-                    var needsRotation = false
-                    onWriterQueue { needsRotation = !file.journal.isRotated && file.journal.length > 0 }
                     let next = needsRotation ? try Journal.prepareRotation(of: file.journal.path) : nil
                     var taken: (encode: @Sendable () -> [[UInt8]], sequence: Int, dropped: Int, isRotated: Bool, queueTime: Duration)?
                     onWriterQueue {

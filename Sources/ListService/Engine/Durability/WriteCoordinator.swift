@@ -246,7 +246,7 @@ package final class WriteCoordinator: Sendable {
     }
 }
 
-/// The writes of one batch: what they changed (an overlay over the engines' state) and what
+/// The writes of one batch: what they changed (seen over the engines' state) and what
 /// to do once the batch is durable.
 package struct WriteBatch {
     let engines: Engines
@@ -259,7 +259,12 @@ package struct WriteBatch {
 
     /// The item as the batch sees it: earlier writes in the batch first, then the engine.
     package func item<C: ListCollection>(_ collection: C.Type, id: String) -> C.Item? {
-        if let changes = changes(of: C.self), let overlaid = changes.overlay[id] { return overlaid }
+        if let changes = changes(of: C.self), let recorded = changes.latestChange(to: id) {
+            switch recorded {
+            case .upsert(let item): return item
+            case .delete: return nil
+            }
+        }
         return engines.engine(C.self).state.item(id: id)
     }
 
@@ -324,23 +329,28 @@ protocol PendingCollectionChanges: AnyObject {
 final class CollectionChanges<C: ListCollection>: PendingCollectionChanges {
     let engine: CollectionEngine<C>
     private(set) var changes: [ItemChange<C.Item>] = []
-    private(set) var overlay: [String: C.Item?] = [:]
+    /// Where in `changes` each changed item's latest change is (not a copy of the item: an
+    /// import of a whole feed would hold every item twice).
+    private var latest: [String: Int] = [:]
     private(set) var storedChanges: [StoredChange] = []
 
     init(engine: CollectionEngine<C>) { self.engine = engine }
 
     var name: String { C.name }
 
+    /// The batch's latest change to the item `id`, if any.
+    func latestChange(to id: String) -> ItemChange<C.Item>? { latest[id].map { changes[$0] } }
+
     func add(_ change: ItemChange<C.Item>) {
-        changes.append(change)
         switch change {
         case .upsert(let item):
-            overlay[C.id(of: item)] = .some(item)
+            latest[C.id(of: item)] = changes.count
             storedChanges.append(StoredChange(collection: C.name, id: C.id(of: item), record: C.record(of: item)))
         case .delete(let id):
-            overlay[id] = .some(nil)
+            latest[id] = changes.count
             storedChanges.append(StoredChange(collection: C.name, id: id, record: nil))
         }
+        changes.append(change)
     }
 
     func apply(at position: UInt64) { engine.apply(changes, at: position) }
