@@ -20,6 +20,7 @@ if options.showsHelp {
 // A file-size limit (ulimit -f) then fails a write with EFBIG, answered 503 like a full disk,
 // instead of killing the process.
 signal(SIGXFSZ, SIG_IGN)
+FreedMemory.keepLargeBlocksApart()
 
 let loadStarted = Date()
 let environment = ProcessInfo.processInfo.environment
