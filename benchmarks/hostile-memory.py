@@ -9,25 +9,11 @@ With `sessions` only the first part runs (for a build that would take minutes on
 """
 import http.client
 import sys
-import threading
 import time
 
-from procstat import rss_mib
+from procstat import PeakSampler, rss_mib
 
 
-
-
-class PeakSampler(threading.Thread):
-    """Samples RSS every 10 ms until stopped; `peak` is the highest seen."""
-
-    def __init__(self, pid):
-        super().__init__(daemon=True)
-        self.pid, self.peak, self.running = pid, rss_mib(pid), True
-
-    def run(self):
-        while self.running:
-            self.peak = max(self.peak, rss_mib(self.pid))
-            time.sleep(0.01)
 
 
 def send(port, method, path, body, headers=None):

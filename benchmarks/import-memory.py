@@ -8,25 +8,14 @@ cost is the peak above that, given as a multiple of the body.
 """
 import http.client
 import sys
-import threading
 import time
 
-from procstat import rss_mib
+from procstat import PeakSampler, rss_mib
 
 port, pid, feed = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 body = open(feed, "rb").read()
 start = rss_mib(pid)
-peak, running = start, True
-
-
-def sample():
-    global peak
-    while running:
-        peak = max(peak, rss_mib(pid))
-        time.sleep(0.01)
-
-
-sampler = threading.Thread(target=sample, daemon=True)
+sampler = PeakSampler(pid)
 sampler.start()
 began = time.time()
 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
@@ -35,8 +24,7 @@ response = connection.getresponse()
 answer = response.read()
 elapsed = time.time() - began
 time.sleep(1)
-running = False
-sampler.join()
+peak = sampler.stop()
 after = rss_mib(pid)
 body_mib = len(body) / 2**20
 overhead = peak - after

@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 
-from procstat import rss_mib
+from procstat import PeakSampler, rss_mib
 
 port, pid = int(sys.argv[1]), int(sys.argv[2])
 count = int(sys.argv[3]) if len(sys.argv) > 3 else 20
@@ -50,17 +50,7 @@ def upload(results, index):
 
 
 start = rss_mib(pid)
-peak, running = start, True
-
-
-def sample():
-    global peak
-    while running:
-        peak = max(peak, rss_mib(pid))
-        time.sleep(0.01)
-
-
-sampler = threading.Thread(target=sample, daemon=True)
+sampler = PeakSampler(pid)
 sampler.start()
 results = [None] * count
 threads = [threading.Thread(target=upload, args=(results, index)) for index in range(count)]
@@ -69,8 +59,7 @@ for thread in threads:
 for thread in threads:
     thread.join()
 time.sleep(1)
-running = False
-sampler.join()
+peak = sampler.stop()
 statuses = sorted({result[0] for result in results})
 latencies = sorted(result[1] for result in results)
 print(f"uploads={count} announced_mib={size / 2**20:.0f} statuses={statuses} rss_start_mib={start:.0f} "
