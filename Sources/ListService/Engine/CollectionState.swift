@@ -85,11 +85,32 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
     }
 
-    /// Every live item, in slot order (for snapshots). Without deleted slots this is the
-    /// stored array itself, shared rather than copied (a million orders are 150 MB); a write
-    /// made while a snapshot still holds it copies it once.
+    /// Every live item, in slot order. Without deleted slots this is the stored array itself,
+    /// shared rather than copied (a million orders are 150 MB); a write made while the caller
+    /// still holds it copies it once, so a snapshot takes `itemsCopiedInChunks` instead.
     package var allItems: [C.Item] {
         lock.withReadLock { liveCount == storedItems.count ? storedItems : storedItems.indices.compactMap { items($0) } }
+    }
+
+    /// Every live item, in slot order, copied `chunkSize` at a time under the read lock: a
+    /// snapshot's copy, made off the writer queue, for which a write waits at most one chunk
+    /// (sharing the stored array instead made the next write copy all of it, on the writer
+    /// queue). Items changed meanwhile may come from either side of the change: a snapshot is
+    /// taken after the journal rotated, and replaying the new journal's records, whole items
+    /// in order, ends at the latest state whichever side the snapshot saw.
+    package func itemsCopiedInChunks(of chunkSize: Int = 4096) -> [C.Item] {
+        var copied: [C.Item] = []
+        copied.reserveCapacity(count)
+        var start = 0
+        while true {
+            let isDone = lock.withReadLock {
+                let end = min(start + chunkSize, storedItems.count)
+                for slot in start..<end where isLive[slot] { copied.append(storedItems[slot]) }
+                start = end
+                return end == storedItems.count
+            }
+            if isDone { return copied }
+        }
     }
 
     /// The slots of the items in `view` and `scope` whose text contains `foldedQuery`, sorted

@@ -41,8 +41,8 @@ struct JournalOpener: CollectionVisitor {
             sequencePath: directory.appendingPathComponent(RecoveredCollection<C>.sequenceFileName), journal: journal,
             needsSnapshot: needsSnapshot,
             takeSnapshot: {
-                let items = engine.state.allItems
-                return { SnapshotFile.encode(items, as: C.self) }
+                let state = engine.state
+                return { SnapshotFile.encode(state.itemsCopiedInChunks(), as: C.self) }
             })
     }
 }

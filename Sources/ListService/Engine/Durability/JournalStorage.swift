@@ -12,8 +12,8 @@ final class CollectionFiles: @unchecked Sendable {
     /// given again after the journal that recorded them is compacted away.
     let sequencePath: String
     let journal: Journal
-    /// Takes the collection's current items (on the writer queue, so no write runs
-    /// meanwhile) and returns what encodes them as a snapshot (run off the queue).
+    /// Takes the collection's current state (on the writer queue, right after the journal
+    /// rotated) and returns what copies its items and encodes them as a snapshot (off the queue).
     let takeSnapshot: () -> @Sendable () -> [[UInt8]]
     var isCompacting = false
     /// Whether the state directory lacks a binary snapshot (the items were loaded from JSON).
@@ -160,12 +160,13 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     func compactIfDue(coordinator: WriteCoordinator) { compact(coordinator: coordinator, force: false) }
 
     /// Compacts without holding up writes: off the writer queue, makes the file appends will
-    /// go to; on it, between two writes, switches appends there and takes the items and the
-    /// sequence (consistent: no write runs meanwhile), which is all the queue does; off it
-    /// again, encodes and writes the sequence file and the snapshot (temporary file, flushed as
-    /// it grows, rename, fsync of the directory), then renames the new journal file over the
-    /// old, whose records the snapshot now holds. Replaying a record that a snapshot already
-    /// holds changes nothing, so a crash between the steps loses nothing.
+    /// go to; on it, between two writes, switches appends there and takes the state and the
+    /// sequence, which is all the queue does; off it again, copies the items a chunk at a time
+    /// (a write waits at most for one chunk), encodes and writes the sequence file and the
+    /// snapshot (temporary file, flushed as it grows, rename, fsync of the directory), then
+    /// renames the new journal file over the old, whose records the snapshot now holds. Records
+    /// are whole items replayed in order, so the new journal brings any item the copy saw
+    /// before a later change up to date, and a crash between the steps loses nothing.
     func compact(coordinator: WriteCoordinator, force: Bool) {
         for file in files.values
         where !file.isCompacting
