@@ -203,7 +203,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             var items = state.allItems
             items.reserveCapacity(items.count + changes.count)
             var positions = [String: Int](minimumCapacity: items.count + changes.count)
-            for (position, item) in items.enumerated() { positions[C.id(of: item)] = position }
+            for (index, item) in items.enumerated() { positions[C.id(of: item)] = index }
             var deleted = Set<Int>()
             for change in changes {
                 switch change {
@@ -223,7 +223,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             if !deleted.isEmpty {
                 var kept: [C.Item] = []
                 kept.reserveCapacity(items.count - deleted.count)
-                for (position, item) in items.enumerated() where !deleted.contains(position) { kept.append(item) }
+                for (index, item) in items.enumerated() where !deleted.contains(index) { kept.append(item) }
                 items = kept
             }
             replaceAll(items, at: max(position, state.position))
