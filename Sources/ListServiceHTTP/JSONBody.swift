@@ -15,14 +15,14 @@ enum JSONBody {
     static let inlineParseBytes = 16 * 1024
 
     /// 415 unless the body's media type is one of `mediaTypes`.
-    static func require(_ mediaTypes: [String], of request: Request) throws(HTTPError) {
+    private static func require(_ mediaTypes: [String], of request: Request) throws(HTTPError) {
         let type = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard let type, mediaTypes.contains(type) else {
             throw .unsupportedMediaType(mediaTypes, headers: mediaTypes == mergePatch ? ["Accept-Patch": mergePatch[0]] : [:])
         }
     }
 
-    /// The head check of a route whose body must be one of `mediaTypes` (415 before it is read).
+    /// The head check of a route whose body must be one of `mediaTypes` (415, before the body is read).
     static func headCheck(_ mediaTypes: [String]) -> Router.HeadCheck {
         { (request: Request) throws(HTTPError) in try require(mediaTypes, of: request) }
     }
@@ -32,22 +32,20 @@ enum JSONBody {
 
     /// 415 for a write that takes no body (an action, a deletion) sent with a body or a
     /// content type that is not JSON: a form posted from another site must not pass for one.
-    static func requireNoFormBody(_ request: Request) throws(HTTPError) {
+    private static func requireNoFormBody(_ request: Request) throws(HTTPError) {
         if request.headers["Content-Type"] != nil || !request.body.isEmpty { try require(json, of: request) }
     }
 
-    /// The body as a JSON object, parsed with the request-body limits.
-    static func object(of request: Request) throws(HTTPError) -> JSONObject {
-        try require(json, of: request)
-        return try parseObject(request.body)
-    }
+    /// The body as a JSON object, parsed with the request-body limits (its media type is the
+    /// route's `headCheck`).
+    static func object(of request: Request) throws(HTTPError) -> JSONObject { try parseObject(request.body) }
 
     /// A deferred response whose `body` runs with the parsed object: at once for a small body,
-    /// on a worker thread for a large one. A malformed body is answered 400 either way.
+    /// on a worker thread for a large one. A malformed body is answered 400 either way (its
+    /// media type is the route's `headCheck`).
     static func deferred(
-        _ request: Request, mediaTypes: [String] = json, _ body: @escaping @Sendable (JSONObject, DeferredResponse) -> Void
+        _ request: Request, _ body: @escaping @Sendable (JSONObject, DeferredResponse) -> Void
     ) throws(HTTPError) -> Response {
-        try require(mediaTypes, of: request)
         if request.body.count <= inlineParseBytes {
             let object = try parseObject(request.body)
             return .deferred { pending in body(object, pending) }

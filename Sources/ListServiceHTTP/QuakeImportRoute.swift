@@ -7,7 +7,6 @@ import ListService
 enum QuakeImportRoute {
     static func add(to router: inout Router, service: CollectionService, maxBodyBytes: Int) {
         router.post("/quakes/import", maxBodyBytes: maxBodyBytes, headCheck: JSONBody.headCheck(JSONBody.json)) { request in
-            try JSONBody.require(JSONBody.json, of: request)
             let bytes = request.body
             return .deferred { pending in
                 DispatchQueue.global(qos: .userInitiated).async {

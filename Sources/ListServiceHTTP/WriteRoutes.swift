@@ -14,18 +14,16 @@ enum WriteRoutes {
         }
         router.patch("/\(name)/:id", headCheck: JSONBody.headCheck(JSONBody.mergePatch)) { request in
             let target = try Target(request)
-            return try JSONBody.deferred(request, mediaTypes: JSONBody.mergePatch) { body, pending in
+            return try JSONBody.deferred(request) { body, pending in
                 target.edit(.patch(body), with: writes, in: name, pending: pending)
             }
         }
         router.delete("/\(name)/:id", headCheck: JSONBody.noFormBodyCheck) { request in
-            try JSONBody.requireNoFormBody(request)
             let target = try Target(request)
             return .deferred { pending in target.edit(.delete, with: writes, in: name, pending: pending) }
         }
         for action in writes.actions {
             router.post("/\(name)/:id/\(action)", headCheck: JSONBody.noFormBodyCheck) { request in
-                try JSONBody.requireNoFormBody(request)
                 let target = try Target(request)
                 return .deferred { pending in target.edit(.action(action), with: writes, in: name, pending: pending) }
             }

@@ -17,6 +17,26 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A route's head check refuses on the head (`screen`) and again before its handler
+    /// (`handle`), so the handler never repeats it.
+    @Test func aHeadCheck_refusesBeforeTheBodyAndBeforeTheHandler() throws {
+        var router = Router(defaultMaxBodyBytes: 100)
+        router.post(
+            "/upload", maxBodyBytes: 1_000,
+            headCheck: { request throws(HTTPError) in
+                guard request.headers["Content-Type"] == "text/plain" else {
+                    throw HTTPError(.unsupportedMediaType, code: "unsupported-media-type", detail: "text only")
+                }
+            }
+        ) { _ in .json(Array("handled".utf8)) }
+        let wrong = Request(method: .post, path: "/upload", headers: ["Content-Type": "image/png"])
+        #expect(throws: HTTPError.self) { try router.screen(wrong) }
+        #expect(throws: HTTPError.self) { try router.handle(wrong) }
+        let right = Request(method: .post, path: "/upload", headers: ["Content-Type": "text/plain"])
+        #expect(try router.screen(right) == 1_000)
+        #expect(body(try router.handle(right)) == "handled")
+    }
+
     @Test func safeMethods_areThoseOfRFC9110() {
         #expect(HTTPMethod.allCases.filter(\.isSafe) == [.get, .head, .options, .trace, .query])
     }

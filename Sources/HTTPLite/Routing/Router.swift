@@ -28,7 +28,8 @@ public struct Router: Sendable {
 
     /// Adds a route; `path` may hold `:name` segments, captured into `Request.pathParameters`.
     /// `maxBodyBytes` overrides `defaultMaxBodyBytes` for it (an import takes a large body);
-    /// `headCheck` refuses a request from its head, before its body is read (see `screen(_:)`).
+    /// `headCheck` refuses a request from its head, before its body is read (see `screen(_:)`),
+    /// and runs again before `handler`, so the handler never repeats it.
     public mutating func add(
         _ method: HTTPMethod, _ path: String, maxBodyBytes: Int? = nil, headCheck: HeadCheck? = nil, handler: @escaping Handler
     ) {
@@ -104,6 +105,7 @@ public struct Router: Sendable {
         if let (route, parameters) = route(for: request.method, in: matching) {
             var routed = request
             routed.pathParameters = parameters
+            try route.headCheck?(routed)  // again for the whole request: a check may look at the body too
             return try route.handler(routed)
         }
         let allowed = Set(matching.map(\.route.method))
