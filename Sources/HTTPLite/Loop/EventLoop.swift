@@ -94,13 +94,14 @@ final class EventLoop {
 
     // MARK: connections
 
-    /// Serves an accepted, non-blocking socket; false (and the socket closed) if it cannot be watched.
+    /// Serves an accepted, non-blocking socket whose peer is at `peerAddress`; false (and the
+    /// socket closed) if it cannot be watched.
     @discardableResult
-    func adopt(_ fd: Int32) -> Bool {
+    func adopt(_ fd: Int32, peerAddress: String? = nil) -> Bool {
         nextSerial += 1
         let connection = Connection(
             key: ConnectionKey(fd: fd, serial: nextSerial),
-            machine: ConnectionStateMachine(configuration: machineConfiguration, now: now, peerAddress: Socket.peerAddress(fd)))
+            machine: ConnectionStateMachine(configuration: machineConfiguration, now: now, peerAddress: peerAddress))
         guard backend.register(fd, interest: .reading, isShared: false) else {
             Glibc.close(fd)
             context.connectionClosed()
@@ -203,10 +204,10 @@ final class EventLoop {
         guard let listenerFD else { return }
         // A bounded batch per wake-up keeps one loop from starving its own connections.
         for _ in 0..<64 where isAccepting {
-            let fd: Int32
+            let fd: Int32, peerAddress: String?
             do {
                 guard let accepted = try Socket.accept(listenerFD) else { return }
-                fd = accepted
+                (fd, peerAddress) = accepted
             } catch {
                 // Out of descriptors, say: stop accepting until the next sweep instead of spinning.
                 context.configuration.errorLog("level=warning event=accept \(error)")
@@ -217,7 +218,7 @@ final class EventLoop {
                 rejectOverCapacity(fd)
                 continue
             }
-            adopt(fd)
+            adopt(fd, peerAddress: peerAddress)
         }
     }
 
