@@ -1,4 +1,5 @@
 import Glibc
+import Basics
 
 /// One event-loop thread: a backend (epoll or poll) watching the shared listener, its waker
 /// and the connections it accepted. Everything here runs on that one thread. The loop only

@@ -10,10 +10,3 @@ enum MonotonicClock {
 
     static func milliseconds() -> Int64 { nanoseconds() / 1_000_000 }
 }
-
-extension Duration {
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}

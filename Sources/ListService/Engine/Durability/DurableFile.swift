@@ -28,16 +28,13 @@ enum DurableFile {
         do throws(Failure) {
             var unflushed = 0
             for part in parts {
-                var start = 0
-                while start < part.count {
-                    let end = min(part.count, start + flushEveryBytes - unflushed)
+                for start in stride(from: 0, to: part.count, by: flushEveryBytes) {
+                    let end = min(part.count, start + flushEveryBytes)
                     try writeAll(fd, part, range: start..<end, path: temporary)
                     unflushed += end - start
-                    start = end
-                    if unflushed >= flushEveryBytes {
-                        guard fdatasync(fd) == 0 else { throw Failure(call: "fdatasync", path: temporary, code: errno) }
-                        unflushed = 0
-                    }
+                    guard unflushed >= flushEveryBytes else { continue }
+                    guard fdatasync(fd) == 0 else { throw Failure(call: "fdatasync", path: temporary, code: errno) }
+                    unflushed = 0
                 }
             }
             guard fsync(fd) == 0 else { throw Failure(call: "fsync", path: temporary, code: errno) }
@@ -59,22 +56,18 @@ enum DurableFile {
         guard fsync(fd) == 0 else { throw Failure(call: "fsync", path: directory, code: errno) }
     }
 
-    /// The file's bytes from `offset` up to `end` (nil: its end), or nil when it does not
-    /// exist (or cannot be read: `Failure`).
-    static func read(_ path: String, from offset: Int = 0, upTo end: Int? = nil) throws(Failure) -> [UInt8]? {
+    /// The whole file, or nil when it does not exist (or cannot be read: `Failure`).
+    static func read(_ path: String) throws(Failure) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw Failure(call: "open", path: path, code: errno)
         }
         defer { close(fd) }
-        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw Failure(call: "lseek", path: path, code: errno) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let wanted = end.map { min(chunk.count, $0 - offset - bytes.count) } ?? chunk.count
-            if wanted <= 0 { return bytes }
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Failure(call: "read", path: path, code: errno)

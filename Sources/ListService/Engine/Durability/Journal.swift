@@ -114,16 +114,14 @@ final class Journal {
     func rotationCompleted() { isRotated = false }
 
     /// At start-up, before the journal is read: a rotated file left by a compaction that a
-    /// stop interrupted is appended to the journal (intact records of each, in order), so the
-    /// journal is one file again. Returns the bytes it took from the rotated file.
+    /// stop interrupted is appended to the journal (intact records of each, in order, framed
+    /// again as read), so the journal is one file again. Returns the bytes it took from the rotated file.
     static func joinRotated(at path: String) throws(JournalCorruption) -> Int {
         let next = rotatedPath(of: path)
         guard access(next, F_OK) == 0 else { return 0 }
         let first = try JournalReader.read(path), second = try JournalReader.read(next)
         do {
-            let kept =
-                (try DurableFile.read(path, upTo: first.validLength) ?? []) + (try DurableFile.read(next, upTo: second.validLength) ?? [])
-            try DurableFile.replace(path, with: kept)
+            try DurableFile.replace(path, with: (first.payloads + second.payloads).map(frame))
             // Gone already: another process on this directory completed its rotation meanwhile.
             guard unlink(next) == 0 || errno == ENOENT else { throw DurableFile.Failure(call: "unlink", path: next, code: errno) }
             try DurableFile.syncDirectory(of: path)

@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Foundation
 
@@ -175,7 +176,8 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             file.isCompacting = true
             // A rotation a failed compaction left in place is completed by this one; an empty
             // journal (a first snapshot) needs none.
-            let needsRotation = !file.journal.isRotated && file.journal.length > 0
+            let completesRotation = file.journal.isRotated || file.journal.length > 0
+            let needsNewFile = completesRotation && !file.journal.isRotated
             let log = self.log
             // A forced compaction runs on the writer queue already; a routine one hops onto it.
             let onWriterQueue: @Sendable (() -> Void) -> Void = { body in
@@ -183,29 +185,27 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             }
             let work: @Sendable () -> Void = {
                 do throws(DurableFile.Failure) {
-                    let next = needsRotation ? try Journal.prepareRotation(of: file.journal.path) : nil
-                    var taken: (encode: @Sendable () -> [[UInt8]], sequence: Int, dropped: Int, isRotated: Bool, queueTime: Duration)?
+                    let next = needsNewFile ? try Journal.prepareRotation(of: file.journal.path) : nil
+                    var taken: (encode: @Sendable () -> [[UInt8]], sequence: Int, dropped: Int, queueTime: Duration)?
                     onWriterQueue {
                         let started = ContinuousClock.now
                         let dropped = file.journal.length
                         if let next { file.journal.rotate(to: next) }
                         let encode = file.takeSnapshot()
-                        taken = (
-                            encode, coordinator.sequences[file.name] ?? 0, dropped, file.journal.isRotated, ContinuousClock.now - started
-                        )
+                        taken = (encode, coordinator.sequences[file.name] ?? 0, dropped, ContinuousClock.now - started)
                     }
                     guard let taken else { return }
                     let parts = taken.encode()
                     try DurableFile.replace(file.sequencePath, with: Array("\(taken.sequence)\n".utf8))
                     try DurableFile.replace(file.snapshotPath, with: parts)
-                    if taken.isRotated { try Journal.completeRotation(of: file.journal.path) }
+                    if completesRotation { try Journal.completeRotation(of: file.journal.path) }
                     coordinator.onWriterQueue {
-                        if taken.isRotated { file.journal.rotationCompleted() }
+                        if completesRotation { file.journal.rotationCompleted() }
                         file.needsSnapshot = false
                         file.isCompacting = false
                         log.line(
                             "level=info event=compacted file=\(file.snapshotPath) bytes=\(parts.reduce(0) { $0 + $1.count }) "
-                                + "journal_bytes_dropped=\(taken.dropped) writer_queue_ms=\(Self.milliseconds(taken.queueTime))")
+                                + "journal_bytes_dropped=\(taken.dropped) writer_queue_ms=\(taken.queueTime.milliseconds)")
                         self.compactIfDue(coordinator: coordinator)  // writes that came meanwhile may be due again
                     }
                 } catch {
@@ -215,14 +215,6 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             }
             if force { work() } else { DispatchQueue.global(qos: .utility).async(group: backgroundWork, execute: work) }
         }
-    }
-}
-
-extension JournalStorage {
-    /// A duration in milliseconds with one decimal, for the log.
-    fileprivate static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
     }
 }
 
