@@ -19,7 +19,7 @@ enum PageResponse {
         }
         // The compressed body (made once per page) when the client takes gzip and it is worth it;
         // nil for the plain body. A failed compression leaves the plain body, with its own tag.
-        let compressed = compression.map { page.body.count >= $0.minimumBytes ? page.compressed($0.compress) : nil } ?? nil
+        let compressed = compression.flatMap { page.body.count >= $0.minimumBytes ? page.compressed($0.compress) : nil }
         let encoded = compressed.flatMap { $0.etag == page.etag ? nil : $0 }
         var headers = headers
         headers.add(name: "ETag", value: encoded?.etag ?? page.etag)

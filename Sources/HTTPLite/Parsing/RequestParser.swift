@@ -118,8 +118,9 @@ struct RequestParser {
     private mutating func begin(_ head: RequestHead, _ buffer: inout InboundBuffer) -> Event {
         if head.framing == .none && !head.expectsContinue { return finish(head, body: []) }
         var maxBodyBytes = limits.maxBodyBytes
-        switch headScreen?(head.makeRequest(body: [])) {
-        case .refuse(let response): return refuse(head, with: response)
+        let request = head.makeRequest(body: [])
+        switch headScreen?(request) {
+        case .refuse(let response): return refuse(head, request, with: response)
         case .accept(let routeLimit): maxBodyBytes = min(maxBodyBytes, routeLimit)
         case nil: break
         }
@@ -141,9 +142,8 @@ struct RequestParser {
     /// A refused request: a small body of known length is skipped as it arrives; a client that
     /// waits for `100 Continue` may never send its body, and a large or chunked one is not
     /// worth reading, so then the connection closes after the answer.
-    private mutating func refuse(_ head: RequestHead, with response: Response) -> Event {
+    private mutating func refuse(_ head: RequestHead, _ request: Request, with response: Response) -> Event {
         hasPromptedContinue = false
-        let request = head.makeRequest(body: [])
         switch head.framing {
         case .none:
             state = .readingHead(HeadScan())
