@@ -135,14 +135,16 @@ import Testing
         }
     }
 
-    /// A snapshot copies the items a few at a time (so a write waits for one chunk at most),
+    /// A snapshot reads the items a few at a time (so a write waits for one chunk at most),
     /// in slot order, without the deleted ones.
-    @Test func aSnapshotCopiesTheItemsInChunks_inSlotOrder_withoutDeletedOnes() {
+    @Test func aSnapshotReadsTheItemsInChunks_inSlotOrder_withoutDeletedOnes() {
         let orders = DefaultOrders.make(count: 10, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
         let state = CollectionState<Orders>(items: orders)
         _ = state.apply([.delete(id: orders[4].id)])
         for chunkSize in [1, 3, 10, 64] {
-            #expect(state.itemsCopiedInChunks(of: chunkSize).map(\.id) == orders.map(\.id).filter { $0 != orders[4].id })
+            var ids: [String] = []
+            state.forEachItemInChunks(of: chunkSize) { ids.append($0.id) }
+            #expect(ids == orders.map(\.id).filter { $0 != orders[4].id })
         }
     }
 

@@ -228,6 +228,26 @@ extension SearchIndex {
 }
 
 @Suite struct SearchPostingsTests {
+    /// A field of distinct values (titles) keeps no table of them: an item set again to its own
+    /// text keeps its value (the arena does not grow with every write), a changed or added
+    /// item is found by its new text only, and a deleted one by none.
+    @Test func distinctValues_keepTheirValue_whenSetToTheSameText() {
+        var titles = (0..<64).map { "order #\(100_000 + $0)" }
+        var search = SearchIndex(fields: [.init(values: titles)])
+        let arenaBytes = search.fields[0].arena.count
+        for item in titles.indices { search.set(item: item, to: [titles[item]]) }
+        #expect(search.fields[0].arena.count == arenaBytes, "the same texts again add nothing")
+        titles[5] = "order #999999"
+        search.set(item: 5, to: [titles[5]])
+        titles.append("order #100064")
+        search.set(item: 64, to: [titles[64]])
+        search.set(item: 7, to: nil)
+        for query in ["999", "100005", "100064", "100007", "order"] {
+            let expected = titles.indices.map { $0 != 7 && titles[$0].contains(query) }
+            #expect(search.matches(query, among: Array(repeating: true, count: titles.count)) == expected, "\(query)")
+        }
+    }
+
     /// A field whose values repeat keeps each value's items, and a query matching few values
     /// visits only those; after random changes and deletions, every query (few hits, many,
     /// none) among any members equals testing each item's text.

@@ -5,6 +5,14 @@ import Testing
 
 /// What sessions and caches hold is bounded in bytes, whatever a client asks for.
 @Suite struct MemoryBoundTests {
+    /// A million orders are held as values side by side: every byte of an order is a megabyte.
+    @Test func anOrder_andWhatTheFiltersRead_stayCompact() {
+        #expect(MemoryLayout<Order>.stride <= 144, "one-byte fields fill the address's padding")
+        #expect(MemoryLayout<Currency>.size == 1)
+        #expect(MemoryLayout<OrderItem>.stride <= 32)
+        #expect(MemoryLayout<Orders.FilterFields?>.stride <= 16)
+    }
+
     @Test func lruCache_evictsByCost_keepingTheNewest() {
         var cache = LRUCache<String, Int>(capacity: 100, maxCost: 10)
         #expect(cache.insert("a", 1, cost: 4).isEmpty)

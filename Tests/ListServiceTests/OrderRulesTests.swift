@@ -63,10 +63,16 @@ import Testing
     }
 
     @Test func inDollars_roundsHalfUp_andSaturatesInsteadOfOverflowing() {
-        #expect(CurrencyRates.inDollars(Money(cents: 1), currency: "EUR") == Money(cents: 1))  // 1.08 → 1
-        #expect(CurrencyRates.inDollars(Money(cents: 50), currency: "GBP") == Money(cents: 64))  // 63.5 → 64
-        #expect(CurrencyRates.inDollars(Money(cents: .max / 2), currency: "GBP") == Money(cents: .max))
-        #expect(CurrencyRates.inDollars(Money(cents: 100), currency: "XAU") == nil)
+        #expect(CurrencyRates.inDollars(Money(cents: 1), currency: .named("EUR")) == Money(cents: 1))  // 1.08 → 1
+        #expect(CurrencyRates.inDollars(Money(cents: 50), currency: .named("GBP")) == Money(cents: 64))  // 63.5 → 64
+        #expect(CurrencyRates.inDollars(Money(cents: .max / 2), currency: .named("GBP")) == Money(cents: .max))
+    }
+
+    @Test func aCurrency_isOneWithARate_andKeepsItsCode() {
+        #expect(Currency(rawValue: "XAU") == nil)
+        #expect(Currency(rawValue: "usd") == nil)
+        #expect(CurrencyRates.currencies.allSatisfy { Currency(rawValue: $0)?.rawValue == $0 })
+        #expect(Currency.named("JPY").microDollarsPerUnit == 6_700)
     }
 
     @Test func requiresSignature_needsASignatureItemAndAResidentialAddress() {

@@ -87,29 +87,28 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
 
     /// Every live item, in slot order. Without deleted slots this is the stored array itself,
     /// shared rather than copied (a million orders are 150 MB); a write made while the caller
-    /// still holds it copies it once, so a snapshot takes `itemsCopiedInChunks` instead.
+    /// still holds it copies it once, so a snapshot reads `forEachItemInChunks` instead.
     package var allItems: [C.Item] {
         lock.withReadLock { liveCount == storedItems.count ? storedItems : storedItems.indices.compactMap { items($0) } }
     }
 
-    /// Every live item, in slot order, copied `chunkSize` at a time under the read lock: a
-    /// snapshot's copy, made off the writer queue, for which a write waits at most one chunk
-    /// (sharing the stored array instead made the next write copy all of it, on the writer
-    /// queue). Items changed meanwhile may come from either side of the change: a snapshot is
-    /// taken after the journal rotated, and replaying the new journal's records, whole items
-    /// in order, ends at the latest state whichever side the snapshot saw.
-    package func itemsCopiedInChunks(of chunkSize: Int = 4096) -> [C.Item] {
-        var copied: [C.Item] = []
-        copied.reserveCapacity(count)
+    /// Hands every live item to `body`, in slot order, `chunkSize` at a time under the read
+    /// lock: how a snapshot reads the items off the writer queue, with no copy of them (a
+    /// million orders are 144 MB), and a write waiting at most one chunk (sharing the stored
+    /// array instead made the next write copy all of it, on the writer queue). Items changed
+    /// meanwhile may come from either side of the change: a snapshot is taken after the
+    /// journal rotated, and replaying the new journal's records, whole items in order, ends at
+    /// the latest state whichever side the snapshot saw.
+    package func forEachItemInChunks(of chunkSize: Int = 1024, _ body: (C.Item) -> Void) {
         var start = 0
         while true {
             let isDone = lock.withReadLock {
                 let end = min(start + chunkSize, storedItems.count)
-                for slot in start..<end where isLive[slot] { copied.append(storedItems[slot]) }
+                for slot in start..<end where isLive[slot] { body(storedItems[slot]) }
                 start = end
                 return end == storedItems.count
             }
-            if isDone { return copied }
+            if isDone { return }
         }
     }
 

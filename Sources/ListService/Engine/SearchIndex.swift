@@ -5,7 +5,7 @@ import Glibc
 /// a thousand distinct customer names, so a query searches those, not 100,000 copies. Values
 /// sit in one contiguous arena per field, searched with `memmem`.
 package struct SearchIndex: Sendable {
-    private var fields: [Field]
+    private(set) var fields: [Field]
 
     /// One searchable field: its distinct folded values and each item's value.
     struct Field: Sendable {
@@ -14,9 +14,10 @@ package struct SearchIndex: Sendable {
         /// `offsets[v]` is where value v starts; one extra entry marks the end.
         var offsets: [Int] = [0]
         var valueOfItem: [Int32] = []
-        /// Value ids by their bytes, which stay in the arena: a million distinct titles cost 8 MB
-        /// here, not a dictionary of a million strings.
-        var valueIDs = ReferenceTable()
+        /// Value ids by their bytes, which stay in the arena, so that a repeated value is stored
+        /// once. Nil for a field of mostly distinct values (titles), where it would find nothing
+        /// and cost 8 MB a million items: there an item whose text did not change keeps its value.
+        var valueIDs: ReferenceTable? = ReferenceTable()
         /// One bit per pair of adjacent bytes found in any value: a query holding a pair that
         /// no value holds matches nothing, and the arena is not searched at all (a name query
         /// over order titles, "john" against "order #100001").
@@ -37,11 +38,11 @@ package struct SearchIndex: Sendable {
             valueOfItem.reserveCapacity(values.count)
             for text in values {
                 if TextFolding.isASCII(text) {
-                    valueOfItem.append(valueID(for: TextFolding.fold(text)))
+                    valueOfItem.append(valueID(for: TextFolding.fold(text), current: SearchIndex.noValue))
                 } else if let id = idByText[text] {
                     valueOfItem.append(id)
                 } else {
-                    let id = valueID(for: TextFolding.fold(text))
+                    let id = valueID(for: TextFolding.fold(text), current: SearchIndex.noValue)
                     idByText[text] = id
                     valueOfItem.append(id)
                 }
@@ -50,6 +51,8 @@ package struct SearchIndex: Sendable {
                 var items = [[Int32]](repeating: [], count: offsets.count - 1)
                 for (item, value) in valueOfItem.enumerated() { items[Int(value)].append(Int32(item)) }
                 itemsOfValue = items
+            } else {
+                valueIDs = nil
             }
         }
 
@@ -99,31 +102,40 @@ package struct SearchIndex: Sendable {
             }
         }
 
-        /// The id of a distinct value, adding it to the arena the first time.
-        mutating func valueID(for folded: String) -> Int32 {
+        /// The id of the value `folded`, for an item whose value is `current` (`noValue`: none
+        /// yet): a stored value with those bytes, else one added to the arena.
+        mutating func valueID(for folded: String, current: Int32) -> Int32 {
             var folded = folded
             return folded.withUTF8 { bytes in
-                guard bytes.contains(0) else { return valueID(forBytes: bytes) }
+                guard bytes.contains(0) else { return valueID(forBytes: bytes, current: current) }
                 let separated = bytes.map { $0 == 0 ? 0x20 : $0 }  // NUL separates values
-                return separated.withUnsafeBufferPointer { valueID(forBytes: $0) }
+                return separated.withUnsafeBufferPointer { valueID(forBytes: $0, current: current) }
             }
         }
 
-        private mutating func valueID(forBytes bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        private mutating func valueID(forBytes bytes: UnsafeBufferPointer<UInt8>, current: Int32) -> Int32 {
+            guard valueIDs != nil else {
+                return current != SearchIndex.noValue && value(current, equals: bytes) ? current : append(bytes)
+            }
             let hash = Self.hash(bytes)
-            if let existing = valueIDs.find(hash: hash, isKey: { value($0, equals: bytes) }) { return existing }
-            let id = Int32(offsets.count - 1)
-            let start = arena.count
-            arena.append(contentsOf: bytes)
-            for index in arena.indices.dropFirst(start + 1) { Self.insertPair(arena[index - 1], arena[index], into: &bytePairs) }
-            arena.append(0)
-            offsets.append(arena.count)
-            valueIDs.insert(id, hash: hash) { value in
+            if let existing = valueIDs?.find(hash: hash, isKey: { value($0, equals: bytes) }) { return existing }
+            let id = append(bytes)
+            valueIDs?.insert(id, hash: hash) { value in
                 arena.withUnsafeBufferPointer {
                     Self.hash(UnsafeBufferPointer(rebasing: $0[offsets[Int(value)]..<offsets[Int(value) + 1] - 1]))
                 }
             }
             return id
+        }
+
+        /// Adds a value to the arena; its id.
+        private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let start = arena.count
+            arena.append(contentsOf: bytes)
+            for index in arena.indices.dropFirst(start + 1) { Self.insertPair(arena[index - 1], arena[index], into: &bytePairs) }
+            arena.append(0)
+            offsets.append(arena.count)
+            return Int32(offsets.count - 2)
         }
 
         private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -222,7 +234,8 @@ package struct SearchIndex: Sendable {
     package mutating func set(item: Int, to foldedValues: [String]?) {
         if fields.isEmpty, let foldedValues { fields = Array(repeating: Field(), count: foldedValues.count) }
         for index in fields.indices {
-            let id = foldedValues.map { fields[index].valueID(for: $0[index]) } ?? Self.noValue
+            let current = item < fields[index].valueOfItem.count ? fields[index].valueOfItem[item] : Self.noValue
+            let id = foldedValues.map { fields[index].valueID(for: $0[index], current: current) } ?? Self.noValue
             fields[index].setValue(id, ofItem: item)
         }
     }

@@ -16,11 +16,12 @@ package enum CurrencyRates {
     /// The currencies an order may be in, alphabetically.
     static let currencies = microDollarsPerUnit.keys.sorted()
 
-    /// `amount` in US dollars (cents, rounded half up), or nil for a currency without a rate;
-    /// saturates rather than overflow.
-    static func inDollars(_ amount: Money, currency: String) -> Money? {
-        guard let rate = microDollarsPerUnit[currency] else { return nil }
-        let (product, overflow) = amount.cents.multipliedReportingOverflow(by: rate)
+    /// The rates in the order of `currencies`: what a `Currency` reads by its place.
+    static let ratesInCurrencyOrder = currencies.map { microDollarsPerUnit[$0] ?? 0 }
+
+    /// `amount` in US dollars (cents, rounded half up); saturates rather than overflow.
+    static func inDollars(_ amount: Money, currency: Currency) -> Money {
+        let (product, overflow) = amount.cents.multipliedReportingOverflow(by: currency.microDollarsPerUnit)
         guard !overflow else { return Money(cents: amount.cents < 0 ? .min : .max) }
         return Money(cents: (product + 500_000) / 1_000_000)
     }

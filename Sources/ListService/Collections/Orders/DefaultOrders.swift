@@ -17,7 +17,7 @@ package enum DefaultOrders {
                         requiresSignature: needsSignature.contains(name)))
             }
             let (city, country) = random.pick(cities)
-            let currency = random.pick(["USD", "USD", "USD", "USD", "USD", "USD", "USD", "USD", "EUR", "GBP"])
+            let currency = random.pick(currencies)
             let status = random.pick([OrderStatus.pending, .pending, .pending] + Array(repeating: .completed, count: 6) + [.cancelled])
             let total = Order.total(of: items)
             let (id, title) = Orders.idAndTitle(sequence: index + 1)
@@ -34,6 +34,8 @@ package enum DefaultOrders {
         }
     }
 
+    private static let currencies = ["USD", "USD", "USD", "USD", "USD", "USD", "USD", "USD", "EUR", "GBP"]
+        .compactMap(Currency.init(rawValue:))
     private static let firstNames = [
         "John", "Johnny", "Joan", "Jonathan", "José", "Zoë", "Jürgen", "Søren", "Amélie", "Ana", "Ben", "David", "Tom",
         "Maria", "Mei", "Olu", "Priya", "Sven", "Chloé", "Noah", "Liam", "Emma", "Olivia", "Ava", "Lucas", "Mateo", "Hana",

@@ -7,11 +7,11 @@ extension Order {
         let fields = try JSONFields(json, path: path)
         let id = try fields.string("id")
         guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }
-        let currency = try fields.string("currency")
-        guard CurrencyRates.microDollarsPerUnit[currency] != nil else {
+        let currencyCode = try fields.string("currency")
+        guard let currency = Currency(rawValue: currencyCode) else {
             throw JSONFieldError(
                 path: fields.fieldPath("currency"),
-                reason: "'\(currency)' is not a currency orders may be in (\(CurrencyRates.currencies.joined(separator: ", ")))")
+                reason: "'\(currencyCode)' is not a currency orders may be in (\(CurrencyRates.currencies.joined(separator: ", ")))")
         }
         let dateText = try fields.string("date")
         guard let date = ISO8601.parse(dateText) else {
@@ -59,7 +59,7 @@ extension OrderItem {
                 path: fields.fieldPath("quantity"), reason: "\(quantityNumber.text) is not a whole number from 1 to 1000000")
         }
         self.init(
-            name: try fields.string("name"), quantity: Int(quantity), unitPrice: try Order.money(fields, "unitPrice"),
+            name: try fields.string("name"), quantity: Int32(quantity), unitPrice: try Order.money(fields, "unitPrice"),
             requiresSignature: try fields.bool("requiresSignature"))
     }
 }

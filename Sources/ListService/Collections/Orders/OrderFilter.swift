@@ -7,14 +7,15 @@ package enum OrderFilter: String, ListChoice {
     /// The one definition of each filter, used wherever orders are filtered.
     /// `currentMonth` is the client's calendar month (in its time zone) and is only read
     /// by that filter.
-    package func matches(status: OrderStatus, totalInDollars: Money, date: Date, currentMonth: Range<Date>?) -> Bool {
+    /// `isHighValue` is `Order.isHighValue`; `hasValue`, whether the total is more than zero.
+    package func matches(status: OrderStatus, isHighValue: Bool, hasValue: Bool, date: Date, currentMonth: Range<Date>?) -> Bool {
         switch self {
         case .all: true
         case .pending: status == .pending
         case .completed: status == .completed
         case .cancelled: status == .cancelled
-        case .highValue: Order.isHighValue(totalInDollars: totalInDollars)
-        case .currentMonth: status != .cancelled && totalInDollars.cents > 0 && currentMonth?.contains(date) == true
+        case .highValue: isHighValue
+        case .currentMonth: status != .cancelled && hasValue && currentMonth?.contains(date) == true
         }
     }
 }

@@ -7,12 +7,12 @@ enum OrderRow {
         json.field("customerName", order.customerName)
         json.field("status", order.status.rawValue)
         json.field("statusLabel", phrases.status(order.status))
-        json.field("formattedTotal", formatting.money(order.total, currency: order.currency))
+        json.field("formattedTotal", formatting.money(order.total, currency: order.currency.rawValue))
         json.field("formattedDate", formatting.mediumDate(order.date))
         json.key("shippingLabel")
         json.string(
             order.isShippingFree
-                ? phrases.freeShipping : phrases.shippingPrefix + formatting.money(order.shippingCost, currency: order.currency))
+                ? phrases.freeShipping : phrases.shippingPrefix + formatting.money(order.shippingCost, currency: order.currency.rawValue))
         json.field("requiresSignature", order.requiresSignature)
         json.field("isHighValue", order.isHighValue)
     }
@@ -20,7 +20,7 @@ enum OrderRow {
     /// Beyond the row: the items with their prices, the shipping address (as fields and as
     /// the lines of a label), and the raw values an edit form pre-fills.
     static func writeDetail(_ order: Order, formatting: inout DisplayFormatters.Formatting, to json: inout JSONWriter) {
-        json.field("currency", order.currency)
+        json.field("currency", order.currency.rawValue)
         json.field("total", order.total.plainText)
         json.field("date", ISO8601.format(order.date))
         json.key("items")
@@ -28,10 +28,10 @@ enum OrderRow {
         for item in order.items {
             json.beginObject()
             json.field("name", item.name)
-            json.field("quantity", item.quantity)
+            json.field("quantity", Int(item.quantity))
             json.field("unitPrice", item.unitPrice.plainText)
-            json.field("formattedUnitPrice", formatting.money(item.unitPrice, currency: order.currency))
-            json.field("formattedLineTotal", formatting.money(item.lineTotal, currency: order.currency))
+            json.field("formattedUnitPrice", formatting.money(item.unitPrice, currency: order.currency.rawValue))
+            json.field("formattedLineTotal", formatting.money(item.lineTotal, currency: order.currency.rawValue))
             json.field("requiresSignature", item.requiresSignature)
             json.endObject()
         }

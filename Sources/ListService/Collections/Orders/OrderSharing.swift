@@ -10,7 +10,6 @@ struct OrderSharing {
     mutating func share(_ order: Order) -> Order {
         var order = order
         order.customerName = strings.intern(order.customerName)
-        order.currency = strings.intern(order.currency)
         order.shippingAddress.street = strings.intern(order.shippingAddress.street)
         order.shippingAddress.city = strings.intern(order.shippingAddress.city)
         order.shippingAddress.country = strings.intern(order.shippingAddress.country)

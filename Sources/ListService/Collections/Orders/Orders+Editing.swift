@@ -23,10 +23,9 @@ extension Orders: EditableCollection {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["customerName", "currency", "items", "shippingAddress"])
         let name = validator.text("customerName", maxLength: 100)
-        let currency = validator.text("currency", maxLength: 3)
-        if let currency, CurrencyRates.microDollarsPerUnit[currency] == nil {
-            validator.report("currency", .oneOf(CurrencyRates.currencies))
-        }
+        let currencyCode = validator.text("currency", maxLength: 3)
+        let currency = currencyCode.flatMap(Currency.init(rawValue:))
+        if currencyCode != nil && currency == nil { validator.report("currency", .oneOf(CurrencyRates.currencies)) }
         let items = readItems(&validator)
         let address = readAddress(body["shippingAddress"], into: &validator, isPatch: false, current: nil)
         if let rejection = validator.result { return .failure(rejection) }
@@ -86,10 +85,10 @@ extension Orders: EditableCollection {
             }
             validator.rejectUnknown(["name", "quantity", "unitPrice", "requiresSignature"], in: object, prefix: path + ".")
             let name = validator.text("name", in: object, path: path + ".name", maxLength: 100)
-            var quantity: Int?
+            var quantity: Int32?
             switch object["quantity"] {
             case .number(let number)? where number.int64.map({ (1...Int64(maxQuantity)).contains($0) }) == true:
-                quantity = number.int64.map(Int.init)
+                quantity = number.int64.map(Int32.init)
             case nil: validator.report(path + ".quantity", .required)
             default: validator.report(path + ".quantity", .wholeNumber(1...maxQuantity))
             }

@@ -8,14 +8,14 @@ extension Orders {
         snapshot.text(order.id)
         snapshot.text(order.title)
         snapshot.sharedText(order.customerName)
-        snapshot.sharedText(order.currency)
+        snapshot.sharedText(order.currency.rawValue)
         snapshot.int(order.total.cents)
         snapshot.double(order.date.timeIntervalSince1970)
         snapshot.sharedText(order.status.rawValue)
         snapshot.unsigned(UInt64(order.items.count))
         for item in order.items {
             snapshot.sharedText(item.name)
-            snapshot.int(item.quantity)
+            snapshot.int(Int64(item.quantity))
             snapshot.int(item.unitPrice.cents)
             snapshot.bool(item.requiresSignature)
         }
@@ -34,7 +34,7 @@ extension Orders {
 
     private static func readOrder(from snapshot: inout SnapshotReader, sharing: inout OrderSharing) throws(SnapshotFormatError) -> Order {
         let id = try snapshot.text(), title = try snapshot.text(), customerName = try snapshot.sharedText()
-        let currency = try snapshot.sharedText(), total = Money(cents: try snapshot.int64())
+        let currency = try snapshot.choice(Currency.self), total = Money(cents: try snapshot.int64())
         let date = Date(timeIntervalSince1970: try snapshot.double()), status = try snapshot.choice(OrderStatus.self)
         let itemCount = try snapshot.unsigned()
         var items: [OrderItem] = []
@@ -42,7 +42,7 @@ extension Orders {
         for _ in 0..<itemCount {
             items.append(
                 OrderItem(
-                    name: try snapshot.sharedText(), quantity: try snapshot.int(), unitPrice: Money(cents: try snapshot.int64()),
+                    name: try snapshot.sharedText(), quantity: try snapshot.int(Int32.self), unitPrice: Money(cents: try snapshot.int64()),
                     requiresSignature: try snapshot.bool()))
         }
         let address = ShippingAddress(

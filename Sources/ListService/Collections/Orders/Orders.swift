@@ -8,10 +8,12 @@ package enum Orders: ListCollection {
 
     /// What the filters read; the status last, so that a slot's fields take 24 bytes with the
     /// optional's tag.
+    /// What the filters read, in 16 bytes a slot (with the optional's tag).
     package struct FilterFields: Sendable {
-        let totalInDollars: Money
         let date: Date
         let status: OrderStatus
+        let isHighValue: Bool
+        let hasValue: Bool
     }
 
     /// The client's current month, for `currentMonth` only (nil for every other filter, so
@@ -42,11 +44,13 @@ package enum Orders: ListCollection {
     package static func id(of order: Order) -> String { order.id }
 
     package static func filterFields(of order: Order) -> FilterFields {
-        FilterFields(totalInDollars: order.totalInDollars, date: order.date, status: order.status)
+        FilterFields(date: order.date, status: order.status, isHighValue: order.isHighValue, hasValue: order.totalInDollars.cents > 0)
     }
 
     package static func matches(_ fields: FilterFields, view: OrderFilter, scope: Scope) -> Bool {
-        view.matches(status: fields.status, totalInDollars: fields.totalInDollars, date: fields.date, currentMonth: scope.currentMonth)
+        view.matches(
+            status: fields.status, isHighValue: fields.isHighValue, hasValue: fields.hasValue, date: fields.date,
+            currentMonth: scope.currentMonth)
     }
 
     package static func holdsEveryItem(_ view: OrderFilter) -> Bool { view == .all }
@@ -83,7 +87,7 @@ package enum Orders: ListCollection {
         json.field("id", order.id)
         json.field("title", order.title)
         json.field("customerName", order.customerName)
-        json.field("currency", order.currency)
+        json.field("currency", order.currency.rawValue)
         json.field("total", decimalText: order.total.plainText)
         json.field("date", ISO8601.format(order.date))
         json.field("status", order.status.rawValue)
@@ -92,7 +96,7 @@ package enum Orders: ListCollection {
         for item in order.items {
             json.beginObject()
             json.field("name", item.name)
-            json.field("quantity", item.quantity)
+            json.field("quantity", Int(item.quantity))
             json.field("unitPrice", decimalText: item.unitPrice.plainText)
             json.field("requiresSignature", item.requiresSignature)
             json.endObject()

@@ -42,7 +42,7 @@ struct JournalOpener: CollectionVisitor {
             needsSnapshot: needsSnapshot,
             takeSnapshot: {
                 let state = engine.state
-                return { SnapshotFile.encode(state.itemsCopiedInChunks(), as: C.self) }
+                return { SnapshotFile.encode(as: C.self, expectedCount: state.count, eachItem: { state.forEachItemInChunks($0) }) }
             })
     }
 }

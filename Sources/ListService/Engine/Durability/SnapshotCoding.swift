@@ -85,9 +85,9 @@ package struct SnapshotReader {
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    package mutating func int() throws(SnapshotFormatError) -> Int {
+    package mutating func int<Integer: FixedWidthInteger>(_ type: Integer.Type = Int.self) throws(SnapshotFormatError) -> Integer {
         let value = try int64()
-        guard let result = Int(exactly: value) else { throw SnapshotFormatError(offset: offset, reason: "\(value) is out of range") }
+        guard let result = Integer(exactly: value) else { throw SnapshotFormatError(offset: offset, reason: "\(value) is out of range") }
         return result
     }
 

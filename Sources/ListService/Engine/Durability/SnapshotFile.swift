@@ -17,11 +17,23 @@ package enum SnapshotFile {
     /// The snapshot of `items`, in parts to be written one after another (the items' bytes are
     /// the bulk, and are not copied again to join them).
     static func encode<C: ListCollection>(_ items: [C.Item], as collection: C.Type) -> [[UInt8]] {
-        var content = SnapshotWriter(reservingCapacity: 64 * items.count)
-        for item in items { C.writeSnapshotItem(item, to: &content) }
+        encode(as: C.self, expectedCount: items.count) { items.forEach($0) }
+    }
+
+    /// The snapshot of the items `eachItem` hands to its argument, about `expectedCount` of
+    /// them: encoded as they come, so the items are never copied for it.
+    static func encode<C: ListCollection>(
+        as collection: C.Type, expectedCount: Int, eachItem: ((C.Item) -> Void) -> Void
+    ) -> [[UInt8]] {
+        var content = SnapshotWriter(reservingCapacity: 64 * expectedCount)
+        var count = 0
+        eachItem { item in
+            C.writeSnapshotItem(item, to: &content)
+            count += 1
+        }
         var header = SnapshotWriter(reservingCapacity: 1024)
         header.text(C.name)
-        header.unsigned(UInt64(items.count))
+        header.unsigned(UInt64(count))
         header.unsigned(UInt64(content.table.count))
         for text in content.table { header.text(text) }
         header.unsigned(UInt64(content.body.count))
