@@ -17,6 +17,8 @@ struct ServerOptions {
     /// libpq connection string of the PostgreSQL database replicas share (`--database`,
     /// `DATABASE_URL`); nil keeps the local journal.
     var databaseURL: String?
+    /// Journal bytes after which a collection is compacted into its snapshot (`--compact-after`).
+    var compactAfterBytes = StorageConfiguration.defaultCompactAfterBytes
     /// Changes the database's log keeps behind its head (`--retain-changes`).
     var retainedChanges = PostgresStorage.Configuration.defaultRetainedChanges
     var maxSessions = 10_000
@@ -50,6 +52,8 @@ struct ServerOptions {
           --state DIR             keep snapshots and the journal of changes in DIR (default: the --data
                                   directory, else $XDG_STATE_HOME/listservice or ~/.local/state/listservice)
           --in-memory             keep changes in memory only; nothing is written
+          --compact-after N       fold a collection's journal into its snapshot once the journal holds
+                                  N bytes (default 67108864)
           --database URL          keep everything in PostgreSQL, shared with other replicas (a libpq
                                   connection string: postgresql://user@host:5432/db; or env DATABASE_URL).
                                   An empty database is seeded from --data (or the embedded data) once
@@ -150,6 +154,7 @@ struct ServerOptions {
             case "--max-sessions": options.maxSessions = try parseInt(try value(), argument, in: 1...10_000_000)
             case "--session-ttl": options.sessionTimeToLive = try parseSeconds(try value(), argument)
             case "--shared-pages": options.sharedPages = try parseInt(try value(), argument, in: 0...1_000_000)
+            case "--compact-after": options.compactAfterBytes = try parseInt(try value(), argument, in: 1 << 16...1 << 40)
             case "--cache-bytes": options.cacheBytes = try parseInt(try value(), argument, in: 1 << 20...1 << 40)
             default: throw Failure(message: "unknown option '\(argument)' (see --help)")
             }

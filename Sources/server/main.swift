@@ -27,7 +27,7 @@ let environment = ProcessInfo.processInfo.environment
 let storage = StorageConfiguration(
     dataDirectory: options.dataDirectory,
     stateDirectory: options.databaseURL == nil ? options.resolvedStateDirectory(environment: environment) : nil,
-    anchor: CollectionService.defaultAnchor())
+    anchor: CollectionService.defaultAnchor(), compactAfterBytes: options.compactAfterBytes)
 let changeStorage: any ChangeStorage
 if let databaseURL = options.databaseURL {
     var database = PostgresStorage.Configuration(connectionString: databaseURL) { () throws(StartupError) in

@@ -11,7 +11,7 @@ import Testing
             [
                 "--host", "::1", "--port", "0", "--threads", "3", "--no-access-log", "--data", "/d", "--session-ttl", "1.5",
                 "--body-timeout", "20", "--min-body-rate", "500", "--max-body-bytes", "1000", "--max-import-bytes", "5000",
-                "--event-backend", "poll",
+                "--event-backend", "poll", "--compact-after", "65536",
             ],
             environment: ["PORT": "9999"])
         #expect(options.configuration.host == "::1")
@@ -25,10 +25,13 @@ import Testing
         #expect(options.configuration.limits.maxBodyBytes == 1000)
         #expect(options.maxImportBytes == 5000)
         #expect(options.configuration.eventBackend == .poll)
+        #expect(options.compactAfterBytes == 65536)
+        #expect(try ServerOptions.parse([], environment: [:]).compactAfterBytes == 64 << 20)
         #expect(try ServerOptions.parse([], environment: [:]).configuration.eventBackend == .epoll)
         #expect(try ServerOptions.parse([], environment: ["PORT": "9999"]).configuration.port == 9999)
         for bad in [
             ["--bogus"], ["--port"], ["--port", "70000"], ["--threads", "0"], ["--idle-timeout", "-1"], ["--event-backend", "kqueue"],
+            ["--compact-after", "1000"],
         ] {
             #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse(bad, environment: [:]) }
         }

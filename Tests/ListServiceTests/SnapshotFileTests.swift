@@ -52,7 +52,8 @@ import Testing
     /// `SnapshotFile.formatVersion` (older snapshots are then refused, not misread) and update.
     @Test func oneOrdersBytes_areTheFormatOfThisVersion() throws {
         let order = Order(
-            id: "o-1", title: "T", customerName: "Ann", currency: .named("EUR"), total: Money(cents: 250), date: Date(timeIntervalSince1970: 0),
+            id: "o-1", title: "T", customerName: "Ann", currency: .named("EUR"), total: Money(cents: 250),
+            date: Date(timeIntervalSince1970: 0),
             status: .pending, items: [OrderItem(name: "Pen", quantity: 2, unitPrice: Money(cents: 125), requiresSignature: true)],
             shippingAddress: ShippingAddress(street: "S", city: "C", postalCode: "1", country: "DE", isResidential: false))
         let bytes = encode([order], as: Orders.self)

@@ -92,23 +92,28 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         lock.withReadLock { liveCount == storedItems.count ? storedItems : storedItems.indices.compactMap { items($0) } }
     }
 
-    /// Hands every live item to `body`, in slot order, `chunkSize` at a time under the read
-    /// lock: how a snapshot reads the items off the writer queue, with no copy of them (a
-    /// million orders are 144 MB), and a write waiting at most one chunk (sharing the stored
-    /// array instead made the next write copy all of it, on the writer queue). Items changed
+    /// Hands every live item to `body`, in slot order: how a snapshot reads the items off the
+    /// writer queue. The items are copied `chunkSize` at a time under the read lock and handed
+    /// over after it is released, so a write waits for one short copy at most, and the whole
+    /// collection is never copied (a million orders are 144 MB; sharing the stored array
+    /// instead made the next write copy all of it, on the writer queue). Items changed
     /// meanwhile may come from either side of the change: a snapshot is taken after the
     /// journal rotated, and replaying the new journal's records, whole items in order, ends at
     /// the latest state whichever side the snapshot saw.
     package func forEachItemInChunks(of chunkSize: Int = 1024, _ body: (C.Item) -> Void) {
+        var chunk: [C.Item] = []
+        chunk.reserveCapacity(chunkSize)
         var start = 0
-        while true {
-            let isDone = lock.withReadLock {
+        var isDone = false
+        while !isDone {
+            chunk.removeAll(keepingCapacity: true)
+            isDone = lock.withReadLock {
                 let end = min(start + chunkSize, storedItems.count)
-                for slot in start..<end where isLive[slot] { body(storedItems[slot]) }
+                for slot in start..<end where isLive[slot] { chunk.append(storedItems[slot]) }
                 start = end
                 return end == storedItems.count
             }
-            if isDone { return }
+            chunk.forEach(body)
         }
     }
 

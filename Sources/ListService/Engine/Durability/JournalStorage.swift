@@ -14,7 +14,7 @@ final class CollectionFiles: @unchecked Sendable {
     let sequencePath: String
     let journal: Journal
     /// Takes the collection's current state (on the writer queue, right after the journal
-    /// rotated) and returns what copies its items and encodes them as a snapshot (off the queue).
+    /// rotated) and returns what reads its items and encodes them as a snapshot (off the queue).
     let takeSnapshot: () -> @Sendable () -> [[UInt8]]
     var isCompacting = false
     /// Whether the state directory lacks a binary snapshot (the items were loaded from JSON).

@@ -8,15 +8,19 @@ package struct StorageConfiguration: Sendable {
     package var dataDirectory: String?
     /// Where snapshots and journals live; nil keeps changes in memory only (`--in-memory`).
     package var stateDirectory: String?
-    /// A journal this large is compacted into its collection's data file.
-    package var compactAfterBytes = 64 * 1024 * 1024
+    /// A journal this large is compacted into its collection's snapshot.
+    package var compactAfterBytes: Int
+    package static let defaultCompactAfterBytes = 64 * 1024 * 1024
     /// The embedded data's anchor (see `CollectionService.defaultAnchor`).
     package var anchor: Date
 
-    package init(dataDirectory: String?, stateDirectory: String?, anchor: Date) {
+    package init(
+        dataDirectory: String?, stateDirectory: String?, anchor: Date, compactAfterBytes: Int = defaultCompactAfterBytes
+    ) {
         self.dataDirectory = dataDirectory
         self.stateDirectory = stateDirectory
         self.anchor = anchor
+        self.compactAfterBytes = compactAfterBytes
     }
 }
 
