@@ -27,7 +27,8 @@ package final class CollectionService: Sendable {
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.init(
-            LoadedCollections(stores: stores, position: 0, sequences: [:], reports: []), storage: JournalStorage(files: [], log: log),
+            LoadedCollections(stores: stores, position: 0, sequences: [:], reports: []),
+            storage: MemoryStorage { LoadedCollections(stores: stores, position: 0, sequences: [:], reports: []) },
             cache: (sharedPages, sharedCacheBytes), sessions: sessions, live: live, log: log, clock: clock)
     }
 
@@ -40,7 +41,7 @@ package final class CollectionService: Sendable {
         clock: @escaping @Sendable () -> Date = Date.init
     ) throws(StartupError) -> CollectionService {
         try open(
-            storage: JournalStorage(configuration, log: log), sessions: sessions, sharedPages: sharedPages,
+            storage: configuration.makeStorage(log: log), sessions: sessions, sharedPages: sharedPages,
             sharedCacheBytes: sharedCacheBytes, live: live, log: log, clock: clock)
     }
 

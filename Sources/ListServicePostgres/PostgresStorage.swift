@@ -9,8 +9,7 @@ import ListService
 /// changes other replicas made are read from the log past this replica's position.
 package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
     // Invariant: `writer` and `isPrepared` are used by `load` before the service runs and then
-    // only on the write coordinator's serial queue (every call but `watch`), so by one thread
-    // at a time.
+    // only on the writer queue (every call but `watch`), so by one thread at a time.
     private let writer: PostgresLink
     /// Whether the schema is current and the database seeded (done by the first `load`).
     private var isPrepared = false
@@ -98,13 +97,13 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
         do {
             connection = try writer.connection()
         } catch {
-            return .failed(source: WriteCoordinator.databaseSource, reason: "\(error)")  // nothing was sent
+            return .failed(source: StorageSource.database, reason: "\(error)")  // nothing was sent
         }
         do {
             let head = try connection.execute(
                 "SELECT listservice_append($1, $2::jsonb)", [String(position), String(decoding: Self.batch(changes), as: UTF8.self)]
             ).firstValue.flatMap { Int64($0) }
-            guard let head else { return .failed(source: WriteCoordinator.databaseSource, reason: "the append returned no position") }
+            guard let head else { return .failed(source: StorageSource.database, reason: "the append returned no position") }
             return head < 0 ? .stale : .appended(position: UInt64(head))
         } catch {
             // An error the server answered rolled the transaction back. A connection lost after
@@ -112,7 +111,7 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
             // back from the log like any other replica's.
             let isLost = !connection.isConnected
             writer.dropIfBroken()
-            return .failed(source: WriteCoordinator.databaseSource, reason: "\(error)", mayHaveSaved: isLost)
+            return .failed(source: StorageSource.database, reason: "\(error)", mayHaveSaved: isLost)
         }
     }
 

@@ -36,7 +36,7 @@ if let databaseURL = options.databaseURL {
     database.retainedChanges = options.retainedChanges
     changeStorage = PostgresStorage(database, log: .standardError)
 } else {
-    changeStorage = JournalStorage(storage, log: .standardError)
+    changeStorage = storage.makeStorage(log: .standardError)
 }
 let service: CollectionService
 do {

@@ -86,7 +86,7 @@ struct PostgresStorageTests {
             Issue.record("an append whose connection was lost was not reported as failed: \(String(describing: outcome.withLock { $0 }))")
             return
         }
-        #expect(source == WriteCoordinator.databaseSource && mayHaveSaved)
+        #expect(source == StorageSource.database && mayHaveSaved)
         try blocker.execute("ROLLBACK")
         #expect(try blocker.execute("SELECT count(*) FROM change_log").firstValue == "0")
         #expect(storage.append([Self.change("o-000001", name: "Again")], decidedAt: 0) == .appended(position: 1))

@@ -3,8 +3,8 @@ import Foundation
 /// Where the service keeps what it acknowledges, in three parts: load everything, append a
 /// batch of changes durably, and deliver the changes other processes made. Two
 /// implementations: the local journal (`JournalStorage`: nothing happens elsewhere) and
-/// PostgreSQL shared by replicas (`PostgresStorage`). Every call but `load` and `watch` runs on
-/// the write coordinator's queue, one at a time.
+/// PostgreSQL shared by replicas (`PostgresStorage`). Every call but `load`, `watch`, `compactNow`
+/// and `finishBackgroundWork` runs on the writer queue, one at a time.
 package protocol ChangeStorage: AnyObject, Sendable {
     /// Every collection's items and the log position they reflect, read consistently.
     func load() throws(StartupError) -> LoadedCollections
@@ -21,16 +21,19 @@ package protocol ChangeStorage: AnyObject, Sendable {
     /// from a thread of storage's own, until the process ends.
     func watch(_ wake: @escaping @Sendable () -> Void)
 
-    /// Called once the service's writes run through `coordinator` (a journal's files need
-    /// the engines).
-    func attach(_ coordinator: WriteCoordinator)
+    /// Called once the service's writes run through `host` (a journal's files need the engines).
+    func attach(_ host: any StorageHost)
 
     /// Work between batches (a journal's compaction), on the writer queue.
-    func betweenBatches(_ coordinator: WriteCoordinator)
+    func betweenBatches(_ host: any StorageHost)
+
+    /// Folds what storage keeps as a log into a snapshot now, where it keeps one (a journal);
+    /// returns when done. Not on the writer queue.
+    func compactNow(_ host: any StorageHost)
 
     /// Returns once work storage does in the background is done (at shutdown, so the
     /// process does not exit mid-snapshot).
-    func finishBackgroundWork(_ coordinator: WriteCoordinator)
+    func finishBackgroundWork(_ host: any StorageHost)
 
     /// Where this process stands in the shared log, for `/metrics` (all zero without one).
     var status: ReplicationStatus { get }
@@ -38,9 +41,16 @@ package protocol ChangeStorage: AnyObject, Sendable {
 
 extension ChangeStorage {
     package func watch(_ wake: @escaping @Sendable () -> Void) {}
-    package func attach(_ coordinator: WriteCoordinator) {}
-    package func betweenBatches(_ coordinator: WriteCoordinator) {}
-    package func finishBackgroundWork(_ coordinator: WriteCoordinator) {}
+    package func attach(_ host: any StorageHost) {}
+    package func betweenBatches(_ host: any StorageHost) {}
+    package func compactNow(_ host: any StorageHost) {}
+    package func finishBackgroundWork(_ host: any StorageHost) {}
+}
+
+/// What failures are reported under (`AppendOutcome.failed`, `/health/ready`): a collection's
+/// journal by the collection's name, a database shared by replicas as `database`.
+package enum StorageSource {
+    package static let database = "database"
 }
 
 /// One change as storage keeps it.

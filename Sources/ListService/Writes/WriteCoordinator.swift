@@ -8,12 +8,12 @@ import Basics
 /// together in the next batch (group commit). Changes other processes made (replicas over a
 /// shared database) are applied on the same queue, in commit order, so every decision sees
 /// one consistent state and the log position it reflects.
-package final class WriteCoordinator: Sendable {
+package final class WriteCoordinator: StorageHost {
     private let queue = DispatchQueue(label: "listservice.writes")
     private let pending = Locked<Pending>(Pending())
     private let storage: any ChangeStorage
     private let state: QueueState
-    let engines: Engines
+    package let engines: Engines
     /// Which collections cannot be written right now (for `/health/ready`).
     package let health: StorageHealth
     /// Where this process is in the shared change log (all zero with a local journal).
@@ -53,7 +53,7 @@ package final class WriteCoordinator: Sendable {
     }
 
     /// The id sequences (on the writer queue: a compaction records them).
-    var sequences: [String: Int] { state.sequences }
+    package var sequences: [String: Int] { state.sequences }
 
     /// Queues a write. `operation` runs on the writer queue with the batch it belongs to, and
     /// may run again if another process made its batch stale: it must only decide and
@@ -100,7 +100,7 @@ package final class WriteCoordinator: Sendable {
                     : "The change could not be saved; nothing was changed. Try again later."
                 batch.settle(.failure(WriteRejection(kind: .storageUnavailable, detail: detail)))
             case .appended(let position):
-                markHealthy(batch.collections.values.map(\.name) + [Self.databaseSource])
+                markHealthy(batch.collections.values.map(\.name) + [StorageSource.database])
                 if position > 0 {
                     // Others' changes committed between this process's position and the batch come first.
                     let first = position - UInt64(changes.count) + 1
@@ -118,11 +118,8 @@ package final class WriteCoordinator: Sendable {
         queue.async { self.drain() }
     }
 
-    /// What a shared database's failures are reported under in `/health/ready`.
-    package static let databaseSource = "database"
-
     /// `database`, or `journal` for a collection's journal: what log lines name.
-    private static func kind(of source: String) -> String { source == databaseSource ? "database" : "journal" }
+    private static func kind(of source: String) -> String { source == StorageSource.database ? "database" : "journal" }
 
     /// Marks `source` failing for `/health/ready`, logging `event` when it starts failing
     /// (not for every write or read that finds it still failing).
@@ -162,11 +159,11 @@ package final class WriteCoordinator: Sendable {
         while state.position < limit {
             switch storage.changes(after: state.position, limit: Self.catchUpPage) {
             case .failed(let reason):
-                return markFailing(Self.databaseSource, event: "storage-read-failed", reason)
+                return markFailing(StorageSource.database, event: "storage-read-failed", reason)
             case .trimmed:
                 guard reload() else { return }
             case .changes(let logged, let head):
-                markHealthy([Self.databaseSource])
+                markHealthy([StorageSource.database])
                 replication.head.store(max(head, state.position), ordering: .relaxed)
                 let wanted = logged.prefix { $0.position <= limit }
                 guard let last = wanted.last else { return }
@@ -174,7 +171,7 @@ package final class WriteCoordinator: Sendable {
                     try apply(Array(wanted))
                 } catch {
                     return markFailing(
-                        Self.databaseSource, event: "replication-apply-failed", "change \(last.position) cannot be applied: \(error)")
+                        StorageSource.database, event: "replication-apply-failed", "change \(last.position) cannot be applied: \(error)")
                 }
                 advance(to: last.position, committedAt: last.committedAt)
                 if logged.count < Self.catchUpPage { return }
@@ -213,7 +210,7 @@ package final class WriteCoordinator: Sendable {
             advance(to: loaded.position, committedAt: nil)
             return true
         } catch {
-            markFailing(Self.databaseSource, event: "replica-reload-failed", "\(error)")
+            markFailing(StorageSource.database, event: "replica-reload-failed", "\(error)")
             return false
         }
     }
@@ -229,21 +226,17 @@ package final class WriteCoordinator: Sendable {
     }
 
     /// Runs `body` on the writer queue (journal maintenance after a compaction).
-    func onWriterQueue(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
+    package func onWriterQueue(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
 
     /// Runs `body` on the writer queue and waits for it.
-    func onWriterQueueAndWait(_ body: () -> Void) { queue.sync(execute: body) }
+    package func onWriterQueueAndWait(_ body: () -> Void) { queue.sync(execute: body) }
 
     /// Waits until storage's background work is done (at shutdown, so the process does not
     /// exit mid-snapshot).
     package func finishBackgroundWork() { storage.finishBackgroundWork(self) }
 
     /// Writes every collection's snapshot now and trims its journal; returns when done.
-    package func compactNow() {
-        guard let journal = storage as? JournalStorage else { return }
-        queue.sync { journal.compact(coordinator: self, force: true) }
-        queue.sync {}  // the trims were queued behind the snapshot writes
-    }
+    package func compactNow() { storage.compactNow(self) }
 }
 
 /// The writes of one batch: what they changed (seen over the engines' state) and what

@@ -5,8 +5,8 @@ import Foundation
 /// One collection's files in the state directory: its snapshot, its journal, and the
 /// high-water mark of its id sequence.
 final class CollectionFiles: @unchecked Sendable {
-    // Invariant: `journal`, `isCompacting` and `needsSnapshot` are used only on the write
-    // coordinator's queue; the background snapshot writer reads only the paths, constants.
+    // Invariant: `journal`, `isCompacting` and `needsSnapshot` are used only on the writer
+    // queue; the background snapshot writer reads only the paths, constants.
     let name: String
     let snapshotPath: String
     /// Holds the highest sequence number ever given out, so ids of deleted items are never
@@ -36,7 +36,7 @@ final class CollectionFiles: @unchecked Sendable {
 /// The local journal as the service's storage: each collection's snapshot plus its journal
 /// replayed at load, every batch appended to the journals of the collections it changes (one
 /// fsync each), and compactions between batches. Nothing changes elsewhere. Without a state
-/// directory (`--in-memory`), changes live in memory only.
+/// directory it only reads the data files (what `MemoryStorage` and a new database start from).
 package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     // Invariant: `pendingFiles` is set by `load` (before any write); it and `files` are then
     // used only on WriteCoordinator's serial queue (appends, compaction starts, journal trims),
@@ -87,14 +87,14 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
 
     /// Makes each collection's files, now that its engine exists; writes, in the background,
     /// the snapshots of collections loaded from JSON, so the next start reads binary.
-    package func attach(_ coordinator: WriteCoordinator) {
-        coordinator.onWriterQueue {
+    package func attach(_ host: any StorageHost) {
+        host.onWriterQueue {
             for make in self.pendingFiles {
-                let file = make(coordinator.engines)
+                let file = make(host.engines)
                 self.files[file.name] = file
             }
             self.pendingFiles = []
-            self.compactIfDue(coordinator: coordinator)
+            self.compactIfDue(host: host)
         }
     }
 
@@ -132,13 +132,19 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
 
     package func changes(after position: UInt64, limit: Int) -> ChangesSince { .changes([], head: position) }
 
-    package func betweenBatches(_ coordinator: WriteCoordinator) { compactIfDue(coordinator: coordinator) }
+    package func betweenBatches(_ host: any StorageHost) { compactIfDue(host: host) }
+
+    /// Writes every collection's snapshot now and trims its journal.
+    package func compactNow(_ host: any StorageHost) {
+        host.onWriterQueueAndWait { compact(host: host, force: true) }
+        host.onWriterQueueAndWait {}  // the trims were queued behind the snapshot writes
+    }
 
     /// Waits until no compaction runs in the background and its journal trims are done.
-    package func finishBackgroundWork(_ coordinator: WriteCoordinator) {
+    package func finishBackgroundWork(_ host: any StorageHost) {
         repeat {
             backgroundWork.wait()
-            coordinator.onWriterQueueAndWait {}  // the trims queued by finished compactions, which may start another
+            host.onWriterQueueAndWait {}  // the trims queued by finished compactions, which may start another
         } while backgroundWork.wait(timeout: .now()) == .timedOut
     }
 
@@ -158,7 +164,7 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     }
 
     /// Starts a compaction of each journal past its size limit, and writes each missing snapshot.
-    func compactIfDue(coordinator: WriteCoordinator) { compact(coordinator: coordinator, force: false) }
+    func compactIfDue(host: any StorageHost) { compact(host: host, force: false) }
 
     /// Compacts without holding up writes: off the writer queue, makes the file appends will
     /// go to; on it, between two writes, switches appends there and takes the state and the
@@ -168,7 +174,7 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
     /// renames the new journal file over the old, whose records the snapshot now holds. Records
     /// are whole items replayed in order, so the new journal brings any item the copy saw
     /// before a later change up to date, and a crash between the steps loses nothing.
-    func compact(coordinator: WriteCoordinator, force: Bool) {
+    func compact(host: any StorageHost, force: Bool) {
         for file in files.values
         where !file.isCompacting
             && (file.needsSnapshot || file.journal.length > 0 && (force || file.journal.length >= compactAfterBytes))
@@ -181,7 +187,7 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             let log = self.log
             // A forced compaction runs on the writer queue already; a routine one hops onto it.
             let onWriterQueue: @Sendable (() -> Void) -> Void = { body in
-                if force { body() } else { coordinator.onWriterQueueAndWait(body) }
+                if force { body() } else { host.onWriterQueueAndWait(body) }
             }
             let work: @Sendable () -> Void = {
                 do throws(DurableFile.Failure) {
@@ -192,25 +198,25 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
                         let dropped = file.journal.length
                         if let next { file.journal.rotate(to: next) }
                         let encode = file.takeSnapshot()
-                        taken = (encode, coordinator.sequences[file.name] ?? 0, dropped, ContinuousClock.now - started)
+                        taken = (encode, host.sequences[file.name] ?? 0, dropped, ContinuousClock.now - started)
                     }
                     guard let taken else { return }
                     let parts = taken.encode()
                     try DurableFile.replace(file.sequencePath, with: Array("\(taken.sequence)\n".utf8))
                     try DurableFile.replace(file.snapshotPath, with: parts)
                     if completesRotation { try Journal.completeRotation(of: file.journal.path) }
-                    coordinator.onWriterQueue {
+                    host.onWriterQueue {
                         if completesRotation { file.journal.rotationCompleted() }
                         file.needsSnapshot = false
                         file.isCompacting = false
                         log.line(
                             "level=info event=compacted file=\(file.snapshotPath) bytes=\(parts.reduce(0) { $0 + $1.count }) "
                                 + "journal_bytes_dropped=\(taken.dropped) writer_queue_ms=\(taken.queueTime.milliseconds)")
-                        self.compactIfDue(coordinator: coordinator)  // writes that came meanwhile may be due again
+                        self.compactIfDue(host: host)  // writes that came meanwhile may be due again
                     }
                 } catch {
                     log.line("level=error event=snapshot-failed file=\(file.snapshotPath) error=\"\(error)\"")
-                    coordinator.onWriterQueue { file.isCompacting = false }
+                    host.onWriterQueue { file.isCompacting = false }
                 }
             }
             if force { work() } else { DispatchQueue.global(qos: .utility).async(group: backgroundWork, execute: work) }
@@ -220,10 +226,17 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
 
 extension StorageConfiguration {
     /// Each collection's first items (the data files, or the embedded data), read in memory
-    /// without a state directory: what seeds an empty database.
+    /// without a state directory: what seeds memory and an empty database.
     package func initialStores(log: ServiceLog) throws(StartupError) -> [any AnyCollectionStore] {
         var files = self
         files.stateDirectory = nil
         return try JournalStorage(files, log: log).load().stores
+    }
+
+    /// The storage this configuration names: the journal in the state directory, or memory
+    /// seeded from the data without one (`--in-memory`).
+    package func makeStorage(log: ServiceLog) -> any ChangeStorage {
+        guard stateDirectory == nil else { return JournalStorage(self, log: log) }
+        return MemoryStorage { () throws(StartupError) in try JournalStorage(self, log: log).load() }
     }
 }

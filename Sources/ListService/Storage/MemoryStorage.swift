@@ -1,0 +1,103 @@
+import Basics
+
+/// Storage that keeps what it acknowledges in this process's memory only (`--in-memory`, and
+/// services made over items directly). It starts from what `seed` loads (the data files, the
+/// embedded data) and keeps the latest record of each item changed since, so a later
+/// `load` sees every acknowledged change, as a journal's would: that costs one record per
+/// changed item, never more. Nothing happens elsewhere.
+package final class MemoryStorage: ChangeStorage {
+    private let seed: @Sendable () throws(StartupError) -> LoadedCollections
+    private let kept = Locked<Kept>(Kept())
+    package let status = ReplicationStatus()
+
+    private struct Kept {
+        /// Each collection's changed items by id, in the order first changed: the record, or
+        /// nil for a deleted item.
+        var records: [String: [(id: String, record: [UInt8]?)]] = [:]
+        /// Where each changed item's entry is in `records`.
+        var places: [String: [String: Int]] = [:]
+    }
+
+    package init(seed: @escaping @Sendable () throws(StartupError) -> LoadedCollections) {
+        self.seed = seed
+    }
+
+    package func load() throws(StartupError) -> LoadedCollections {
+        let seeded = try seed()
+        let records = kept.withLock { $0.records }
+        guard !records.isEmpty else { return seeded }
+        var replay = MemoryReplay(stores: seeded.stores, records: records)
+        CollectionRegistry.visitAll(&replay)
+        if let error = replay.error { throw error }
+        return LoadedCollections(
+            stores: replay.replayed, position: 0, sequences: seeded.sequences.merging(replay.sequences, uniquingKeysWith: max),
+            reports: seeded.reports)
+    }
+
+    package func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
+        kept.withLock { kept in
+            for change in changes {
+                if let place = kept.places[change.collection]?[change.id] {
+                    kept.records[change.collection, default: []][place].record = change.record
+                } else {
+                    kept.places[change.collection, default: [:]][change.id] = kept.records[change.collection, default: []].count
+                    kept.records[change.collection, default: []].append((change.id, change.record))
+                }
+            }
+        }
+        return .appended(position: 0)
+    }
+
+    package func changes(after position: UInt64, limit: Int) -> ChangesSince { .changes([], head: position) }
+}
+
+/// The seeded stores with the kept records applied, each collection with its own type.
+private struct MemoryReplay: CollectionVisitor {
+    let stores: [any AnyCollectionStore]
+    let records: [String: [(id: String, record: [UInt8]?)]]
+    var replayed: [any AnyCollectionStore] = []
+    /// The highest id sequence each collection gave out, deleted items included.
+    var sequences: [String: Int] = [:]
+    var error: StartupError?
+
+    mutating func visit<C: ListCollection>(_ collection: C.Type) {
+        guard error == nil else { return }
+        let seeded = stores.lazy.compactMap { $0 as? CollectionState<C> }.first
+        guard let changes = records[C.name], !changes.isEmpty else {
+            if let seeded { replayed.append(seeded) }
+            return
+        }
+        var items = seeded?.allItems ?? []
+        var places = Dictionary(items.enumerated().map { (C.id(of: $1), $0) }, uniquingKeysWith: { first, _ in first })
+        var deleted = Set<String>()
+        sequences[C.name] = changes.lazy.compactMap { C.sequence(of: $0.id) }.max() ?? 0
+        for change in changes {
+            guard let record = change.record else {
+                deleted.insert(change.id)
+                continue
+            }
+            do throws(JSONFieldError) {
+                let item = try C.decodeItem(try Self.parse(record), path: "\(C.name) \(change.id)")
+                deleted.remove(change.id)
+                if let place = places[change.id] {
+                    items[place] = item
+                } else {
+                    places[change.id] = items.count
+                    items.append(item)
+                }
+            } catch {
+                self.error = StartupError(description: "a kept change cannot be read: \(error)")
+                return
+            }
+        }
+        replayed.append(CollectionState<C>(items: items.filter { !deleted.contains(C.id(of: $0)) }))
+    }
+
+    private static func parse(_ record: [UInt8]) throws(JSONFieldError) -> JSONValue {
+        do {
+            return try JSONParser.parse(record)
+        } catch {
+            throw JSONFieldError(path: "record", reason: "\(error)")
+        }
+    }
+}
