@@ -1,0 +1,176 @@
+import Dispatch
+import Foundation
+import Basics
+import Testing
+
+@testable import ListService
+@testable import ListServiceHTTP
+@testable import ListServicePostgres
+
+/// What every `ChangeStorage` must do, run against each one alike (memory, the journal, and
+/// PostgreSQL where it is installed) through the service, as writes reach it: what was
+/// acknowledged is there after a reload, ids are never given twice, concurrent writes all
+/// land, a shared storage refuses a stale decision, and one that cannot save answers 503 and
+/// keeps nothing. A new storage passes by adding its case.
+@Suite struct StorageConformanceTests {
+    @Test(arguments: StorageKind.available)
+    func acknowledgedChanges_areThereAfterAReload(kind: StorageKind) throws {
+        let subject = try StorageSubject(kind)
+        let service = try subject.openService()
+        let router = ServiceRoutes.makeHandler(service: service)
+        let created = router.send(.post, "/orders", json: WriteAPITests.validOrder)
+        #expect(created.status == .created)
+        let newID = try #require(created.headers["Location"]?.split(separator: "/").last.map(String.init))
+        let orders = service.engine(Orders.self).state.allItems
+        let pending = try #require(orders.first { $0.status == .pending }).id
+        let deleted = try #require(orders.last { $0.id != pending && $0.id != newID }).id
+        #expect(router.send(.post, "/orders/\(pending)/cancel").status == .ok)
+        #expect(router.send(.delete, "/orders/\(deleted)").status == .noContent)
+        service.writes.finishBackgroundWork()
+
+        let reloaded = try subject.openService().engine(Orders.self).state
+        #expect(reloaded.item(id: newID)?.customerName == "Zoë Kim")
+        #expect(reloaded.item(id: pending)?.status == .cancelled)
+        #expect(reloaded.item(id: deleted) == nil)
+        #expect(reloaded.count == orders.count - 1)
+    }
+
+    @Test(arguments: StorageKind.available)
+    func idsAreNeverGivenTwice_evenOnceTheirItemsAreDeleted(kind: StorageKind) throws {
+        let subject = try StorageSubject(kind)
+        let router = ServiceRoutes.makeHandler(service: try subject.openService())
+        let first = try #require(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"])
+        #expect(router.send(.delete, first).status == .noContent)
+
+        let again = ServiceRoutes.makeHandler(service: try subject.openService())
+        let second = try #require(again.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"])
+        #expect(second != first)
+        #expect(second > first, "ids continue after the deleted one: \(first) then \(second)")
+    }
+
+    @Test(arguments: StorageKind.available)
+    func concurrentWrites_allLand_eachWithItsOwnID(kind: StorageKind) throws {
+        let subject = try StorageSubject(kind)
+        let router = ServiceRoutes.makeHandler(service: try subject.openService())
+        let locations = Locked<[String?]>([])
+        DispatchQueue.concurrentPerform(iterations: 24) { _ in
+            let response = router.send(.post, "/orders", json: WriteAPITests.validOrder)
+            locations.withLock { $0.append(response.status == .created ? response.headers["Location"] : nil) }
+        }
+        let ids = locations.withLock { $0 }.compactMap { $0?.split(separator: "/").last.map(String.init) }
+        #expect(ids.count == 24 && Set(ids).count == 24)
+        let reloaded = try subject.openService().engine(Orders.self).state
+        #expect(ids.allSatisfy { reloaded.item(id: $0) != nil })
+    }
+
+    /// Storage others write too: a change decided before another process's change to the
+    /// same item is refused as stale, and nothing of its batch is kept.
+    @Test(arguments: StorageKind.available.filter(\.isShared))
+    func aStaleDecision_savesNothing(kind: StorageKind) throws {
+        let subject = try StorageSubject(kind)
+        let first = subject.open(), second = subject.open()
+        let loaded = try first.load()
+        _ = try second.load()
+        let order = try #require((loaded.stores.first as? CollectionState<Orders>)?.allItems.prefix(2))
+        func renamed(_ order: Order, _ name: String) -> StoredChange {
+            var order = order
+            order.customerName = name
+            return StoredChange(collection: Orders.name, id: order.id, record: Orders.record(of: order))
+        }
+        guard case .appended(let position) = first.append([renamed(order[0], "First")], decidedAt: loaded.position) else {
+            Issue.record("the first change was not saved")
+            return
+        }
+        let stale = second.append([renamed(order[1], "Second"), renamed(order[0], "Second")], decidedAt: loaded.position)
+        #expect(stale == .stale)
+        let state = try #require(try subject.open().load().stores.first as? CollectionState<Orders>)
+        #expect(state.item(id: order[0].id)?.customerName == "First")
+        #expect(state.item(id: order[1].id)?.customerName == order[1].customerName, "the stale batch kept nothing")
+        #expect(position > loaded.position)
+    }
+
+    /// Storage that can stop accepting writes (a stopped database): the write is answered 503,
+    /// and once storage is back nothing of it is there, and writes go on.
+    @Test(arguments: StorageKind.available.filter(\.canBeStopped))
+    func aFailingAppend_answers503_andKeepsNothing(kind: StorageKind) throws {
+        let subject = try StorageSubject(kind)
+        let service = try subject.openService()
+        let router = ServiceRoutes.makeHandler(service: service)
+        let before = service.engine(Orders.self).state.count
+        try subject.stop()
+        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .serviceUnavailable)
+        try subject.restart()
+        #expect(try subject.openService().engine(Orders.self).state.count == before)
+        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
+    }
+}
+
+/// A storage the conformance suite runs against.
+enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
+    case memory, journal, postgres
+
+    /// The kinds this machine can run (PostgreSQL only where it is installed).
+    static var available: [StorageKind] { allCases.filter { $0 != .postgres || TemporaryPostgres.isAvailable } }
+
+    /// Whether other processes write to the same storage.
+    var isShared: Bool { self == .postgres }
+    /// Whether a test can make its appends fail and come back.
+    var canBeStopped: Bool { self == .postgres }
+    var description: String { rawValue }
+}
+
+/// One storage's backing (nothing, a state directory, a database), opened as often as a test
+/// needs: memory is the one same storage; the journal and PostgreSQL open their files or
+/// database again, as a restart would. All start from the same embedded data.
+final class StorageSubject {
+    private let kind: StorageKind
+    private let directory: String?
+    private let server: TemporaryPostgres?
+    private let memory: MemoryStorage?
+    private static let anchor = ISO8601.parse("2026-11-20T00:00:00Z") ?? Date()
+    private static let data = StorageConfiguration(dataDirectory: nil, stateDirectory: nil, anchor: anchor)
+
+    init(_ kind: StorageKind) throws {
+        self.kind = kind
+        switch kind {
+        case .memory:
+            memory = Self.data.makeStorage(log: .discarding) as? MemoryStorage
+            (directory, server) = (nil, nil)
+        case .journal:
+            let path = NSTemporaryDirectory() + "listservice-conformance-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            (directory, server, memory) = (path, nil, nil)
+        case .postgres:
+            (directory, server, memory) = (nil, try TemporaryPostgres(), nil)
+        }
+    }
+
+    deinit {
+        if let directory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// The storage, opened (again) on this backing.
+    func open() -> any ChangeStorage {
+        switch kind {
+        case .memory:
+            return memory ?? Self.data.makeStorage(log: .discarding)
+        case .journal:
+            var configuration = Self.data
+            configuration.stateDirectory = directory
+            return JournalStorage(configuration, log: .discarding)
+        case .postgres:
+            let configuration = PostgresStorage.Configuration(connectionString: server?.connectionString ?? "") {
+                () throws(StartupError) in try Self.data.initialStores(log: .discarding)
+            }
+            return PostgresStorage(configuration, log: .discarding)
+        }
+    }
+
+    /// A service over the storage, opened (again).
+    func openService() throws -> CollectionService {
+        try CollectionService.open(storage: open(), log: .discarding, clock: { Self.anchor.addingTimeInterval(12 * 3600) })
+    }
+
+    func stop() throws { try server?.stop() }
+    func restart() throws { try server?.start() }
+}
