@@ -1,0 +1,122 @@
+import Foundation
+
+/// How the engine writes a page: rows formatted for the client's display, the criteria, the
+/// cursor of the next page.
+extension CollectionEngine {
+    /// Runs `body` with a row context for `display`, collecting what it writes.
+    func writeRows(
+        display: DisplayContext, now: Date, _ body: (inout RowContext<C.Phrases>, inout JSONWriter) -> Date?
+    ) -> ([UInt8], Date?) {
+        let formatters = formatters.formatters(for: display)
+        return formatters.withFormatters { formatting in
+            var context = RowContext(
+                formatting: formatting, phrases: C.translations.phrases(for: display.localeTag), display: display, now: now)
+            var json = JSONWriter(reservingCapacity: 4096)
+            let expiry = body(&context, &json)
+            formatting = context.formatting
+            return (json.bytes, expiry)
+        }
+    }
+
+    func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, now: Date) throws(ListServiceError) -> ListPage {
+        guard let contents = contents(of: result, criteria: criteria) else {
+            throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
+        }
+        let items = contents.items
+        let versions = contents.versions()
+        let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
+            var expiry: Date?
+            json.beginArray()
+            for (item, version) in zip(items, versions) {
+                if let rowExpiry = Self.writeListRow(item, version: version, purpose: .list, in: &context, to: &json) {
+                    expiry = min(expiry ?? rowExpiry, rowExpiry)
+                }
+            }
+            json.endArray()
+            return expiry
+        }
+        metrics.increment(.rowsFormatted, by: items.count)
+        metrics.increment(.pagesBuilt)
+        let nextCursor = contents.hasMore ? items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
+        let body = Self.pageBody(
+            total: contents.total, nextCursor: nextCursor, purpose: .list, criteria: criteriaJSON(criteria), items: { $0.raw(rows) })
+        return ListPage(body: body, token: result.token, validUntil: min(criteria.validUntil, expiry ?? .distantFuture))
+    }
+
+    /// One row object of a list (with its item's version, what `If-Match` takes, so a client
+    /// writes straight from a list) or one marker of a map, as every page and live list
+    /// writes it; the instant the row's text goes stale, if it does.
+    static func writeListRow(
+        _ item: C.Item, version: UInt64, purpose: ListPurpose, in context: inout RowContext<C.Phrases>, to json: inout JSONWriter
+    ) -> Date? {
+        json.beginObject()
+        if purpose == .map {
+            C.writeMarker(item, in: &context, to: &json)
+        } else {
+            C.writeRow(item, in: &context, to: &json)
+            json.field("version", hexDigits: version)
+        }
+        json.endObject()
+        return C.rowExpiry(of: item, in: context)
+    }
+
+    /// A page's body: `items` (written by `items`), `total`, `nextCursor` (lists only) and the
+    /// encoded `criteria`; pages and live snapshots alike.
+    static func pageBody(
+        total: Int, nextCursor: String?, purpose: ListPurpose, criteria: [UInt8], items: (inout JSONWriter) -> Void
+    ) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 4096)
+        json.beginObject()
+        json.key("items")
+        items(&json)
+        json.field("total", total)
+        if purpose == .list { json.field("nextCursor", nextCursor) }
+        json.key("criteria")
+        json.raw(criteria)
+        json.endObject()
+        return json.bytes
+    }
+
+    /// The cursor of the page after one that ends with `last`.
+    func nextCursor(after last: C.Item, criteria: ListCriteria<C>) -> String {
+        PageCursor(fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last))
+            .encoded
+    }
+
+    /// The criteria as applied (defaults filled in), encoded: a page's `criteria` member.
+    func criteriaJSON(_ criteria: ListCriteria<C>) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 256)
+        writeCriteria(criteria, to: &json)
+        return json.bytes
+    }
+
+    /// The page's rows and total, read together (see `CollectionState.page`); nil for a bad cursor.
+    func contents(of result: SortedResult, criteria: ListCriteria<C>) -> CollectionState<C>.PageContents? {
+        state.page(
+            of: result.slots, version: result.version, view: criteria.view, scope: criteria.scope,
+            foldedQuery: criteria.foldedSearch, sort: criteria.sort, direction: criteria.direction, start: criteria.start,
+            limit: criteria.limit)
+    }
+
+    /// The criteria as applied, defaults filled in.
+    private func writeCriteria(_ criteria: ListCriteria<C>, to json: inout JSONWriter) {
+        json.beginObject()
+        if let viewParameter = C.viewParameter {
+            json.key(viewParameter)
+            json.string(criteria.view.rawValue)
+        }
+        for name in C.scopeParameters {
+            json.key(name)
+            json.optionalString(criteria.appliedParameters[name])
+        }
+        json.field("q", criteria.search)
+        if criteria.purpose == .list {
+            json.field("sort", criteria.sort.rawValue)
+            json.field("order", criteria.direction.rawValue)
+            json.field("limit", criteria.limit)
+        }
+        json.field("locale", criteria.display.localeTag)
+        json.field("tz", criteria.display.timeZoneIdentifier)
+        json.endObject()
+    }
+}
