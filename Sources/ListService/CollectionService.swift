@@ -62,6 +62,12 @@ package final class CollectionService: Sendable {
         return service
     }
 
+    /// Every family the core counts, for `/metrics`: the caches, sessions, live lists, replication.
+    package var metricFamilies: [MetricFamily] {
+        metrics.metricFamilies + [MetricFamily("listservice_sessions", .gauge, "Live sessions.", sessions.count)]
+            + live.metrics.metricFamilies + writes.replication.metricFamilies
+    }
+
     private init(
         _ loaded: LoadedCollections, storage: any ChangeStorage, cache: (pages: Int, bytes: Int), sessions: SessionStore,
         live configuration: LiveConfiguration, log: ServiceLog, clock: @escaping @Sendable () -> Date

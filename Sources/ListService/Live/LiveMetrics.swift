@@ -62,3 +62,29 @@ package enum ResetReason: String, CaseIterable, Sendable {
     /// The list the client watched is gone (no one watched it for a while).
     case expired
 }
+
+extension LiveMetrics {
+    /// Live lists' families on `/metrics`.
+    package var metricFamilies: [MetricFamily] {
+        let histogram = latencyHistogram
+        return [
+            MetricFamily("listservice_live_streams", .gauge, "Open live streams (/…/live).", streamsOpen.load(ordering: .relaxed)),
+            MetricFamily("listservice_live_lists", .gauge, "Distinct live lists kept up to date.", lists.load(ordering: .relaxed)),
+            MetricFamily(
+                "listservice_live_events_total", .counter, "Events sent to live streams, by type (one per stream).", label: "type",
+                EventKind.allCases.map { ($0.rawValue, events($0)) }),
+            MetricFamily(
+                "listservice_live_resets_total", .counter, "Live lists replaced instead of patched, by reason.", label: "reason",
+                ResetReason.allCases.map { ($0.rawValue, resets($0)) }),
+            MetricFamily(
+                "listservice_live_replays_total", .counter, "Reconnects answered by replaying missed events.",
+                replays.load(ordering: .relaxed)),
+            MetricFamily("listservice_live_bytes_total", .counter, "Bytes handed to live streams.", bytes.load(ordering: .relaxed)),
+            MetricFamily(
+                "listservice_live_rejections_total", .counter, "Live streams refused at a cap (503).", rejections.load(ordering: .relaxed)),
+            MetricFamily(
+                histogram: "listservice_live_commit_to_send_seconds", "From a change's commit to its event handed to the sockets.",
+                bounds: Self.latencyBounds, cumulative: histogram.cumulative, sum: histogram.sum, count: histogram.count),
+        ]
+    }
+}

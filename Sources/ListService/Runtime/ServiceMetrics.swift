@@ -55,3 +55,24 @@ package final class ServiceMetrics: Sendable {
         }
     }
 }
+
+extension ServiceMetrics {
+    /// The cache's families on `/metrics`.
+    package var metricFamilies: [MetricFamily] {
+        [
+            MetricFamily("listservice_requests_total", .counter, "List and row requests answered.", value(.requests)),
+            MetricFamily(
+                "listservice_cache_hits_total", .counter, "Requests served from a cache, by level.", label: "level",
+                [("session", value(.sessionHits)), ("shared", value(.sharedHits))]),
+            MetricFamily("listservice_cache_misses_total", .counter, "Requests that had to compute.", value(.misses)),
+            MetricFamily(
+                "listservice_recomputations_total", .counter, "Lists computed from scratch (filter and walk of a presorted order).",
+                value(.recomputations)),
+            MetricFamily(
+                "listservice_lists_patched_total", .counter, "Cached lists patched in place after a change.", value(.listsPatched)),
+            MetricFamily("listservice_pages_built_total", .counter, "Response pages encoded.", value(.pagesBuilt)),
+            MetricFamily("listservice_rows_formatted_total", .counter, "Display rows formatted.", value(.rowsFormatted)),
+            MetricFamily("listservice_not_modified_total", .counter, "304 answers to If-None-Match.", value(.notModified)),
+        ]
+    }
+}

@@ -24,3 +24,31 @@ package final class ReplicationStatus: Sendable {
         return head > position ? head - position : 0
     }
 }
+
+extension ReplicationStatus {
+    /// Replication's families on `/metrics` (all zero with a journal of this process's own).
+    package var metricFamilies: [MetricFamily] {
+        [
+            MetricFamily(
+                "listservice_changelog_position", .gauge, "The last change-log position applied here (0 without --database).",
+                Int(position.load(ordering: .relaxed))),
+            MetricFamily(
+                "listservice_replication_lag_changes", .gauge, "Changes committed to the database but not yet applied here.",
+                Int(lagChanges)),
+            MetricFamily(
+                "listservice_replication_lag_milliseconds", .gauge,
+                "From the commit of the last change read from the log to its apply here.",
+                lagMilliseconds.load(ordering: .relaxed)),
+            MetricFamily(
+                "listservice_database_reconnects_total", .counter, "Connections to the database made again after one was lost.",
+                reconnects.load(ordering: .relaxed)),
+            MetricFamily(
+                "listservice_stale_batches_total", .counter,
+                "Write batches decided again because another replica changed their items first.",
+                staleBatches.load(ordering: .relaxed)),
+            MetricFamily(
+                "listservice_replica_reloads_total", .counter, "Full reloads because the change log was trimmed past this replica.",
+                reloads.load(ordering: .relaxed)),
+        ]
+    }
+}

@@ -1,4 +1,5 @@
 import HTTPLite
+import ListService
 import Synchronization
 
 /// Who may reach the service and change it: the `Host` names it answers to, the browser
@@ -41,4 +42,19 @@ package final class AccessMetrics: Sendable {
     let refusedHosts = Atomic<Int>(0)
 
     package init() {}
+
+    /// The refusals' families on `/metrics`.
+    var metricFamilies: [MetricFamily] {
+        [
+            MetricFamily(
+                "listservice_refused_authentications_total", .counter, "Requests refused 401 for a missing or wrong API key.",
+                refusedAuthentications.load(ordering: .relaxed)),
+            MetricFamily(
+                "listservice_refused_origins_total", .counter, "Writes and preflights refused 403 from browser origins not allowed.",
+                refusedOrigins.load(ordering: .relaxed)),
+            MetricFamily(
+                "listservice_refused_hosts_total", .counter, "Requests refused 421 for a Host the service does not answer to.",
+                refusedHosts.load(ordering: .relaxed)),
+        ]
+    }
 }
