@@ -24,3 +24,17 @@ package enum CollectionRegistry {
         visitor.visit(Users.self)
     }
 }
+
+extension CollectionRegistry {
+    /// Each collection's data file in a `--data` directory, and whether it may be missing.
+    package static var dataFiles: [(name: String, isOptional: Bool)] {
+        var files = DataFileNames()
+        visitAll(&files)
+        return files.names
+    }
+}
+
+private struct DataFileNames: CollectionVisitor {
+    var names: [(name: String, isOptional: Bool)] = []
+    mutating func visit<C: ListCollection>(_ collection: C.Type) { names.append((C.fileName, C.isDataFileOptional)) }
+}

@@ -40,15 +40,26 @@ struct ServerOptions {
     var requiresKeyForReads = false
     var allowsAnonymousWrites = false
 
+    /// The data files `--data` reads, as the help says them: `orders.json, tasks.json and
+    /// quakes.geojson from DIR, and users.json when present`.
+    static var dataFilesPhrase: String {
+        func list(_ names: [String]) -> String {
+            names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        }
+        let files = CollectionRegistry.dataFiles
+        let optional = files.filter(\.isOptional).map(\.name)
+        return list(files.filter { !$0.isOptional }.map(\.name)) + " from DIR"
+            + (optional.isEmpty ? "" : ", and \(list(optional)) when present")
+    }
+
     static let usage = """
         Usage: server [options]
 
         Serves ListService over HTTP/1.1.
 
         Options:
-          --data DIR              load orders.json, tasks.json and quakes.geojson from DIR, and users.json
-                                  when present (default: embedded data: 10,000 orders, 2,000 tasks,
-                                  5,000 quakes, 300 people)
+          --data DIR              load \(dataFilesPhrase)
+                                  (default: embedded data: 10,000 orders, 2,000 tasks, 5,000 quakes, 300 people)
           --state DIR             keep snapshots and the journal of changes in DIR (default: the --data
                                   directory, else $XDG_STATE_HOME/listservice or ~/.local/state/listservice)
           --in-memory             keep changes in memory only; nothing is written

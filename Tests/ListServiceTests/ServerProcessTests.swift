@@ -26,6 +26,7 @@ import Testing
         #expect(options.maxImportBytes == 5000)
         #expect(options.configuration.eventBackend == .poll)
         #expect(options.compactAfterBytes == 65536)
+        #expect(ServerOptions.usage.contains("load orders.json, tasks.json and quakes.geojson from DIR, and users.json when present"))
         #expect(try ServerOptions.parse([], environment: [:]).compactAfterBytes == 64 << 20)
         #expect(try ServerOptions.parse([], environment: [:]).configuration.eventBackend == .epoll)
         #expect(try ServerOptions.parse([], environment: ["PORT": "9999"]).configuration.port == 9999)
