@@ -5,6 +5,10 @@ import ListService
 package enum ServiceRoutes {
     /// The largest body of an ordinary write (a form's worth, with room to spare).
     package static let defaultMaxBodyBytes = 256 * 1024
+    /// How live events reach the streams of this binding: each event loop gets an event's
+    /// bytes once, whatever the number of its streams. Give it to the service when opening it
+    /// (`LiveConfiguration.broadcast`); without it, streams are written one by one.
+    package static let liveBroadcast: LiveBroadcast = LiveRoutes.broadcast
     /// The largest body of `/quakes/import` (a month of the USGS feed is about 14 MB).
     package static let defaultMaxImportBytes = 64 * 1024 * 1024
     /// The contract, both codings made once.
@@ -45,7 +49,6 @@ package enum ServiceRoutes {
         SelectionRoute.add(to: &router, service: service)
         QuakeImportRoute.add(to: &router, service: service, maxBodyBytes: maxImportBytes)
         MetricsRoute.add(to: &router, service: service, access: access, server: server)
-        service.live.useBroadcast(LiveRoutes.broadcast)
         return router
     }
 }

@@ -29,8 +29,12 @@ struct ServerOptions {
     var cacheBytes = 256 * 1024 * 1024
     /// The largest body of `/quakes/import`; other requests are held to `limits.maxBodyBytes`.
     var maxImportBytes = ServiceRoutes.defaultMaxImportBytes
-    /// Live lists' heartbeat and caps.
-    var live = LiveConfiguration()
+    /// Live lists' heartbeat and caps; their events reach each event loop once.
+    var live: LiveConfiguration = {
+        var live = LiveConfiguration()
+        live.broadcast = ServiceRoutes.liveBroadcast
+        return live
+    }()
     /// Browser origins allowed (`--cors-origin`), `*` for any.
     var corsOrigins: [String] = []
     /// Names answered in `Host` (`--allowed-host`); none: the loopback names on a loopback address.

@@ -23,6 +23,10 @@ package struct LiveConfiguration: Sendable {
     /// that time arrive as one event, and writers keep the processor (a quiet list's first
     /// change goes out at once).
     package var minimumEventInterval: Duration = .milliseconds(20)
+    /// How one event's bytes reach many subscribers: one by one, unless the front door has a
+    /// faster way (the HTTP binding's hands them to each event loop once:
+    /// `ServiceRoutes.liveBroadcast`). Given when the service is opened.
+    package var broadcast: LiveBroadcast = { bytes, subscribers in for subscriber in subscribers { subscriber.send(bytes) } }
 
     package init() {}
 }
@@ -47,12 +51,6 @@ package final class LiveHub: Sendable {
     private let sequence = Atomic<UInt64>(0)
     /// Boxed: a closure kept directly in a `Locked` is re-wrapped in reabstraction thunks on
     /// every `withLock` access (the inout write-back), and calling it grew slower each time.
-    private let broadcaster = Locked(Broadcaster { bytes, subscribers in for subscriber in subscribers { subscriber.send(bytes) } })
-
-    private final class Broadcaster: Sendable {
-        let send: LiveBroadcast
-        init(_ send: @escaping LiveBroadcast) { self.send = send }
-    }
     /// Per collection: what the timer does each tick (heartbeats, expiry, dropping closed streams).
     private let sweepers = Locked<[@Sendable (ContinuousClock.Instant) -> Void]>([])
     private let streams = Locked<Streams>(Streams())
@@ -118,11 +116,9 @@ package final class LiveHub: Sendable {
     }
 
     /// How to send one event to many streams (the HTTP binding's: one task per event loop).
-    package func useBroadcast(_ broadcast: @escaping LiveBroadcast) { broadcaster.withLock { $0 = Broadcaster(broadcast) } }
-
     func broadcast(_ bytes: [UInt8], to subscribers: [any LiveSubscriber]) {
         guard !subscribers.isEmpty else { return }
-        broadcaster.withLock { $0 }.send(bytes, subscribers)
+        configuration.broadcast(bytes, subscribers)
     }
 
     func addSweeper(_ sweep: @escaping @Sendable (ContinuousClock.Instant) -> Void) { sweepers.withLock { $0.append(sweep) } }

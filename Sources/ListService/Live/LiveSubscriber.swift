@@ -14,8 +14,8 @@ package protocol LiveSubscriber: AnyObject, Sendable {
     func whenDrained(_ body: @escaping @Sendable () -> Void)
 }
 
-/// Sends one event's bytes to many subscribers at once; the HTTP binding installs one that
-/// hands the bytes to each event loop once (`LiveHub.useBroadcast`).
+/// Sends one event's bytes to many subscribers at once (`LiveConfiguration.broadcast`); the
+/// HTTP binding's hands the bytes to each event loop once.
 package typealias LiveBroadcast = @Sendable (_ bytes: [UInt8], _ subscribers: [any LiveSubscriber]) -> Void
 
 /// One subscriber on one live list, with what the list needs to know of it.
