@@ -160,7 +160,7 @@ private struct CollectionOpener: CollectionVisitor {
     var itemCounts: [Int] = []
 
     mutating func visit<C: ListCollection>(_ collection: C.Type) {
-        open(C.self) { engine, _ in CollectionEndpoint(C.self, engine: engine) }
+        open(C.self) { engine, writes in CollectionEndpoint(C.self, engine: engine, writes: writes) }
     }
 
     mutating func visit<C: EditableCollection>(_ collection: C.Type) {

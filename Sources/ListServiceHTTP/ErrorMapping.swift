@@ -67,11 +67,11 @@ extension WriteRejection {
     }
 }
 
-extension QuakeFeed.Refusal {
+extension OperationRefusal {
     var httpError: HTTPError {
         switch self {
         case .malformedJSON(let detail): HTTPError.malformedJSON(detail)
-        case .invalid(let rejection): rejection.httpError
+        case .rejected(let rejection): rejection.httpError
         }
     }
 }

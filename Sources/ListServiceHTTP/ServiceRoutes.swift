@@ -45,9 +45,9 @@ package enum ServiceRoutes {
             CollectionRoutes.add(endpoint, service: service, to: &router)
             LiveRoutes.add(endpoint, service: service, to: &router)
             if let writes = endpoint.writes { WriteRoutes.add(writes, of: endpoint.name, to: &router) }
+            OperationRoutes.add(endpoint, to: &router, maxLargeBodyBytes: maxImportBytes)
         }
         SelectionRoute.add(to: &router, service: service)
-        QuakeImportRoute.add(to: &router, service: service, maxBodyBytes: maxImportBytes)
         MetricsRoute.add(to: &router, service: service, access: access, server: server)
         return router
     }

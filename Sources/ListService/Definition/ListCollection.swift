@@ -87,6 +87,10 @@ package protocol ListCollection: Sendable {
     /// item, in order, and may share storage between the items it reads.
     static func makeSnapshotItemReader() -> (inout SnapshotReader) throws(SnapshotFormatError) -> Item
 
+    /// What the collection does beside lists, rows and writes (`POST /{name}/{path}`): none
+    /// by default.
+    static func operations(writes: WriteCoordinator) -> [CollectionOperation]
+
     /// The embedded default data set.
     static func makeDefaultItems(anchor: Date) -> [Item]
     /// The data file's name in a `--data` directory.
@@ -109,6 +113,7 @@ extension ListCollection {
     package static func sequence(of id: String) -> Int? { nil }
     package static func holdsEveryItem(_ view: View) -> Bool { false }
     package static var isDataFileOptional: Bool { false }
+    package static func operations(writes: WriteCoordinator) -> [CollectionOperation] { [] }
     package static func writeDetail(_ item: Item, in context: inout RowContext<Phrases>, to json: inout JSONWriter) {}
 
     package static func encodeDataFile(_ items: [Item]) -> [UInt8] {

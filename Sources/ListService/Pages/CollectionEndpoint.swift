@@ -18,6 +18,8 @@ package struct CollectionEndpoint: Sendable {
     package let row: @Sendable (_ id: String, DisplayContext, PageCompression?) throws(ListServiceError) -> (ListPage, CacheOutcome)
     /// Writes, for a collection clients can change; nil otherwise.
     package let writes: Writes?
+    /// What the collection does beside lists, rows and writes (`POST /{name}/{path}`).
+    package let operations: [CollectionOperation]
 
     /// An editable collection's writes; each reports once the change is durable (or refused).
     package struct Writes: Sendable {
@@ -42,9 +44,9 @@ package enum WriteAnswer: Sendable {
 }
 
 extension CollectionEndpoint {
-    /// The endpoint of a collection clients can only read.
-    init<C: ListCollection>(_ collection: C.Type, engine: CollectionEngine<C>) {
-        self.init(collection, engine: engine, writes: nil)
+    /// The endpoint of a collection clients can only read (its operations may write).
+    init<C: ListCollection>(_ collection: C.Type, engine: CollectionEngine<C>, writes coordinator: WriteCoordinator) {
+        self.init(collection, engine: engine, writes: nil, operations: C.operations(writes: coordinator))
     }
 
     /// The endpoint of a collection clients can change.
@@ -59,10 +61,13 @@ extension CollectionEndpoint {
                 },
                 edit: { id, edit, condition, display, report in
                     editing.edit(id: id, edit, condition: condition, display: display) { report(editing.answer($0, display: display)) }
-                }))
+                }),
+            operations: C.operations(writes: coordinator))
     }
 
-    private init<C: ListCollection>(_ collection: C.Type, engine: CollectionEngine<C>, writes: Writes?) {
+    private init<C: ListCollection>(
+        _ collection: C.Type, engine: CollectionEngine<C>, writes: Writes?, operations: [CollectionOperation]
+    ) {
         name = C.name
         hasMap = C.markerSort != nil
         page = { request, session, purpose throws(ListServiceError) in
@@ -76,5 +81,6 @@ extension CollectionEndpoint {
             try engine.row(id: id, display: display, compression: compression)
         }
         self.writes = writes
+        self.operations = operations
     }
 }

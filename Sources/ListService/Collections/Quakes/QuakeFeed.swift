@@ -4,14 +4,6 @@ package struct QuakeFeed: Sendable {
     var quakes: [Earthquake] = []
     var rejections = RejectionSummary()
 
-    /// Why a feed was refused as a whole; nothing was imported.
-    package enum Refusal: Error, Sendable {
-        /// Not JSON, or past the parser's limits (400).
-        case malformedJSON(String)
-        /// Not a FeatureCollection, or mostly invalid features (422).
-        case invalid(WriteRejection)
-    }
-
     /// One feature's limits: a USGS feature has about 40 values.
     private static let featureLimits = JSONParser.Limits(maxDepth: 16, maxValues: 2_000)
     /// A feed is refused once this many features were read and most were rejected.
@@ -19,7 +11,7 @@ package struct QuakeFeed: Sendable {
 
     /// Reads `bytes`, decoding each feature and summarising the rejected ones; a feed that is
     /// mostly garbage is refused early.
-    package static func parse(_ bytes: [UInt8]) -> Result<QuakeFeed, Refusal> {
+    package static func parse(_ bytes: [UInt8]) -> Result<QuakeFeed, OperationRefusal> {
         var feed = QuakeFeed()
         var ids = UniqueIDs()
         var hasFeatures = false, index = 0
@@ -52,9 +44,9 @@ package struct QuakeFeed: Sendable {
         } catch {
             return .failure(.malformedJSON("The body is not valid JSON."))
         }
-        if isWrongType { return .failure(.invalid(.invalid(field: "type", .text("must be \"FeatureCollection\".")))) }
+        if isWrongType { return .failure(.rejected(.invalid(field: "type", .text("must be \"FeatureCollection\".")))) }
         guard hasFeatures && !isFeaturesNotAnArray else {
-            return .failure(.invalid(.invalid(field: "features", .text("must be the array of a GeoJSON FeatureCollection."))))
+            return .failure(.rejected(.invalid(field: "features", .text("must be the array of a GeoJSON FeatureCollection."))))
         }
         let read = index
         if read >= garbageCheckAfter && feed.rejections.count * 2 > read {
@@ -63,7 +55,8 @@ package struct QuakeFeed: Sendable {
                 FieldProblem(
                     "features",
                     .text("\(feed.rejections.count) of the first \(read) features are invalid; the feed was refused unread past them.")))
-            return .failure(.invalid(WriteRejection(kind: .invalid(problems), detail: "The feed is mostly invalid; nothing was imported.")))
+            return .failure(
+                .rejected(WriteRejection(kind: .invalid(problems), detail: "The feed is mostly invalid; nothing was imported.")))
         }
         return .success(feed)
     }

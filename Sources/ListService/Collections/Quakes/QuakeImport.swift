@@ -1,9 +1,28 @@
-extension CollectionService {
+import Dispatch
+
+extension Quakes {
+    /// `POST /quakes/import`: a USGS FeatureCollection, parsed off the caller's thread (a feed
+    /// of tens of megabytes must not stall reads) and upserted by id.
+    package static func operations(writes: WriteCoordinator) -> [CollectionOperation] {
+        [
+            CollectionOperation(path: "import", takesLargeBodies: true) { body, answer in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    switch QuakeFeed.parse(body) {
+                    case .failure(let refusal): answer(.failure(refusal))
+                    case .success(let feed): importFeed(feed, writes: writes) { answer($0.mapError(OperationRefusal.rejected)) }
+                    }
+                }
+            }
+        ]
+    }
+
     /// Upserts a feed's earthquakes by id in one trip through the journal: a feature whose
     /// `updated` is not newer than the stored one is left alone. Reports the import's summary
     /// (counts of inserted, updated and unchanged, and the feed's rejections) as JSON once
     /// durable, or storage's refusal.
-    package func importFeed(_ feed: QuakeFeed, then report: @escaping @Sendable (Result<[UInt8], WriteRejection>) -> Void) {
+    static func importFeed(
+        _ feed: QuakeFeed, writes: WriteCoordinator, then report: @escaping @Sendable (Result<[UInt8], WriteRejection>) -> Void
+    ) {
         writes.submit { batch in
             var inserted = 0, updated = 0, unchanged = 0
             for quake in feed.quakes {

@@ -1,0 +1,29 @@
+/// Something a collection does beside its lists, rows and writes, declared in its folder
+/// (`ListCollection.operations`) and served by the front door as `POST /{collection}/{path}`
+/// with a JSON body: the quake feed import. It runs off the caller's thread and answers once.
+package struct CollectionOperation: Sendable {
+    /// The path under the collection's: `import` serves `POST /quakes/import`.
+    package let path: String
+    /// Whether the body may be as large as an import (`--max-import-bytes`) instead of an
+    /// ordinary write's.
+    package let takesLargeBodies: Bool
+    /// Runs on `body`; `answer` gets the answer's JSON, or why nothing was done.
+    package let run: @Sendable (_ body: [UInt8], _ answer: @escaping @Sendable (Result<[UInt8], OperationRefusal>) -> Void) -> Void
+
+    package init(
+        path: String, takesLargeBodies: Bool,
+        run: @escaping @Sendable (_ body: [UInt8], _ answer: @escaping @Sendable (Result<[UInt8], OperationRefusal>) -> Void) -> Void
+    ) {
+        self.path = path
+        self.takesLargeBodies = takesLargeBodies
+        self.run = run
+    }
+}
+
+/// Why an operation did nothing.
+package enum OperationRefusal: Error, Sendable {
+    /// The body is not JSON, or past the parser's limits (400).
+    case malformedJSON(String)
+    /// The body is not what the operation takes, or storage refused (422, 503).
+    case rejected(WriteRejection)
+}
