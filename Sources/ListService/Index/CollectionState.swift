@@ -305,13 +305,16 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         revisions[Int(slot)] &+= 1
         search.set(item: Int(slot), to: C.searchableText(of: item).map(TextFolding.fold))
         for key in Array(sortOrders.keys) {
-            let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
-            guard
-                let point = sortOrders[key]?.partitionPoint({
-                    Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
-                })
-            else { continue }
+            guard let point = sortPoint(of: item, in: key) else { continue }
             sortOrders[key]?.insert(slot, at: point)
+        }
+    }
+
+    /// Where `item` sorts in the order `key` names: before the first slot that sorts after its (key, id).
+    private func sortPoint(of item: C.Item, in key: SortOrderKey) -> SlotOrder.Position? {
+        let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
+        return sortOrders[key]?.partitionPoint {
+            Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
         }
     }
 
@@ -320,12 +323,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private func removeFromSortOrders(slot: Int32, item: C.Item?) {
         guard let item else { return }
         for key in Array(sortOrders.keys) {
-            let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
-            guard
-                let point = sortOrders[key]?.partitionPoint({
-                    Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
-                })
-            else { continue }
+            guard let point = sortPoint(of: item, in: key) else { continue }
             if sortOrders[key]?.remove(slot, before: point) != true { sortOrders[key]?.removeScanning(slot) }
         }
     }

@@ -123,20 +123,10 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         guard let (item, revision) = state.itemAndRevision(id: id) else { throw .notFound(C.itemName, id: id) }
         let key = PageKey.row(id: id, display, revision: revision)
-        let now = self.now
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
-        let itemVersion = version(of: item)
-        let (body, expiry) = writeRows(display: display, now: now) { context, json in
-            json.beginObject()
-            C.writeRow(item, in: &context, to: &json)
-            C.writeDetail(item, in: &context, to: &json)
-            json.field("version", itemVersion)
-            json.endObject()
-            return C.rowExpiry(of: item, in: context)
-        }
-        metrics.increment(.rowsFormatted)
         // A row's key holds its revision, so its token never needs revoking.
-        let page = ListPage(body: body, token: CacheValidity(), validUntil: expiry ?? .distantFuture, itemVersion: itemVersion)
+        let page = formattedRow(item, display: display)
+        metrics.increment(.rowsFormatted)
         share(page, as: key, compression: compression)
         return (page, .miss)
     }
