@@ -77,7 +77,7 @@ private struct MemoryReplay: CollectionVisitor {
                 continue
             }
             do throws(JSONFieldError) {
-                let item = try C.decodeItem(try Self.parse(record), path: "\(C.name) \(change.id)")
+                let item = try C.decodeRecord(record, path: "\(C.name) \(change.id)")
                 deleted.remove(change.id)
                 if let place = places[change.id] {
                     items[place] = item
@@ -91,13 +91,5 @@ private struct MemoryReplay: CollectionVisitor {
             }
         }
         replayed.append(CollectionState<C>(items: items.filter { !deleted.contains(C.id(of: $0)) }))
-    }
-
-    private static func parse(_ record: [UInt8]) throws(JSONFieldError) -> JSONValue {
-        do {
-            return try JSONParser.parse(record)
-        } catch {
-            throw JSONFieldError(path: "record", reason: "\(error)")
-        }
     }
 }

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A closed set of values a query parameter may take (`filter=pending`, `sort=total`).
+package protocol ListChoice: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {}
+
+/// What a collection's lists are made of: its items and their ids, its named views (filters)
+/// and what they read, its searchable fields, its sort keys and defaults, and the parameters
+/// beyond the common ones. The engine parses criteria, filters, searches and sorts from these.
+package protocol CollectionQuery: Sendable {
+    associatedtype Item: Sendable
+    /// The named lists (`filter` for orders, `view` for tasks).
+    associatedtype View: ListChoice
+    associatedtype SortField: ListChoice
+    /// The few fields filters read, extracted once per item so a scan stays in cache.
+    associatedtype FilterFields: Sendable
+    /// What a request adds to its view, decided when the request is read (this month in the
+    /// client's zone, one day); part of what identifies a list.
+    associatedtype Scope: Hashable & Sendable
+
+    /// The path segment and name: `orders` serves `/orders`.
+    static var name: String { get }
+    /// One item, for messages: "No order with id …".
+    static var itemName: String { get }
+    /// The query parameter that picks the view; nil when the collection has one view only.
+    static var viewParameter: String? { get }
+    static var defaultView: View { get }
+    /// Parameters of this collection beyond the common ones (`date` for earthquakes).
+    static var scopeParameters: [String] { get }
+    /// Extra spellings accepted for `order` (`forward`, `reverse`).
+    static var directionAliases: [String: SortDirection] { get }
+
+    static func defaultSortField(for view: View) -> SortField
+    static func defaultDirection(for field: SortField, view: View) -> SortDirection
+
+    /// Reads the collection's own parameters into the scope of the list.
+    static func scope(
+        for view: View, parameters: ParameterReader, display: DisplayContext, now: Date
+    ) throws(ListServiceError) -> ResolvedScope<Scope>
+
+    static func id(of item: Item) -> String
+    /// The sequence number in an id the service assigned (`o-000123` → 123); new ids continue
+    /// after the highest. Nil for ids the service does not assign.
+    static func sequence(of id: String) -> Int?
+    static func filterFields(of item: Item) -> FilterFields
+    /// The one definition of each view: whether an item with these fields belongs to it.
+    static func matches(_ fields: FilterFields, view: View, scope: Scope) -> Bool
+    /// Whether `view` holds every item (`all`), so a query need not test each one.
+    static func holdsEveryItem(_ view: View) -> Bool
+    /// The text `q` searches, one function per field (the engine folds what they give).
+    static var searchableFields: [@Sendable (Item) -> String] { get }
+    /// What `field` sorts by (the engine folds text once per distinct value where it can).
+    static func sortValue(of item: Item, by field: SortField) -> SortValue
+}
+
+extension CollectionQuery {
+    /// The text `q` searches in `item`, one string per field.
+    static func searchableText(of item: Item) -> [String] { searchableFields.map { $0(item) } }
+    /// The key `item` sorts by on `field`.
+    package static func sortKey(of item: Item, by field: SortField) -> SortKey { SortKey(sortValue(of: item, by: field)) }
+    package static var scopeParameters: [String] { [] }
+    package static var directionAliases: [String: SortDirection] { [:] }
+    package static func sequence(of id: String) -> Int? { nil }
+    package static func holdsEveryItem(_ view: View) -> Bool { false }
+}
+
+extension CollectionQuery where Scope == NoScope {
+    package static func scope(
+        for view: View, parameters: ParameterReader, display: DisplayContext, now: Date
+    ) throws(ListServiceError) -> ResolvedScope<Scope> {
+        ResolvedScope(NoScope())
+    }
+}
+
+/// A list's scope, when it goes stale, and the scope parameters as applied (for the
+/// response's `criteria`, defaults filled in).
+package struct ResolvedScope<Scope: Hashable & Sendable>: Sendable {
+    package let scope: Scope
+    package let validUntil: Date
+    package let appliedParameters: [String: String]
+
+    package init(_ scope: Scope, validUntil: Date = .distantFuture, appliedParameters: [String: String] = [:]) {
+        self.scope = scope
+        self.validUntil = validUntil
+        self.appliedParameters = appliedParameters
+    }
+}
+
+/// The scope of a collection whose views need nothing from the request.
+package struct NoScope: Hashable, Sendable {
+    package init() {}
+}
+
+/// What a collection sorts an item by: a number, or text.
+package enum SortValue: Sendable, Hashable {
+    case number(Int64)
+    case text(String)
+}
+
+/// A sort value as it compares: a number, or text compared case- and accent-insensitively
+/// first. Ties between equal keys always break by id, ascending.
+package enum SortKey: Comparable, Sendable, Hashable {
+    case number(Int64)
+    case text(folded: String, exact: String)
+
+    package init(_ value: SortValue) {
+        switch value {
+        case .number(let number): self = .number(number)
+        case .text(let text): self = .text(folded: TextFolding.fold(text), exact: text)
+        }
+    }
+
+    package static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+        switch (lhs, rhs) {
+        case (.number(let a), .number(let b)): a < b
+        case (.text(let a, let exactA), .text(let b, let exactB)): (a, exactA) < (b, exactB)
+        case (.number, .text): true
+        case (.text, .number): false
+        }
+    }
+
+    /// Whether both keys are numbers or both are text.
+    func isSameKind(as other: SortKey) -> Bool {
+        switch (self, other) {
+        case (.number, .number), (.text, .text): true
+        default: false
+        }
+    }
+
+    /// The key as cursor text; `init(cursorText:)` reads it back.
+    var cursorText: String {
+        switch self {
+        case .number(let value): "n\(value)"
+        case .text(_, let exact): "t\(exact)"
+        }
+    }
+
+    init?(cursorText: String) {
+        switch cursorText.first {
+        case "n":
+            guard let value = Int64(cursorText.dropFirst()) else { return nil }
+            self = .number(value)
+        case "t":
+            self.init(.text(String(cursorText.dropFirst())))
+        default:
+            return nil
+        }
+    }
+}
