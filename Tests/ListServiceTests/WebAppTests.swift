@@ -109,4 +109,20 @@ import Testing
         }
         #expect(String(decoding: bytes, as: UTF8.self) == #"<script src="/app/\#(one.version)/a.js"></script>"#)
     }
+
+    /// Screens are registered in one list: the page gets a link and a preload for each, in order.
+    @Test func everyScreen_getsItsLinkAndPreload_fromTheOneList() {
+        let page = ("index.html", Array("{{screenPreloads}}|{{screenLinks}}".utf8))
+        let app = WebApp(files: [page], screens: [("orders", "Orders"), ("users", "People")])
+        guard case .bytes(let bytes) = app.index.response(to: Request(method: .get, path: "/")).body else {
+            Issue.record("no page")
+            return
+        }
+        let assets = "/app/\(app.version)"
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "<link rel=\"modulepreload\" href=\"\(assets)/orders.js\">\n<link rel=\"modulepreload\" href=\"\(assets)/users.js\">|"
+                + "<a href=\"#/orders\" data-screen=\"orders\">Orders</a>\n    <a href=\"#/users\" data-screen=\"users\">People</a>")
+        #expect(WebApp.screens.map(\.name) == ["orders", "tasks", "quakes", "users"])
+    }
 }

@@ -9,7 +9,8 @@ import ListService
 struct WebApp: Sendable {
     /// The digest of every file, the path segment after `/app/`.
     let version: String
-    /// The page, its `{{assets}}` placeholders replaced by `/app/<version>`.
+    /// The page, its `{{assets}}` placeholders replaced by `/app/<version>`, and its
+    /// `{{screenLinks}}` and `{{screenPreloads}}` by a link and a preload per screen.
     let index: StaticResource
     private let assets: [String: StaticResource]
 
@@ -22,7 +23,8 @@ struct WebApp: Sendable {
     /// The page itself: kept, but checked with the server on every load.
     static let indexCacheControl = "no-cache"
 
-    init(files: [(name: String, bytes: [UInt8])]) {
+    /// `screens`: each screen's name (its script is `<name>.js`) and its link's label, in order.
+    init(files: [(name: String, bytes: [UInt8])], screens: [(name: String, label: String)] = []) {
         version = ETag.hexDigest(files.flatMap { Array($0.name.utf8) + $0.bytes })
         let headers: HTTPHeaders = [
             "Content-Security-Policy": Self.contentSecurityPolicy, "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
@@ -31,7 +33,11 @@ struct WebApp: Sendable {
         var index: [UInt8] = []
         for file in files {
             if file.name == "index.html" {
-                index = Array(String(decoding: file.bytes, as: UTF8.self).replacing("{{assets}}", with: "/app/\(version)").utf8)
+                let links = screens.map { "<a href=\"#/\($0.name)\" data-screen=\"\($0.name)\">\($0.label)</a>" }
+                let preloads = screens.map { "<link rel=\"modulepreload\" href=\"{{assets}}/\($0.name).js\">" }
+                let page = String(decoding: file.bytes, as: UTF8.self).replacing("{{screenLinks}}", with: links.joined(separator: "\n    "))
+                    .replacing("{{screenPreloads}}", with: preloads.joined(separator: "\n"))
+                index = Array(page.replacing("{{assets}}", with: "/app/\(version)").utf8)
             } else {
                 assets[file.name] = StaticResource(
                     contentType: Self.contentType(of: file.name), bytes: file.bytes, cacheControl: Self.assetCacheControl, headers: headers)

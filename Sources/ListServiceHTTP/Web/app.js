@@ -2,12 +2,13 @@
 // the server formats for, and the live indicator. Rows arrive display-ready; nothing here
 // formats a date, a sum or a label.
 import { listScreen } from './screen.js';
-import { orders } from './orders.js';
-import { tasks } from './tasks.js';
-import { quakes } from './quakes.js';
-import { users } from './users.js';
 
-const configs = { orders, tasks, quakes, users };
+// The screens the server lists in the navigation (WebApp.screens), each from its own module,
+// which exports it under the screen's name.
+const names = [...document.querySelectorAll('nav a[data-screen]')].map((link) => link.dataset.screen);
+const configs = Object.fromEntries(
+  await Promise.all(names.map(async (name) => [name, (await import(`./${name}.js`))[name]])),
+);
 const main = document.getElementById('screen');
 const indicator = document.getElementById('live');
 const localePicker = document.getElementById('locale');
@@ -69,7 +70,7 @@ function fillPickers() {
 /** Shows the screen the URL names, with its criteria. */
 function route() {
   const [path, query = ''] = location.hash.replace(/^#\/?/, '').split('?');
-  const name = configs[path] ? path : 'orders';
+  const name = configs[path] ? path : names[0];
   if (current?.name !== name) {
     current?.screen.close();
     const screen = listScreen(configs[name], app);
