@@ -1,10 +1,11 @@
 import Foundation
 
 /// Where the service keeps what it acknowledges, in three parts: load everything, append a
-/// batch of changes durably, and deliver the changes other processes made. Two
-/// implementations: the local journal (`JournalStorage`: nothing happens elsewhere) and
-/// PostgreSQL shared by replicas (`PostgresStorage`). Every call but `load`, `watch`, `compactNow`
-/// and `finishBackgroundWork` runs on the writer queue, one at a time.
+/// batch of changes durably, and deliver the changes other processes made. Three
+/// implementations, held to one conformance suite (`StorageConformanceTests`): memory
+/// (`MemoryStorage`), the local journal (`JournalStorage`: nothing happens elsewhere) and
+/// PostgreSQL shared by replicas (`PostgresStorage`). Every call but `load`, `watch`,
+/// `compactNow` and `finishBackgroundWork` runs on the writer queue, one at a time.
 package protocol ChangeStorage: AnyObject, Sendable {
     /// Every collection's items and the log position they reflect, read consistently.
     func load() throws(StartupError) -> LoadedCollections
