@@ -24,7 +24,7 @@ package struct LiveConfiguration: Sendable {
     /// change goes out at once).
     package var minimumEventInterval: Duration = .milliseconds(20)
     /// How one event's bytes reach many subscribers: one by one, unless the front door has a
-    /// faster way (the HTTP binding's hands them to each event loop once:
+    /// faster way (the HTTP binding hands them to each event loop once:
     /// `ServiceRoutes.liveBroadcast`). Given when the service is opened.
     package var broadcast: LiveBroadcast = { bytes, subscribers in for subscriber in subscribers { subscriber.send(bytes) } }
 
@@ -49,8 +49,6 @@ package final class LiveHub: Sendable {
     /// lists of one locale and zone is formatted once, on one queue.
     private let updateQueues: [DispatchQueue]
     private let sequence = Atomic<UInt64>(0)
-    /// Boxed: a closure kept directly in a `Locked` is re-wrapped in reabstraction thunks on
-    /// every `withLock` access (the inout write-back), and calling it grew slower each time.
     /// Per collection: what the timer does each tick (heartbeats, expiry, dropping closed streams).
     private let sweepers = Locked<[@Sendable (ContinuousClock.Instant) -> Void]>([])
     private let streams = Locked<Streams>(Streams())
@@ -115,7 +113,8 @@ package final class LiveHub: Sendable {
         LiveEvent.retry(milliseconds: configuration.retryMilliseconds + Int.random(in: 0...configuration.retryMilliseconds))
     }
 
-    /// How to send one event to many streams (the HTTP binding's: one task per event loop).
+    /// Sends one event to many streams, the way the configuration says (the HTTP binding's:
+    /// one task per event loop).
     func broadcast(_ bytes: [UInt8], to subscribers: [any LiveSubscriber]) {
         guard !subscribers.isEmpty else { return }
         configuration.broadcast(bytes, subscribers)
