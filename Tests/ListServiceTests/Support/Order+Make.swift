@@ -20,6 +20,15 @@ extension Order {
     }
 }
 
+extension Order {
+    /// A valid `POST /orders` body.
+    static let validCreateBody = """
+        {"customerName":"Zoë Kim","currency":"EUR","items":[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},
+         {"name":"Laptop","quantity":1,"unitPrice":1499,"requiresSignature":true}],
+         "shippingAddress":{"street":"1 Main St","city":"Oslo","postalCode":"0150","country":"NO","isResidential":true}}
+        """
+}
+
 extension Currency {
     /// The currency `code` names; a test naming one without a rate is a mistake in the test.
     static func named(_ code: String) -> Currency {

@@ -78,7 +78,7 @@ import Testing
             var router = ServiceRoutes.makeHandler(service: service)
             let pending = try #require(service.engine(Orders.self).state.allItems.first { $0.status == .pending }).id
             #expect(router.send(.post, "/orders/\(pending)/cancel").status == .ok)
-            #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
+            #expect(router.send(.post, "/orders", json: Order.validCreateBody).status == .created)
             #expect(router.send(.delete, "/tasks/t-000001").status == .noContent)
             service = try open(directory)
             router = ServiceRoutes.makeHandler(service: service)
@@ -86,7 +86,7 @@ import Testing
             #expect(service.engine(Orders.self).state.item(id: "o-010001")?.customerName == "Zoë Kim")
             #expect(service.engine(Tasks.self).state.item(id: "t-000001") == nil)
             // New ids continue after the highest, across restarts.
-            #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010002")
+            #expect(router.send(.post, "/orders", json: Order.validCreateBody).headers["Location"] == "/orders/o-010002")
             service.writes.compactNow()
             let journalSize = try FileManager.default.attributesOfItem(atPath: directory + "/orders.journal")[.size] as? Int
             #expect(journalSize == 0, "the snapshot holds every record")
@@ -204,18 +204,18 @@ import Testing
         try withTemporaryDirectory { directory in
             let service = try open(directory)
             let router = ServiceRoutes.makeHandler(service: service)
-            #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010001")
+            #expect(router.send(.post, "/orders", json: Order.validCreateBody).headers["Location"] == "/orders/o-010001")
             #expect(router.send(.delete, "/orders/o-010001").status == .noContent)
             service.writes.compactNow()  // the journal no longer holds the deleted id
             let reopened = ServiceRoutes.makeHandler(service: try open(directory))
-            #expect(reopened.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010002")
+            #expect(reopened.send(.post, "/orders", json: Order.validCreateBody).headers["Location"] == "/orders/o-010002")
         }
     }
 
     @Test func refusedCreate_usesUpNoID() throws {
         let router = ServiceRoutes.makeHandler(service: makeService(orders: [.make(id: "o-000007")]))
         #expect(router.send(.post, "/orders", json: #"{"customerName":""}"#).status == .unprocessableContent)
-        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-000008")
+        #expect(router.send(.post, "/orders", json: Order.validCreateBody).headers["Location"] == "/orders/o-000008")
     }
 
     // MARK: storage that cannot be written
@@ -277,7 +277,7 @@ import Testing
         let router = ServiceRoutes.makeHandler(service: service)
         storage.failure.withLock { $0 = "disk full" }
         for _ in 0..<2 {
-            let refused = router.send(.post, "/orders", json: WriteAPITests.validOrder)
+            let refused = router.send(.post, "/orders", json: Order.validCreateBody)
             #expect(refused.status == .serviceUnavailable)
             #expect(refused.headers["Retry-After"] != nil)
         }
@@ -285,7 +285,7 @@ import Testing
         #expect(service.writes.health.failingCollections.map(\.name) == ["orders"])
         #expect(lines.withLock { $0.filter { $0.contains("event=journal-write-failed") }.count } == 1)  // logged once, not per write
         storage.failure.withLock { $0 = nil }
-        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
+        #expect(router.send(.post, "/orders", json: Order.validCreateBody).status == .created)
         #expect(service.engine(Orders.self).state.count == 2)
         #expect(service.writes.health.failingCollections.isEmpty)
         #expect(storage.appended.withLock { $0.map(\.collection) } == ["orders"])

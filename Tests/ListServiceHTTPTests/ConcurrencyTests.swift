@@ -24,7 +24,7 @@ import Testing
                     case 1: _ = router.send(.post, "/orders/\(id)/cancel")
                     case 2: _ = router.send(.patch, "/orders/\(id)", json: #"{"customerName":"Writer \#(worker)-\#(step)"}"#)
                     case 3: _ = router.send(.delete, "/orders/\(id)")
-                    default: _ = router.send(.post, "/orders", json: WriteAPITests.validOrder)
+                    default: _ = router.send(.post, "/orders", json: Order.validCreateBody)
                     }
                 } else {
                     let filter = random.pick(filters)

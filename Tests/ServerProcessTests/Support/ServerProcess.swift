@@ -102,7 +102,7 @@ struct HTTPReply {
         self.init(status: Int(lines.first?.dropFirst(9).prefix(3) ?? "") ?? 0, headers: headers, body: body)
     }
 
-    var json: [String: Any] { ListServiceTests.json(body) }
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
 
     private static func dechunked(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []

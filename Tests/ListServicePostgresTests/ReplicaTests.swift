@@ -130,7 +130,7 @@ struct ReplicaTests {
             for round in 0..<30 {
                 let reply: HTTPReply
                 if round % 10 == 9 {
-                    reply = replica.request("POST", "/orders", json: WriteAPITests.validOrder)
+                    reply = replica.request("POST", "/orders", json: Order.validCreateBody)
                 } else {
                     let id = ids[(writer * 7 + round) % ids.count]
                     reply = replica.request("PATCH", "/orders/\(id)", json: #"{"customerName":"Writer \#(writer) Round \#(round)"}"#)
@@ -157,7 +157,7 @@ struct ReplicaTests {
         let acknowledged = Locked<[String]>([])
         let writer = Thread {
             while true {
-                let reply = a.request("POST", "/orders", json: WriteAPITests.validOrder)
+                let reply = a.request("POST", "/orders", json: Order.validCreateBody)
                 guard reply.status == 201, let location = reply.headers["location"] else { break }
                 acknowledged.withLock { $0.append(location) }
             }
@@ -185,7 +185,7 @@ struct ReplicaTests {
         let isWriting = Locked(true)
         let writer = Thread {
             while isWriting.withLock({ $0 }) {
-                let reply = a.request("POST", "/orders", json: WriteAPITests.validOrder)
+                let reply = a.request("POST", "/orders", json: Order.validCreateBody)
                 if reply.status == 201, let location = reply.headers["location"] { acknowledged.withLock { $0.append(location) } }
                 usleep(2_000)
             }

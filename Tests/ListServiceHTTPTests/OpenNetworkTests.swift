@@ -247,7 +247,7 @@ import Testing
             #expect(refused.status == .unauthorized && refused.headers["Content-Type"] == "application/problem+json", "\(wrong)")
         }
         #expect(
-            keyed.send(.post, "/orders", headers: ["Authorization": "Bearer nope"], json: WriteAPITests.validOrder).status == .unauthorized)
+            keyed.send(.post, "/orders", headers: ["Authorization": "Bearer nope"], json: Order.validCreateBody).status == .unauthorized)
         #expect(keyed.send(.put, "/session/selection", json: #"{"collection":"quakes","id":null}"#).status == .unauthorized)
         #expect(status(of: id) == .pending && service.engine(Orders.self).state.count == 50)
         #expect(keyed.send(.get, "/orders").status == .ok, "reads stay open")

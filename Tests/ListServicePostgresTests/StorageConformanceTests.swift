@@ -18,7 +18,7 @@ import Testing
         let subject = try StorageSubject(kind)
         let service = try subject.openService()
         let router = ServiceRoutes.makeHandler(service: service)
-        let created = router.send(.post, "/orders", json: WriteAPITests.validOrder)
+        let created = router.send(.post, "/orders", json: Order.validCreateBody)
         #expect(created.status == .created)
         let newID = try #require(created.headers["Location"]?.split(separator: "/").last.map(String.init))
         let orders = service.engine(Orders.self).state.allItems
@@ -39,11 +39,11 @@ import Testing
     func idsAreNeverGivenTwice_evenOnceTheirItemsAreDeleted(kind: StorageKind) throws {
         let subject = try StorageSubject(kind)
         let router = ServiceRoutes.makeHandler(service: try subject.openService())
-        let first = try #require(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"])
+        let first = try #require(router.send(.post, "/orders", json: Order.validCreateBody).headers["Location"])
         #expect(router.send(.delete, first).status == .noContent)
 
         let again = ServiceRoutes.makeHandler(service: try subject.openService())
-        let second = try #require(again.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"])
+        let second = try #require(again.send(.post, "/orders", json: Order.validCreateBody).headers["Location"])
         #expect(second != first)
         #expect(second > first, "ids continue after the deleted one: \(first) then \(second)")
     }
@@ -54,7 +54,7 @@ import Testing
         let router = ServiceRoutes.makeHandler(service: try subject.openService())
         let locations = Locked<[String?]>([])
         DispatchQueue.concurrentPerform(iterations: 24) { _ in
-            let response = router.send(.post, "/orders", json: WriteAPITests.validOrder)
+            let response = router.send(.post, "/orders", json: Order.validCreateBody)
             locations.withLock { $0.append(response.status == .created ? response.headers["Location"] : nil) }
         }
         let ids = locations.withLock { $0 }.compactMap { $0?.split(separator: "/").last.map(String.init) }
@@ -98,10 +98,10 @@ import Testing
         let router = ServiceRoutes.makeHandler(service: service)
         let before = service.engine(Orders.self).state.count
         try subject.stop()
-        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .serviceUnavailable)
+        #expect(router.send(.post, "/orders", json: Order.validCreateBody).status == .serviceUnavailable)
         try subject.restart()
         #expect(try subject.openService().engine(Orders.self).state.count == before)
-        #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
+        #expect(router.send(.post, "/orders", json: Order.validCreateBody).status == .created)
     }
 }
 

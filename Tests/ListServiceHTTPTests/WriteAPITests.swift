@@ -11,14 +11,8 @@ import Testing
     let service = makeWriteTestService()
     var router: ServiceHandler { ServiceRoutes.makeHandler(service: service) }
 
-    static let validOrder = """
-        {"customerName":"Zoë Kim","currency":"EUR","items":[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},
-         {"name":"Laptop","quantity":1,"unitPrice":1499,"requiresSignature":true}],
-         "shippingAddress":{"street":"1 Main St","city":"Oslo","postalCode":"0150","country":"NO","isResidential":true}}
-        """
-
     @Test func createOrder_assignsIDAndComputesTotal() throws {
-        let response = router.send(.post, "/orders", json: Self.validOrder)
+        let response = router.send(.post, "/orders", json: Order.validCreateBody)
         #expect(response.status == .created)
         #expect(response.headers["Location"] == "/orders/o-000051")
         let row = response.bodyJSON
@@ -58,7 +52,7 @@ import Testing
         let many = "[" + Array(repeating: #"{"name":"M","quantity":1,"unitPrice":1}"#, count: 101).joined(separator: ",") + "]"
         let tooMany = router.send(
             .post, "/orders",
-            json: Self.validOrder.replacingOccurrences(
+            json: Order.validCreateBody.replacingOccurrences(
                 of: #"[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},"#, with: "\(many.dropLast()),"))
         #expect(tooMany.status == .unprocessableContent)
     }
@@ -67,7 +61,8 @@ import Testing
         #expect(router.send(.post, "/orders", json: "{not json").status == .badRequest)
         #expect(router.send(.post, "/orders", json: "[1,2]").status == .badRequest)
         #expect(
-            router.send(.post, "/orders", headers: ["Content-Type": "text/plain"], json: Self.validOrder).status == .unsupportedMediaType)
+            router.send(.post, "/orders", headers: ["Content-Type": "text/plain"], json: Order.validCreateBody).status
+                == .unsupportedMediaType)
         #expect(
             router.send(.patch, "/orders/o-000001", headers: ["Content-Type": "application/x-www-form-urlencoded"], json: "a=b").status
                 == .unsupportedMediaType)

@@ -79,7 +79,7 @@ import Testing
             switch Int.random(in: 0..<10, using: &generator) {
             case 0: _ = router.send(.post, "/orders/\(orderID)/complete")
             case 1: _ = router.send(.post, "/orders/\(orderID)/cancel")
-            case 2: _ = router.send(.post, "/orders", json: WriteAPITests.validOrder)
+            case 2: _ = router.send(.post, "/orders", json: Order.validCreateBody)
             case 3: _ = router.send(.patch, "/orders/\(orderID)", json: #"{"customerName": "Jo Zebra"}"#)
             case 4: _ = router.send(.delete, "/orders/\(orderID)")
             case 5, 6: _ = router.send(.post, "/users/\(userID)/tap")

@@ -23,7 +23,7 @@ import Testing
             var router = ServiceRoutes.makeHandler(service: service)
             let pending = try #require(service.engine(Orders.self).state.allItems.first { $0.status == .pending })
             #expect(router.send(.post, "/orders/\(pending.id)/cancel").status == .ok)
-            #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).status == .created)
+            #expect(router.send(.post, "/orders", json: Order.validCreateBody).status == .created)
             #expect(router.send(.delete, "/tasks/t-000001").status == .noContent)
             #expect(router.send(.post, "/users/u-000001/tap").status == .ok)
             let quakesToday = try list(Quakes.self, "", service: service).0["total"] as? Int ?? 0
@@ -42,7 +42,7 @@ import Testing
             #expect(service.engine(Tasks.self).state.item(id: "t-000001") == nil, "a deletion is kept")
             #expect(service.engine(Users.self).state.item(id: "u-000001")?.taps == (DefaultUsers.make().first?.taps ?? 0) + 1)
             #expect((try list(Quakes.self, "", service: service).0["total"] as? Int ?? 0) > 0, "today still has earthquakes")
-            #expect(router.send(.post, "/orders", json: WriteAPITests.validOrder).headers["Location"] == "/orders/o-010002", "ids go on")
+            #expect(router.send(.post, "/orders", json: Order.validCreateBody).headers["Location"] == "/orders/o-010002", "ids go on")
 
             // A third start at the same hour changes nothing.
             let again = try open(directory, anchor: day4)

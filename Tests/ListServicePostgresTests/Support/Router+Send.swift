@@ -1,0 +1,1 @@
+../../ListServiceHTTPTests/Support/Router+Send.swift
