@@ -67,29 +67,20 @@ private struct MemoryReplay: CollectionVisitor {
             if let seeded { replayed.append(seeded) }
             return
         }
-        var items = seeded?.allItems ?? []
-        var places = Dictionary(items.enumerated().map { (C.id(of: $1), $0) }, uniquingKeysWith: { first, _ in first })
-        var deleted = Set<String>()
-        sequences[C.name] = changes.lazy.compactMap { C.sequence(of: $0.id) }.max() ?? 0
+        var replay = ItemReplay<C>(seeded?.allItems ?? [])
         for change in changes {
             guard let record = change.record else {
-                deleted.insert(change.id)
+                replay.delete(id: change.id)
                 continue
             }
             do throws(JSONFieldError) {
-                let item = try C.decodeRecord(record, path: "\(C.name) \(change.id)")
-                deleted.remove(change.id)
-                if let place = places[change.id] {
-                    items[place] = item
-                } else {
-                    places[change.id] = items.count
-                    items.append(item)
-                }
+                replay.upsert(try C.decodeRecord(record, path: "\(C.name) \(change.id)"))
             } catch {
                 self.error = StartupError(description: "a kept change cannot be read: \(error)")
                 return
             }
         }
-        replayed.append(CollectionState<C>(items: items.filter { !deleted.contains(C.id(of: $0)) }))
+        sequences[C.name] = replay.highestSequence
+        replayed.append(CollectionState<C>(items: replay.result))
     }
 }

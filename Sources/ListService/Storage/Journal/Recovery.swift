@@ -158,25 +158,13 @@ struct RecoveredCollection<C: ListCollection> {
         _ payloads: [[UInt8]], onto base: [C.Item], path: String, highestSequence: inout Int
     ) throws(StartupError) -> [C.Item] {
         guard !payloads.isEmpty else { return base }
-        var items: [C.Item?] = base
-        var slots = Dictionary(uniqueKeysWithValues: base.enumerated().map { (C.id(of: $1), $0) })
+        var replay = ItemReplay<C>(base)
         for (number, payload) in payloads.enumerated() {
             do {
                 let record = try JSONFields(try JSONParser.parse(payload), path: "record \(number + 1)")
                 switch try record.string("op") {
-                case "upsert":
-                    let item = try C.decodeItem(try record.value("item"), path: record.fieldPath("item"))
-                    highestSequence = max(highestSequence, C.sequence(of: C.id(of: item)) ?? 0)
-                    if let slot = slots[C.id(of: item)] {
-                        items[slot] = item
-                    } else {
-                        slots[C.id(of: item)] = items.count
-                        items.append(item)
-                    }
-                case "delete":
-                    let id = try record.string("id")
-                    highestSequence = max(highestSequence, C.sequence(of: id) ?? 0)
-                    if let slot = slots.removeValue(forKey: id) { items[slot] = nil }
+                case "upsert": replay.upsert(try C.decodeItem(try record.value("item"), path: record.fieldPath("item")))
+                case "delete": replay.delete(id: try record.string("id"))
                 case let other:
                     throw JSONFieldError(path: record.fieldPath("op"), reason: "unknown operation '\(other)'")
                 }
@@ -184,7 +172,8 @@ struct RecoveredCollection<C: ListCollection> {
                 throw StartupError(description: "\(path): record \(number + 1) has a valid checksum but cannot be applied: \(error)")
             }
         }
-        return items.compactMap { $0 }
+        highestSequence = max(highestSequence, replay.highestSequence)
+        return replay.result
     }
 
     /// The high-water mark in the sequence file (0 when there is none yet).
