@@ -7,15 +7,14 @@ package enum OrderFilter: String, ListChoice {
     /// The one definition of each filter, used wherever orders are filtered.
     /// `currentMonth` is the client's calendar month (in its time zone) and is only read
     /// by that filter.
-    /// `isHighValue` is `Order.isHighValue`; `hasValue`, whether the total is more than zero.
-    package func matches(status: OrderStatus, isHighValue: Bool, hasValue: Bool, date: Date, currentMonth: Range<Date>?) -> Bool {
+    package func matches(_ order: Orders.FilterFields, currentMonth: Range<Date>?) -> Bool {
         switch self {
         case .all: true
-        case .pending: status == .pending
-        case .completed: status == .completed
-        case .cancelled: status == .cancelled
-        case .highValue: isHighValue
-        case .currentMonth: status != .cancelled && hasValue && currentMonth?.contains(date) == true
+        case .pending: order.status == .pending
+        case .completed: order.status == .completed
+        case .cancelled: order.status == .cancelled
+        case .highValue: order.isHighValue
+        case .currentMonth: order.status != .cancelled && order.hasValue && currentMonth?.contains(order.date) == true
         }
     }
 }

@@ -6,13 +6,13 @@ package enum Orders: ListCollection {
     package typealias View = OrderFilter
     package typealias SortField = OrderSortField
 
-    /// What the filters read; the status last, so that a slot's fields take 24 bytes with the
-    /// optional's tag.
     /// What the filters read, in 16 bytes a slot (with the optional's tag).
     package struct FilterFields: Sendable {
         let date: Date
         let status: OrderStatus
+        /// `Order.isHighValue`.
         let isHighValue: Bool
+        /// Whether the total is more than zero.
         let hasValue: Bool
     }
 
@@ -48,9 +48,7 @@ package enum Orders: ListCollection {
     }
 
     package static func matches(_ fields: FilterFields, view: OrderFilter, scope: Scope) -> Bool {
-        view.matches(
-            status: fields.status, isHighValue: fields.isHighValue, hasValue: fields.hasValue, date: fields.date,
-            currentMonth: scope.currentMonth)
+        view.matches(fields, currentMonth: scope.currentMonth)
     }
 
     package static func holdsEveryItem(_ view: OrderFilter) -> Bool { view == .all }
