@@ -227,16 +227,19 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
 extension StorageConfiguration {
     /// Each collection's first items (the data files, or the embedded data), read in memory
     /// without a state directory: what seeds memory and an empty database.
-    package func initialStores(log: ServiceLog) throws(StartupError) -> [any AnyCollectionStore] {
-        var files = self
-        files.stateDirectory = nil
-        return try JournalStorage(files, log: log).load().stores
-    }
+    package func initialStores(log: ServiceLog) throws(StartupError) -> [any AnyCollectionStore] { try initialLoad(log: log).stores }
 
     /// The storage this configuration names: the journal in the state directory, or memory
     /// seeded from the data without one (`--in-memory`).
     package func makeStorage(log: ServiceLog) -> any ChangeStorage {
         guard stateDirectory == nil else { return JournalStorage(self, log: log) }
-        return MemoryStorage { () throws(StartupError) in try JournalStorage(self, log: log).load() }
+        return MemoryStorage { () throws(StartupError) in try initialLoad(log: log) }
+    }
+
+    /// The first items with their start-up report lines.
+    private func initialLoad(log: ServiceLog) throws(StartupError) -> LoadedCollections {
+        var files = self
+        files.stateDirectory = nil
+        return try JournalStorage(files, log: log).load()
     }
 }
