@@ -123,47 +123,33 @@ enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
 /// needs: memory is the one same storage; the journal and PostgreSQL open their files or
 /// database again, as a restart would. All start from the same embedded data.
 final class StorageSubject {
-    private let kind: StorageKind
+    /// The storage, opened (again) on this backing.
+    let open: () -> any ChangeStorage
     private let directory: String?
     private let server: TemporaryPostgres?
-    private let memory: MemoryStorage?
     private static let anchor = ISO8601.parse("2026-11-20T00:00:00Z") ?? Date()
     private static let data = StorageConfiguration(dataDirectory: nil, stateDirectory: nil, anchor: anchor)
 
     init(_ kind: StorageKind) throws {
-        self.kind = kind
         switch kind {
         case .memory:
-            memory = Self.data.makeStorage(log: .discarding) as? MemoryStorage
-            (directory, server) = (nil, nil)
+            let memory = Self.data.makeStorage(log: .discarding)
+            (open, directory, server) = ({ memory }, nil, nil)
         case .journal:
-            let path = NSTemporaryDirectory() + "listservice-conformance-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            (directory, server, memory) = (path, nil, nil)
+            var configuration = Self.data
+            configuration.stateDirectory = NSTemporaryDirectory() + "listservice-conformance-\(UUID().uuidString)"
+            (open, directory, server) = ({ JournalStorage(configuration, log: .discarding) }, configuration.stateDirectory, nil)
         case .postgres:
-            (directory, server, memory) = (nil, try TemporaryPostgres(), nil)
+            let server = try TemporaryPostgres()
+            let configuration = PostgresStorage.Configuration(connectionString: server.connectionString) {
+                () throws(StartupError) in try Self.data.initialStores(log: .discarding)
+            }
+            (open, directory, self.server) = ({ PostgresStorage(configuration, log: .discarding) }, nil, server)
         }
     }
 
     deinit {
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
-    }
-
-    /// The storage, opened (again) on this backing.
-    func open() -> any ChangeStorage {
-        switch kind {
-        case .memory:
-            return memory ?? Self.data.makeStorage(log: .discarding)
-        case .journal:
-            var configuration = Self.data
-            configuration.stateDirectory = directory
-            return JournalStorage(configuration, log: .discarding)
-        case .postgres:
-            let configuration = PostgresStorage.Configuration(connectionString: server?.connectionString ?? "") {
-                () throws(StartupError) in try Self.data.initialStores(log: .discarding)
-            }
-            return PostgresStorage(configuration, log: .discarding)
-        }
     }
 
     /// A service over the storage, opened (again).
