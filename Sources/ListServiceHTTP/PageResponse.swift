@@ -31,8 +31,8 @@ enum PageResponse {
         if encoded != nil { headers.add(name: "Content-Encoding", value: "gzip") }
         if ConditionalRequest.ifNoneMatch(request.headers["If-None-Match"], matchesEitherCodingOf: page.etag) {
             metrics.increment(.notModified)
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: headers, choseCachingAndCoding: true)
         }
-        return .json(encoded?.bytes ?? page.body, headers: headers)
+        return .json(encoded?.bytes ?? page.body, headers: headers, choseCachingAndCoding: true)
     }
 }

@@ -5,8 +5,9 @@ import HTTPLite
 /// for an origin not allowed), an unsafe method from a browser origin not allowed (403), its
 /// key (401); a request with a body passes them on its head (`screen`), before the body is
 /// read. The router then answers, and every answer leaves with the CORS headers its origin
-/// gets, a `Vary` that names what it depends on, a `Cache-Control` (`no-store` unless the
-/// route chose), and in the coding the client accepts.
+/// gets and a `Vary` that names what it depends on; an answer whose route did not choose its
+/// caching and coding (`Response.choseCachingAndCoding`: a page or a static file does) is
+/// `no-store` and goes in the coding the client accepts.
 package struct ServiceHandler: Sendable {
     let router: Router
     let policy: AccessPolicy
@@ -110,11 +111,12 @@ package struct ServiceHandler: Sendable {
             return response
         case .bytes:
             var response = response
-            if response.headers["Cache-Control"] == nil { response.headers.add(name: "Cache-Control", value: "no-store") }
-            // A route that says what its answer varies by (a page, the contract) chose its coding itself.
-            if response.headers["Vary"] == nil && Compression.isCompressible(response.headers["Content-Type"]) {
-                response.headers.add(name: "Vary", value: "Accept-Encoding")
-                Compression.compress(&response, for: request)
+            if !response.choseCachingAndCoding {
+                response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+                if Compression.isCompressible(response.headers["Content-Type"]) {
+                    addVary("Accept-Encoding", to: &response)
+                    Compression.compress(&response, for: request)
+                }
             }
             addAccessHeaders(to: &response, for: request)
             return response
@@ -124,9 +126,14 @@ package struct ServiceHandler: Sendable {
     /// CORS headers for an allowed origin, and `Vary: Origin` whenever CORS is on.
     private func addAccessHeaders(to response: inout Response, for request: Request) {
         guard policy.cors.isEnabled else { return }
-        response.headers.replaceOrAdd(name: "Vary", value: response.headers["Vary"].map { $0 + ", Origin" } ?? "Origin")
+        addVary("Origin", to: &response)
         guard let origin = request.headers["Origin"], response.headers["Access-Control-Allow-Origin"] == nil else { return }
         for field in policy.cors.responseHeaders(for: origin) { response.headers.add(name: field.name, value: field.value) }
+    }
+
+    /// Names one more request header the answer depends on, in its one `Vary` field.
+    private func addVary(_ name: String, to response: inout Response) {
+        response.headers.replaceOrAdd(name: "Vary", value: response.headers["Vary"].map { "\($0), \(name)" } ?? name)
     }
 }
 

@@ -124,6 +124,28 @@ import Testing
         #expect(handler.send(.post, "/orders/o-000002/cancel").headers["Cache-Control"] == "no-store")
     }
 
+    /// The front door adds its defaults by what a route declares, not by which headers it finds:
+    /// an answer that chose its caching and coding keeps them; any other is `no-store` and gzip
+    /// when the client takes it, whatever `Vary` or `Cache-Control` its route set.
+    @Test func defaults_followTheRoutesDeclaration_notTheHeadersPresent() throws {
+        let big = [UInt8](repeating: UInt8(ascii: "a"), count: 4096)
+        var router = Router()
+        router.get("/chosen") { _ in
+            .json(big, headers: ["Cache-Control": "public, max-age=60", "Vary": "Accept-Language"], choseCachingAndCoding: true)
+        }
+        router.get("/undeclared") { _ in .json(big, headers: ["Cache-Control": "public, max-age=60", "Vary": "Accept-Language"]) }
+        let handler = ServiceHandler(router: router, policy: .open, metrics: AccessMetrics())
+
+        let chosen = handler.send(.get, "/chosen", headers: Self.gzip)
+        #expect(chosen.headers["Cache-Control"] == "public, max-age=60" && chosen.headers["Content-Encoding"] == nil)
+        #expect(vary(chosen) == ["Accept-Language"] && body(chosen) == big)
+
+        let undeclared = handler.send(.get, "/undeclared", headers: Self.gzip)
+        #expect(undeclared.headers["Cache-Control"] == "no-store" && undeclared.headers.values(for: "Cache-Control").count == 1)
+        #expect(undeclared.headers["Content-Encoding"] == "gzip" && gunzip(body(undeclared)) == big)
+        #expect(vary(undeclared) == ["Accept-Language", "Accept-Encoding"] && undeclared.headers.values(for: "Vary").count == 1)
+    }
+
     @Test func head_answersEveryGetRouteWithItsHeaders() throws {
         let handler = handler()
         let session: HTTPHeaders = ["X-Session-ID": "head-check", "Accept-Encoding": "gzip"]

@@ -3,23 +3,36 @@ public struct Response: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: ResponseBody
+    /// Set by a route that chose the answer's caching (`Cache-Control`) and content coding
+    /// (`Content-Encoding`, `Vary`) itself, as a cached page or a static file does; a layer
+    /// that adds defaults on the way out then leaves those alone.
+    public var choseCachingAndCoding: Bool
 
-    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty) {
+    public init(
+        status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty, choseCachingAndCoding: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.choseCachingAndCoding = choseCachingAndCoding
     }
 
     /// A fixed body with its content type.
-    public init(status: HTTPStatus = .ok, contentType: String, bytes: [UInt8], headers: HTTPHeaders = HTTPHeaders()) {
+    public init(
+        status: HTTPStatus = .ok, contentType: String, bytes: [UInt8], headers: HTTPHeaders = HTTPHeaders(),
+        choseCachingAndCoding: Bool = false
+    ) {
         var headers = headers
         headers.replaceOrAdd(name: "Content-Type", value: contentType)
-        self.init(status: status, headers: headers, body: .bytes(bytes))
+        self.init(status: status, headers: headers, body: .bytes(bytes), choseCachingAndCoding: choseCachingAndCoding)
     }
 
     /// A JSON body already encoded to bytes.
-    public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> Response {
-        Response(status: status, contentType: "application/json", bytes: bytes, headers: headers)
+    public static func json(
+        _ bytes: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), choseCachingAndCoding: Bool = false
+    ) -> Response {
+        Response(
+            status: status, contentType: "application/json", bytes: bytes, headers: headers, choseCachingAndCoding: choseCachingAndCoding)
     }
 }
 

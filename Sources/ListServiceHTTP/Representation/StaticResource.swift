@@ -31,8 +31,8 @@ struct StaticResource: Sendable {
         if gzip != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
         if chosen !== identity { headers.add(name: "Content-Encoding", value: "gzip") }
         if ConditionalRequest.ifNoneMatch(request.headers["If-None-Match"], matchesEitherCodingOf: identity.etag) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: headers, choseCachingAndCoding: true)
         }
-        return Response(contentType: contentType, bytes: chosen.bytes, headers: headers)
+        return Response(contentType: contentType, bytes: chosen.bytes, headers: headers, choseCachingAndCoding: true)
     }
 }
