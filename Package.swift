@@ -14,20 +14,26 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpq, PostgreSQL's C client (Debian's libpq-dev), found by pkg-config.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // OpenSSL's libcrypto (Debian's libssl-dev): token signatures (HMAC, RSA, ECDSA).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // What HTTPLite and the core both need and neither owns: a lock ThreadSanitizer
         // understands, JSON string literals, lines on stderr.
         .target(name: "Basics"),
         .target(name: "HTTPLite", dependencies: ["CSystem", "CZlib", "Basics"]),
         // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
         .target(name: "ListService", dependencies: ["CSystem", "CZlib", "Basics"]),
+        // Who is asking: bearer tokens (JWT) verified against a JWKS key set with libcrypto.
+        .target(name: "ListServiceAuth", dependencies: ["ListService", "CCrypto", "Basics"]),
         // PostgreSQL as the store of record (issue 15, in progress): connection and schema.
         .target(name: "ListServicePostgres", dependencies: ["ListService", "CLibPQ", "Basics"]),
         // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml (through
         // a symlink to the file at the top) and the web front end's files (Web/) are compiled in.
         .target(
-            name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService", "Basics"],
+            name: "ListServiceHTTP", dependencies: ["HTTPLite", "ListService", "ListServiceAuth", "Basics"],
             resources: [.embedInCode("openapi.yaml"), .embedInCode("Web")]),
-        .executableTarget(name: "server", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "ListServicePostgres", "Basics"]),
+        .executableTarget(
+            name: "server",
+            dependencies: ["HTTPLite", "ListService", "ListServiceAuth", "ListServiceHTTP", "ListServicePostgres", "Basics"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
         .executableTarget(name: "live-load", path: "benchmarks/LiveLoad"),
@@ -37,6 +43,8 @@ let package = Package(
         // its one file (Support/).
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite", "Basics"]),
         .testTarget(name: "ListServiceTests", dependencies: ["ListService", "Basics"]),
+        // Tokens minted with OpenSSL in the tests, verified as the service does.
+        .testTarget(name: "ListServiceAuthTests", dependencies: ["ListServiceAuth", "ListService", "CCrypto"]),
         .testTarget(name: "ListServiceHTTPTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "Basics", "CZlib"]),
         // Against a PostgreSQL of the tests' own (the storage conformance suite runs here: it
         // needs all three storages).

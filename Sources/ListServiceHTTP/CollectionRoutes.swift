@@ -5,11 +5,12 @@ import ListService
 /// for collections with markers. Like a SwiftUI `body`, each handler only reads what the
 /// session's view-model or the engine prepared.
 enum CollectionRoutes {
-    static func add(_ endpoint: CollectionEndpoint, service: CollectionService, to router: inout Router) {
+    static func add(_ endpoint: CollectionEndpoint, service: CollectionService, credentials: Credentials, to router: inout Router) {
         for (path, purpose) in endpoint.listPaths() {
             router.get(path) { request in
+                let caller = try credentials.reader(of: request, isPublic: endpoint.isPublic)
                 let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
-                let listRequest = ListRequest(request)
+                let listRequest = ListRequest(request, caller: caller)
                 return try mappingErrors { () throws(ListServiceError) in
                     let (page, outcome) = try endpoint.page(listRequest, resolution.session, purpose)
                     return PageResponse.make(
@@ -19,10 +20,11 @@ enum CollectionRoutes {
             }
         }
         router.get("/\(endpoint.name)/:id") { request in
+            let caller = try credentials.reader(of: request, isPublic: endpoint.isPublic)
             let display = try request.displayContext()
             let compression = Compression.pageCompression(for: request)
             return try mappingErrors { () throws(ListServiceError) in
-                let (page, outcome) = try endpoint.row(request.pathParameters["id"] ?? "", display, compression)
+                let (page, outcome) = try endpoint.row(request.pathParameters["id"] ?? "", display, caller, compression)
                 return PageResponse.make(
                     page, outcome: outcome, request: request, compression: compression, headers: HTTPHeaders(), isPerSession: false,
                     metrics: service.metrics)
@@ -44,7 +46,7 @@ extension Request {
     /// and `Accept-Language`.
     func displayContext() throws(HTTPError) -> DisplayContext {
         try mappingErrors { () throws(ListServiceError) in
-            let reader = try ParameterReader(ListRequest(self).parameters, allowed: ["locale", "tz"])
+            let reader = try ParameterReader(query.pairs.map { ($0.name, $0.value) }, allowed: ["locale", "tz"])
             return try reader.displayContext(acceptLanguage: headers["Accept-Language"])
         }
     }
@@ -52,10 +54,10 @@ extension Request {
 
 extension ListRequest {
     /// The list request an HTTP request makes: its query pairs, `Accept-Language`, the
-    /// compressed coding its `Accept-Encoding` takes, and the client's address.
-    init(_ request: Request) {
+    /// compressed coding its `Accept-Encoding` takes, the client's address, and who asks.
+    init(_ request: Request, caller: Caller) {
         self.init(
             parameters: request.query.pairs.map { ($0.name, $0.value) }, acceptLanguage: request.headers["Accept-Language"],
-            compression: Compression.pageCompression(for: request), clientAddress: request.remoteAddress)
+            compression: Compression.pageCompression(for: request), clientAddress: request.remoteAddress, caller: caller)
     }
 }

@@ -59,6 +59,7 @@ extension WriteRejection {
                 .unprocessableContent, code: "validation-failed", detail: detail,
                 extensions: [("errors", errors), ("errorCount", "\(problems.count)")])
         case .notFound: return HTTPError(.notFound, code: "not-found", detail: detail)
+        case .forbidden: return HTTPError(.forbidden, code: "forbidden", detail: detail)
         case .conflict: return HTTPError(.conflict, code: "conflict", detail: detail)
         case .stale: return HTTPError(.preconditionFailed, code: "precondition-failed", detail: detail)
         case .storageUnavailable:

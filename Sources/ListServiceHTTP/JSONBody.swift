@@ -15,7 +15,7 @@ enum JSONBody {
     static let inlineParseBytes = 16 * 1024
 
     /// 415 unless the body's media type is one of `mediaTypes`.
-    private static func require(_ mediaTypes: [String], of request: Request) throws(HTTPError) {
+    static func require(_ mediaTypes: [String], of request: Request) throws(HTTPError) {
         let type = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard let type, mediaTypes.contains(type) else {
             throw .unsupportedMediaType(mediaTypes, headers: mediaTypes == mergePatch ? ["Accept-Patch": mergePatch[0]] : [:])

@@ -5,11 +5,12 @@ import ListService
 /// validated exactly like the list's, and every refusal (a bad parameter, a cap) is a
 /// problem answer before the stream opens, since EventSource does not retry a non-200.
 enum LiveRoutes {
-    static func add(_ endpoint: CollectionEndpoint, service: CollectionService, to router: inout Router) {
+    static func add(_ endpoint: CollectionEndpoint, service: CollectionService, credentials: Credentials, to router: inout Router) {
         for (path, purpose) in endpoint.listPaths(suffix: "/live") {
             router.get(path) { request in
+                let caller = try credentials.reader(of: request, isPublic: endpoint.isPublic)
                 let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
-                var listRequest = ListRequest(request)
+                var listRequest = ListRequest(request, caller: caller)
                 // `lastEventId` is for clients that cannot set headers; it is not a list parameter.
                 let queryToken = listRequest.parameters.last { $0.name == "lastEventId" }?.value
                 listRequest.parameters.removeAll { $0.name == "lastEventId" }

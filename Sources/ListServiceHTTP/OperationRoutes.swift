@@ -2,15 +2,23 @@ import HTTPLite
 import ListService
 
 /// `POST /{name}/{path}`: what each collection declares beside its lists, rows and writes
-/// (`CollectionEndpoint.operations`: the quake feed import). The body must be JSON; the
-/// answer is deferred until the operation is done.
+/// (`CollectionEndpoint.operations`: the quake feed import). The caller's role is checked on
+/// the head (403 before a byte of the body is read); the body must be JSON; the answer is
+/// deferred until the operation is done.
 enum OperationRoutes {
     /// Operations that take large bodies may reach `maxLargeBodyBytes`; others, the router's limit.
     static func add(_ endpoint: CollectionEndpoint, to router: inout Router, maxLargeBodyBytes: Int) {
         for operation in endpoint.operations {
             router.post(
                 "/\(endpoint.name)/\(operation.path)", maxBodyBytes: operation.takesLargeBodies ? maxLargeBodyBytes : nil,
-                headCheck: JSONBody.headCheck(JSONBody.json)
+                headCheck: { head throws(HTTPError) in
+                    guard head.caller.isAtLeast(operation.requiredRole) else {
+                        throw HTTPError(
+                            .forbidden, code: "forbidden",
+                            detail: "You may not run \(endpoint.name)/\(operation.path); \(operation.requiredRole.plural) may.")
+                    }
+                    try JSONBody.require(JSONBody.json, of: head)
+                }
             ) { request in
                 let body = request.body
                 return .deferred { pending in

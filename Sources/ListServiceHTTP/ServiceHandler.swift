@@ -1,11 +1,13 @@
 import HTTPLite
+import ListService
 
 /// The service's front door. A request first passes the access checks, in this order, each
 /// refusing before anything changes: its `Host` (421), a CORS preflight (answered here, 403
 /// for an origin not allowed), an unsafe method from a browser origin not allowed (403), its
-/// key (401); a request with a body passes them on its head (`screen`), before the body is
-/// read. The router then answers, and every answer leaves with the CORS headers its origin
-/// gets and a `Vary` that names what it depends on; an answer whose route did not choose its
+/// credential (401: a token or key that does not verify, or none where one is needed), which
+/// also says who asks (`Request.caller`, for the routes); a request with a body passes them
+/// on its head (`screen`), before the body is read. The router then answers, and every
+/// answer leaves with the CORS headers its origin gets and a `Vary` that names what it depends on; an answer whose route did not choose its
 /// caching and coding (`Response.choseCachingAndCoding`: a page or a static file does) is
 /// `no-store` and goes in the coding the client accepts.
 package struct ServiceHandler: Sendable {
@@ -16,6 +18,8 @@ package struct ServiceHandler: Sendable {
     package func handle(_ request: Request) throws -> Response {
         let response: Response
         do {
+            var request = request
+            request.sender = try checkAccess(request)
             response = try admit(request) ?? router.handle(request)
         } catch let error as HTTPError {
             response = error.response
@@ -28,16 +32,16 @@ package struct ServiceHandler: Sendable {
     /// before a byte of the body is read; else the largest body its route takes (413 past it).
     package func screen(_ head: Request) -> HeadVerdict {
         do throws(HTTPError) {
-            try checkAccess(head)
+            var head = head
+            head.sender = try checkAccess(head)
             return .accept(maxBodyBytes: try router.screen(head))
         } catch {
             return .refuse(finish(error.response, for: head))
         }
     }
 
-    /// A refusal or a preflight's answer; nil when the router should answer.
+    /// A preflight's answer; nil when the router should answer.
     private func admit(_ request: Request) throws -> Response? {
-        try checkAccess(request)
         guard isPreflight(request), let origin = crossOrigin(of: request) else { return nil }
         var answer = try router.handle(request)  // 204 with the path's `Allow`, or 404
         if answer.status == .noContent, let allow = answer.headers["Allow"] {
@@ -50,9 +54,9 @@ package struct ServiceHandler: Sendable {
     }
 
     /// The checks on the head, in order: the `Host` (421); a browser origin not allowed, for a
-    /// preflight or an unsafe method (403); the key (401), which a cross-origin preflight,
-    /// sent by browsers without credentials, does not need.
-    private func checkAccess(_ request: Request) throws(HTTPError) {
+    /// preflight or an unsafe method (403); the credential (401), which a cross-origin
+    /// preflight, sent by browsers without credentials, does not need. Answers who asks.
+    private func checkAccess(_ request: Request) throws(HTTPError) -> Caller {
         let host = request.headers["Host"]
         guard policy.hosts.admits(host) else {
             metrics.refusedHosts.add(1, ordering: .relaxed)
@@ -61,14 +65,14 @@ package struct ServiceHandler: Sendable {
                 detail: "This server does not answer to the host '\(host ?? "")' (see --allowed-host).",
                 extensions: [("parameter", "\"Host\"")])
         }
-        guard let origin = crossOrigin(of: request) else { return try checkKey(request) }
+        guard let origin = crossOrigin(of: request) else { return try checkCredential(request) }
         let isAllowed = policy.cors.grant(for: origin) != .refused
         if isPreflight(request) {
             guard isAllowed else { throw refusedOrigin(origin, "may not call this service from a browser") }
-            return
+            return .anonymous
         }
         if !isAllowed && !request.method.isSafe { throw refusedOrigin(origin, "may not change anything here") }
-        try checkKey(request)
+        return try checkCredential(request)
     }
 
     /// The request's `Origin` when it is not the service's own.
@@ -83,10 +87,13 @@ package struct ServiceHandler: Sendable {
         request.method == .options && request.headers["Access-Control-Request-Method"] != nil
     }
 
-    private func checkKey(_ request: Request) throws(HTTPError) {
-        guard let refusal = policy.keys.refusal(of: request) else { return }
-        metrics.refusedAuthentications.add(1, ordering: .relaxed)
-        throw refusal
+    private func checkCredential(_ request: Request) throws(HTTPError) -> Caller {
+        do throws(HTTPError) {
+            return try policy.credentials.caller(of: request, keys: policy.keys)
+        } catch {
+            metrics.refusedAuthentications.add(1, ordering: .relaxed)
+            throw error
+        }
     }
 
     private func refusedOrigin(_ origin: String, _ what: String) -> HTTPError {

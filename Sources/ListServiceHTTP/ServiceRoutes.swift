@@ -21,7 +21,8 @@ package enum ServiceRoutes {
     ) -> ServiceHandler {
         let metrics = AccessMetrics()
         let router = makeRouter(
-            service: service, server: server, access: metrics, maxBodyBytes: maxBodyBytes, maxImportBytes: maxImportBytes)
+            service: service, credentials: policy.credentials, server: server, access: metrics, maxBodyBytes: maxBodyBytes,
+            maxImportBytes: maxImportBytes)
         return ServiceHandler(router: router, policy: policy, metrics: metrics)
     }
 
@@ -29,8 +30,8 @@ package enum ServiceRoutes {
     /// runs. Ordinary bodies are refused past `maxBodyBytes` (413), only an import may reach
     /// `maxImportBytes`.
     private static func makeRouter(
-        service: CollectionService, server: @escaping @Sendable () -> ServerStatistics.Snapshot?, access: AccessMetrics,
-        maxBodyBytes: Int, maxImportBytes: Int
+        service: CollectionService, credentials: Credentials, server: @escaping @Sendable () -> ServerStatistics.Snapshot?,
+        access: AccessMetrics, maxBodyBytes: Int, maxImportBytes: Int
     ) -> Router {
         var router = Router(defaultMaxBodyBytes: maxBodyBytes)
         let health = Array(#"{"status":"ok"}"#.utf8)
@@ -42,8 +43,8 @@ package enum ServiceRoutes {
         router.get("/openapi.yaml") { request in specification.response(to: request) }
         WebRoutes.add(.compiled, to: &router)
         for endpoint in service.endpoints {
-            CollectionRoutes.add(endpoint, service: service, to: &router)
-            LiveRoutes.add(endpoint, service: service, to: &router)
+            CollectionRoutes.add(endpoint, service: service, credentials: credentials, to: &router)
+            LiveRoutes.add(endpoint, service: service, credentials: credentials, to: &router)
             if let writes = endpoint.writes { WriteRoutes.add(writes, of: endpoint.name, to: &router) }
             OperationRoutes.add(endpoint, to: &router, maxLargeBodyBytes: maxImportBytes)
         }

@@ -8,8 +8,9 @@ enum WriteRoutes {
     static func add(_ writes: CollectionEndpoint.Writes, of name: String, to router: inout Router) {
         router.post("/\(name)", headCheck: JSONBody.headCheck(JSONBody.json)) { request in
             let display = try request.displayContext()
+            let caller = request.caller
             return try JSONBody.deferred(request) { body, pending in
-                writes.create(body, display) { answer in pending.complete(response(to: answer, in: name, display: display)) }
+                writes.create(body, display, caller) { answer in pending.complete(response(to: answer, in: name, display: display)) }
             }
         }
         router.patch("/\(name)/:id", headCheck: JSONBody.headCheck(JSONBody.mergePatch)) { request in
@@ -30,20 +31,25 @@ enum WriteRoutes {
         }
     }
 
-    /// What a write to an existing item names: its id, the client's display context and `If-Match`.
+    /// What a write to an existing item names: its id, the client's display context, `If-Match`
+    /// and who asks.
     private struct Target: Sendable {
         let id: String
         let display: DisplayContext
         let condition: VersionCondition?
+        let caller: Caller
 
         init(_ request: Request) throws(HTTPError) {
             id = request.pathParameters["id"] ?? ""
             display = try request.displayContext()
             condition = ConditionalRequest.ifMatch(request.headers["If-Match"])
+            caller = request.caller
         }
 
         func edit(_ edit: ItemEdit, with writes: CollectionEndpoint.Writes, in name: String, pending: DeferredResponse) {
-            writes.edit(id, edit, condition, display) { answer in pending.complete(response(to: answer, in: name, display: display)) }
+            writes.edit(id, edit, condition, display, caller) { answer in
+                pending.complete(response(to: answer, in: name, display: display))
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPLite
 import ListService
+import ListServiceAuth
 import ListServiceHTTP
 import ListServicePostgres
 
@@ -43,6 +44,14 @@ struct ServerOptions {
     var apiKeys: [String] = []
     var requiresKeyForReads = false
     var allowsAnonymousWrites = false
+    /// The keys bearer tokens are verified with (`--jwt-keys FILE` or `LISTSERVICE_JWT_KEYS`),
+    /// read at start; nil: no tokens beyond the demo identities'.
+    var jwtKeys: KeySet?
+    /// The file of `--jwt-keys`, read again on SIGHUP.
+    var jwtKeysPath: String?
+    /// What tokens' claims must say (`--jwt-issuer`, `--jwt-audience`), how far clocks may
+    /// disagree (`--jwt-leeway`), and the claim of the role (`--jwt-role-claim`).
+    var tokenClaims = TokenVerifier.Configuration()
 
     /// The data files `--data` reads, as the help says them: `orders.json, tasks.json and
     /// quakes.geojson from DIR, and users.json when present`.
@@ -103,6 +112,14 @@ struct ServerOptions {
           --api-keys FILE         writes need Authorization: Bearer <key>, a key from FILE (one per line,
                                   # comments); or the keys in env LISTSERVICE_API_KEYS
           --require-key-for-reads reads need a key too (/health stays open)
+          --jwt-keys FILE         verify Authorization: Bearer <JWT> tokens (HS256, RS256, ES256) with the
+                                  keys of FILE, a JWKS document (read again on SIGHUP); or the document in
+                                  env LISTSERVICE_JWT_KEYS. Then orders and tasks need a token to read,
+                                  every write a token or an API key
+          --jwt-issuer ISS        tokens must carry this iss
+          --jwt-audience AUD      tokens must carry this aud
+          --jwt-leeway SECONDS    clock skew allowed for exp, nbf and iat (default 30)
+          --jwt-role-claim NAME   the claim holding the role: customer, staff or admin (default role)
           --allow-anonymous-writes  on a non-loopback address with no keys, accept writes anyway (by
                                   default they are refused 401)
           --no-access-log         do not log one line per request on stderr
@@ -120,6 +137,9 @@ struct ServerOptions {
             options.configuration.port = try parsePort(port, source: "PORT")
         }
         if let keys = environment["LISTSERVICE_API_KEYS"] { options.apiKeys = APIKeys.parse(keys) }
+        if let document = environment["LISTSERVICE_JWT_KEYS"], !document.isEmpty {
+            options.jwtKeys = try parseJWKS(Array(document.utf8), source: "LISTSERVICE_JWT_KEYS")
+        }
         if let url = environment["DATABASE_URL"], !url.isEmpty { options.databaseURL = url }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -159,6 +179,14 @@ struct ServerOptions {
             case "--allowed-host": options.allowedHosts.append(try value())
             case "--api-keys": options.apiKeys = try readKeys(try value())
             case "--require-key-for-reads": options.requiresKeyForReads = true
+            case "--jwt-keys":
+                let path = try value()
+                options.jwtKeys = try readJWKS(path)
+                options.jwtKeysPath = path
+            case "--jwt-issuer": options.tokenClaims.issuer = try value()
+            case "--jwt-audience": options.tokenClaims.audience = try value()
+            case "--jwt-leeway": options.tokenClaims.leeway = TimeInterval(try parseInt(try value(), argument, in: 0...86_400))
+            case "--jwt-role-claim": options.tokenClaims.roleClaim = try value()
             case "--allow-anonymous-writes": options.allowsAnonymousWrites = true
             case "--no-access-log": options.configuration.isAccessLogEnabled = false
             case "--data": options.dataDirectory = try value()
@@ -186,14 +214,36 @@ struct ServerOptions {
         return options
     }
 
-    /// Who may reach and change the service, from the options and the address bound.
-    var accessPolicy: AccessPolicy {
+    /// Who may reach and change the service, from the options and the address bound; `tokens`
+    /// verifies bearer tokens (made once by the caller, since its keys are replaced on SIGHUP).
+    func accessPolicy(tokens: TokenAuthority? = nil) -> AccessPolicy {
         let isLoopback = AllowedHosts.isLoopback(configuration.host)
         return AccessPolicy(
             hosts: AllowedHosts(names: allowedHosts, boundTo: configuration.host), cors: CORSPolicy(origins: corsOrigins),
             keys: APIKeys(
                 keys: apiKeys, requireForReads: requiresKeyForReads, boundToLoopback: isLoopback,
-                allowsAnonymousWrites: allowsAnonymousWrites))
+                allowsAnonymousWrites: allowsAnonymousWrites),
+            credentials: Credentials(tokens: tokens, requiresIdentity: jwtKeys != nil))
+    }
+
+    /// The token verifier of `jwtKeys`; nil without keys.
+    func makeTokenAuthority() -> TokenAuthority? {
+        jwtKeys.map { TokenAuthority(verifier: TokenVerifier(keys: $0, configuration: tokenClaims)) }
+    }
+
+    /// The key set in the JWKS file at `path`; one that cannot be read or used is an error
+    /// naming the file and what is wrong.
+    static func readJWKS(_ path: String) throws(Failure) -> KeySet {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(message: "--jwt-keys: cannot read '\(path)'") }
+        return try parseJWKS(Array(data), source: "--jwt-keys '\(path)'")
+    }
+
+    private static func parseJWKS(_ bytes: [UInt8], source: String) throws(Failure) -> KeySet {
+        do throws(KeyError) {
+            return try KeySet(jwks: bytes)
+        } catch {
+            throw Failure(message: "\(source): \(error)")
+        }
     }
 
     /// The keys in `path`; a file that cannot be read or holds none is an error.

@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import HTTPLite
 import ListService
+import ListServiceAuth
 import ListServiceHTTP
 import ListServicePostgres
 
@@ -56,7 +57,10 @@ StandardError.writeLine(
 
 System.raiseOpenFileLimit()
 let statistics = ServerStatisticsBox()
-let policy = options.accessPolicy
+let tokens = options.makeTokenAuthority()
+let policy = options.accessPolicy(tokens: tokens)
+// Token keys rotate without a restart: SIGHUP reads the file again.
+let keyRotation = options.jwtKeysPath.flatMap { path in tokens.map { handleKeyRotation(of: $0, from: path) } }
 let handler = ServiceRoutes.makeHandler(
     service: service, policy: policy, server: { statistics.snapshot }, maxBodyBytes: options.configuration.limits.maxBodyBytes,
     maxImportBytes: options.maxImportBytes)
@@ -90,4 +94,4 @@ let signalSources = handleShutdownSignals(for: server, before: service.live.stop
 server.waitUntilStopped()
 service.writes.finishBackgroundWork()
 StandardError.writeLine("level=info event=stopped")
-withExtendedLifetime(signalSources) { exit(0) }
+withExtendedLifetime((signalSources, keyRotation)) { exit(0) }

@@ -142,7 +142,7 @@ import Testing
         let state = CollectionState<Orders>(items: orders)
         for field in OrderSortField.allCases {
             for direction in SortDirection.allCases {
-                let built = state.evaluate(view: .all, scope: .init(currentMonth: nil), foldedQuery: "", sort: field, direction: direction)
+                let built = state.evaluate(ListDefinition(view: .all, scope: .init(currentMonth: nil), sort: field, direction: direction))
                 let expected = orders.indices.sorted { a, b in
                     let keyA = Orders.sortKey(of: orders[a], by: field), keyB = Orders.sortKey(of: orders[b], by: field)
                     if keyA != keyB { return direction == .asc ? keyA < keyB : keyB < keyA }
@@ -171,7 +171,9 @@ import Testing
             ]
         }
         func answers(_ state: CollectionState<Orders>) -> [[Int32]] {
-            queries.map { Array(state.evaluate(view: $0.0, scope: $0.1, foldedQuery: $0.2, sort: .date, direction: .desc).slots) }
+            queries.map {
+                Array(state.evaluate(ListDefinition(view: $0.0, scope: $0.1, foldedSearch: $0.2, sort: .date, direction: .desc)).slots)
+            }
         }
         _ = answers(state)  // caches every view's members
         for step in 0..<300 {

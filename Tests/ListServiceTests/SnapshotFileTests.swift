@@ -49,26 +49,41 @@ import Testing
     }
 
     /// The bytes of one order. If this fails, the snapshot format changed: bump
-    /// `SnapshotFile.formatVersion` (older snapshots are then refused, not misread) and update.
+    /// `SnapshotFile.formatVersion` (and read the older format as it was) and update.
     @Test func oneOrdersBytes_areTheFormatOfThisVersion() throws {
         let order = Order(
             id: "o-1", title: "T", customerName: "Ann", currency: .named("EUR"), total: Money(cents: 250),
             date: Date(timeIntervalSince1970: 0),
             status: .pending, items: [OrderItem(name: "Pen", quantity: 2, unitPrice: Money(cents: 125), requiresSignature: true)],
-            shippingAddress: ShippingAddress(street: "S", city: "C", postalCode: "1", country: "DE", isResidential: false))
+            shippingAddress: ShippingAddress(street: "S", city: "C", postalCode: "1", country: "DE", isResidential: false),
+            customer: OwnerID("c-7"))
         let bytes = encode([order], as: Orders.self)
         let hex = bytes.map { String(zeroPadded: UInt32($0), width: 2, radix: 16) }.joined()
-        #expect(SnapshotFile.formatVersion == 1)
+        #expect(SnapshotFile.formatVersion == 2)
         let expected = [
-            "4c53534e4150000a", "01000000",  // magic, version
+            "4c53534e4150000a", "02000000",  // magic, version
             "066f7264657273", "01",  // "orders", one item
-            "07", "03416e6e", "03455552", "0770656e64696e67", "0350656e", "0153", "0143", "024445",  // the shared text
-            "1f", "036f2d31", "0154", "00", "01", "f403", "0000000000000000", "02",  // id, title, customer, currency, total, date, status
+            "08", "03416e6e", "03455552", "0770656e64696e67", "0350656e", "0153", "0143", "024445", "03632d37",  // the shared text
+            "20", "036f2d31", "0154", "00", "01", "f403", "0000000000000000", "02",  // id, title, customer, currency, total, date, status
             "01", "03", "04", "fa01", "01",  // one item: name, quantity, unit price, signature
             "04", "05", "0131", "06", "00",  // street, city, postal code, country, residential
-            "393c33ba",  // CRC-32
+            "07",  // the customer's account
+            "8b1bc276",  // CRC-32
         ]
         #expect(hex == expected.joined())
+        #expect(try decode(bytes, as: Orders.self) == [order])
+    }
+
+    /// A snapshot of the format before owners (version 1) is still read: its orders have no customer.
+    @Test func aVersionOneSnapshot_readsWithoutOwners() throws {
+        let hex =
+            "4c53534e4150000a01000000066f7264657273010703416e6e034555520770656e64696e670350656e01530143024445"
+            + "1f036f2d3101540001f403000000000000000002010304fa0101040501310600393c33ba"
+        let bytes = stride(from: 0, to: hex.count, by: 2).compactMap {
+            UInt8(hex.dropFirst($0).prefix(2), radix: 16)
+        }
+        let orders = try decode(bytes, as: Orders.self)
+        #expect(orders.map(\.id) == ["o-1"] && orders.first?.customer == OwnerID.none && orders.first?.customerName == "Ann")
     }
 
     @Test func damage_isNamed_neverMisread() throws {
@@ -79,7 +94,7 @@ import Testing
         #expect(failure(Array(good.dropLast(1)), as: Orders.self) == "fails its checksum: the file is damaged")
         var newer = good
         newer[SnapshotFile.magic.count] = 9
-        #expect(failure(newer, as: Orders.self) == "is in snapshot format 9; this build reads format 1 only")
+        #expect(failure(newer, as: Orders.self) == "is in snapshot format 9; this build reads formats 1 to 2 only")
         #expect(failure(Array("[]".utf8), as: Orders.self) == "is not a ListService snapshot")
         #expect(failure([], as: Orders.self) == "is not a ListService snapshot")
         #expect(failure(good, as: Tasks.self)?.contains("holds orders, not tasks") == true)

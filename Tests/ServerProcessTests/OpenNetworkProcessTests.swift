@@ -34,13 +34,13 @@ import Testing
                 ["--cors-origin", "https://app.example", "--cors-origin", "*", "--allowed-host", "api.example", "--api-keys", file],
                 environment: [:])
             #expect(options.corsOrigins == ["https://app.example", "*"] && options.allowedHosts == ["api.example"])
-            #expect(options.apiKeys == ["alpha", "beta"] && options.accessPolicy.keys.writes == .keyed)
+            #expect(options.apiKeys == ["alpha", "beta"] && options.accessPolicy().keys.writes == .keyed)
             #expect(try ServerOptions.parse([], environment: ["LISTSERVICE_API_KEYS": "a,b"]).apiKeys == ["a", "b"])
-            #expect(try ServerOptions.parse(["--host", "0.0.0.0"], environment: [:]).accessPolicy.keys.writes == .refused)
+            #expect(try ServerOptions.parse(["--host", "0.0.0.0"], environment: [:]).accessPolicy().keys.writes == .refused)
             #expect(
-                try ServerOptions.parse(["--host", "0.0.0.0", "--allow-anonymous-writes"], environment: [:]).accessPolicy.keys.writes
+                try ServerOptions.parse(["--host", "0.0.0.0", "--allow-anonymous-writes"], environment: [:]).accessPolicy().keys.writes
                     == .open)
-            #expect(try ServerOptions.parse([], environment: [:]).accessPolicy.keys.writes == .open)
+            #expect(try ServerOptions.parse([], environment: [:]).accessPolicy().keys.writes == .open)
             let empty = directory + "/empty"
             try "# nothing\n".write(toFile: empty, atomically: true, encoding: .utf8)
             for bad in [

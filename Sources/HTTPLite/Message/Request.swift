@@ -12,6 +12,9 @@ public struct Request: Sendable {
     /// The numeric address of the client's end of the connection (no port); nil for a request
     /// made in process.
     public var remoteAddress: String?
+    /// What the application's front door learned of who sent the request (a verified
+    /// identity), for its routes to read; HTTPLite itself neither sets nor reads it.
+    public var sender: (any Sendable)?
 
     public init(
         method: HTTPMethod, path: String, query: QueryParameters = QueryParameters(),

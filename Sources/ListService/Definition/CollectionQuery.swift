@@ -50,6 +50,14 @@ package protocol CollectionQuery: Sendable {
     static var searchableFields: [@Sendable (Item) -> String] { get }
     /// What `field` sorts by (the engine folds text once per distinct value where it can).
     static func sortValue(of item: Item, by field: SortField) -> SortValue
+
+    /// The account `item` belongs to; `none` for an unowned item or a collection without owners.
+    static func owner(of item: Item) -> OwnerID
+    /// Which items `caller`'s lists hold: the one rule of what a caller may see.
+    static func readScope(for caller: Caller) -> AccessScope
+    /// Whether anyone may read, signed in or not, where the service checks tokens (quakes and
+    /// people are public; orders and tasks need an identity).
+    static var isPublic: Bool { get }
 }
 
 extension CollectionQuery {
@@ -61,6 +69,9 @@ extension CollectionQuery {
     package static var directionAliases: [String: SortDirection] { [:] }
     package static func sequence(of id: String) -> Int? { nil }
     package static func holdsEveryItem(_ view: View) -> Bool { false }
+    package static func owner(of item: Item) -> OwnerID { .none }
+    package static func readScope(for caller: Caller) -> AccessScope { .everything }
+    package static var isPublic: Bool { true }
 }
 
 extension CollectionQuery where Scope == NoScope {

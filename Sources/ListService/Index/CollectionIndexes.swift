@@ -10,10 +10,11 @@ extension CollectionState {
         private(set) var filterFields: [C.FilterFields?] = []
         private(set) var search = SearchIndex(fields: [])
         private(set) var sortOrders: [SortOrderKey: SlotOrder] = [:]
+        private(set) var slotsByOwner: [OwnerID: [Int32]] = [:]
 
         private enum Part: Sendable {
             case slotByID(ReferenceTable)
-            case filterFields([C.FilterFields?])
+            case filterFields([C.FilterFields?], slotsByOwner: [OwnerID: [Int32]])
             case searchField(Int, SearchIndex.Field)
             case sortField(C.SortField, ascending: SlotOrder, descending: SlotOrder)
         }
@@ -35,7 +36,12 @@ extension CollectionState {
                         }
                         return .slotByID(table)
                     case 1:
-                        return .filterFields(items.indices.map { C.filterFields(of: items[$0]) })
+                        var slotsByOwner: [OwnerID: [Int32]] = [:]
+                        for slot in items.indices {
+                            let owner = C.owner(of: items[slot])
+                            if owner != .none { slotsByOwner[owner, default: []].append(Int32(slot)) }
+                        }
+                        return .filterFields(items.indices.map { C.filterFields(of: items[$0]) }, slotsByOwner: slotsByOwner)
                     case let task where task < 2 + searchFields.count:
                         let field = task - 2, text = searchFields[field]
                         return .searchField(field, SearchIndex.Field(values: items.indices.lazy.map { text(items[$0]) }))
@@ -51,7 +57,9 @@ extension CollectionState {
             for part in parts.withLock({ $0 }) {
                 switch part {
                 case .slotByID(let table): slotByID = table
-                case .filterFields(let fields): filterFields = fields
+                case .filterFields(let fields, let owners):
+                    filterFields = fields
+                    slotsByOwner = owners
                 case .searchField(let index, let field): searchIndexFields[index] = field
                 case .sortField(let field, let ascending, let descending):
                     sortOrders[SortOrderKey(field: field, direction: .asc)] = ascending

@@ -22,6 +22,9 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private var filterFields: [C.FilterFields?]
     private var search: SearchIndex
     private var sortOrders: [SortOrderKey: SlotOrder]
+    /// Each owner's slots, ascending (unowned items are in no list): what an owner's list is
+    /// made from, so one customer's orders are found without walking a million.
+    private var slotsByOwner: [OwnerID: [Int32]]
     private var revisions: [UInt32]
     private var liveCount: Int
     /// Bumped by every change.
@@ -49,6 +52,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         filterFields = indexes.filterFields
         search = indexes.search
         sortOrders = indexes.sortOrders
+        slotsByOwner = indexes.slotsByOwner
         revisions = Array(repeating: 0, count: items.count)
         liveCount = items.count
     }
@@ -117,30 +121,44 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
     }
 
-    /// The slots of the items in `view` and `scope` whose text contains `foldedQuery`, sorted
-    /// by `field` in `direction`, ties by id; with the version it was computed at.
-    func evaluate(
-        view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField, direction: SortDirection
-    ) -> (slots: SlotOrder, version: UInt64) {
-        lock.withReadLock {
-            (evaluateLocked(view: view, scope: scope, foldedQuery: foldedQuery, sort: field, direction: direction), changeCount)
-        }
+    /// The slots of the items `list` holds (its view in its scope, within its access, whose
+    /// text contains its search), sorted by its field in its direction, ties by id; with the
+    /// version it was computed at.
+    func evaluate(_ list: ListDefinition<C>) -> (slots: SlotOrder, version: UInt64) {
+        lock.withReadLock { (evaluateLocked(list), changeCount) }
     }
 
     /// `evaluate` for a caller that holds the lock. When every item matches, the presorted
     /// order itself is the answer (shared, not copied).
-    private func evaluateLocked(
-        view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField, direction: SortDirection
-    ) -> SlotOrder {
-        let sorted = sortOrders[SortOrderKey(field: field, direction: direction)] ?? SlotOrder([])
-        if C.holdsEveryItem(view) && foldedQuery.isEmpty { return sorted }
-        var matches = members(of: ViewScope(view: view, scope: scope))
-        search.keepMatches(of: foldedQuery, in: &matches)
-        let found = matches.setCount
-        if found == 0 { return SlotOrder([]) }
-        if sorted.count == liveCount && found == liveCount { return sorted }
-        return sorted.filtered(by: matches)
+    private func evaluateLocked(_ list: ListDefinition<C>) -> SlotOrder {
+        let sorted = sortOrders[SortOrderKey(field: list.sort, direction: list.direction)] ?? SlotOrder([])
+        guard case .owner(let owner) = list.access else {
+            if C.holdsEveryItem(list.view) && list.foldedSearch.isEmpty { return sorted }
+            var matches = members(of: ViewScope(view: list.view, scope: list.scope))
+            search.keepMatches(of: list.foldedSearch, in: &matches)
+            let found = matches.setCount
+            if found == 0 { return SlotOrder([]) }
+            if sorted.count == liveCount && found == liveCount { return sorted }
+            return sorted.filtered(by: matches)
+        }
+        // One owner's items: their slots, kept by the view and the search, then sorted on their
+        // own when few (a walk of the whole presorted order costs a million steps).
+        let own = slotsByOwner[owner] ?? []
+        guard !own.isEmpty else { return SlotOrder([]) }
+        var matches = SlotBits(count: filterFields.count)
+        let members = C.holdsEveryItem(list.view) ? nil : self.members(of: ViewScope(view: list.view, scope: list.scope))
+        for slot in own where isLive[Int(slot)] && members?[Int(slot)] != false { matches[Int(slot)] = true }
+        search.keepMatches(of: list.foldedSearch, in: &matches)
+        let found = own.filter { matches[Int($0)] }
+        guard found.count * Self.ownSortFactor < sorted.count else { return sorted.filtered(by: matches) }
+        let keys = found.map { (slot: $0, key: C.sortKey(of: storedItems[Int($0)], by: list.sort), id: C.id(of: storedItems[Int($0)])) }
+        let ordered = keys.sorted { list.direction.places($1.key, $1.id, after: $0.key, $0.id) }
+        return SlotOrder(ordered.map(\.slot))
     }
+
+    /// An owner's items are sorted on their own when they are fewer than the whole order's
+    /// length over this (a sort of n compares n·log n keys; the walk reads every slot).
+    private static var ownSortFactor: Int { 64 }
 
     /// A view in a scope: what a membership bitmap is kept for.
     private struct ViewScope: Hashable {
@@ -196,14 +214,10 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         func versions() -> [UInt64] { itemVersions.versions(of: self) }
     }
 
-    func page(
-        of slots: SlotOrder, version: UInt64, view: C.View, scope: C.Scope, foldedQuery: String, sort field: C.SortField,
-        direction: SortDirection, start: PageStart, limit: Int
-    ) -> PageContents? {
-        lock.withReadLock {
-            let list =
-                version == changeCount
-                ? slots : evaluateLocked(view: view, scope: scope, foldedQuery: foldedQuery, sort: field, direction: direction)
+    func page(of slots: SlotOrder, version: UInt64, list definition: ListDefinition<C>, start: PageStart, limit: Int) -> PageContents? {
+        let (field, direction) = (definition.sort, definition.direction)
+        return lock.withReadLock {
+            let list = version == changeCount ? slots : evaluateLocked(definition)
             let first: Int
             switch start {
             case .first: first = 0
@@ -265,6 +279,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                     if let slot = slot(of: id) {
                         let old = items(Int(slot))
                         removeFromSortOrders(slot: slot, item: old)
+                        moveOwner(of: slot, from: old, to: item)
                         store(item, at: slot)
                         if old == nil { liveCount += 1 }
                         effects.append(Effect(slot: slot, old: old, new: item))
@@ -275,6 +290,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                         filterFields.append(nil)
                         revisions.append(0)
                         slotByID.insert(slot, hash: id.hashValue) { C.id(of: storedItems[Int($0)]).hashValue }
+                        moveOwner(of: slot, from: nil, to: item)
                         store(item, at: slot)
                         liveCount += 1
                         effects.append(Effect(slot: slot, old: nil, new: item))
@@ -282,6 +298,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 case .delete(let id):
                     guard let slot = slot(of: id), let old = items(Int(slot)) else { continue }
                     removeFromSortOrders(slot: slot, item: old)
+                    moveOwner(of: slot, from: old, to: nil)
                     isLive[Int(slot)] = false
                     filterFields[Int(slot)] = nil
                     updateViewMembers(slot: slot)
@@ -310,6 +327,23 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
     }
 
+    /// Moves `slot` from the owner of `old` to the owner of `new` (nil: none) in `slotsByOwner`,
+    /// keeping each owner's slots ascending (under the write lock).
+    private func moveOwner(of slot: Int32, from old: C.Item?, to new: C.Item?) {
+        let before = old.map(C.owner) ?? .none, after = new.map(C.owner) ?? .none
+        guard before != after else { return }
+        if before != .none, var slots = slotsByOwner[before] {
+            let index = slots.insertionIndex(of: slot)
+            if index < slots.count && slots[index] == slot { slots.remove(at: index) }
+            slotsByOwner[before] = slots.isEmpty ? nil : slots
+        }
+        if after != .none {
+            var slots = slotsByOwner[after] ?? []
+            slots.insert(slot, at: slots.insertionIndex(of: slot))
+            slotsByOwner[after] = slots
+        }
+    }
+
     /// Where `item` sorts in the order `key` names: before the first slot that sorts after its (key, id).
     private func sortPoint(of item: C.Item, in key: SortOrderKey) -> SlotOrder.Position? {
         let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
@@ -333,4 +367,17 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
 package enum ItemChange<Item: Sendable>: Sendable {
     case upsert(Item)
     case delete(id: String)
+}
+
+extension [Int32] {
+    /// Where `value` is or would go in this ascending array: the first index whose element is
+    /// not less than it.
+    fileprivate func insertionIndex(of value: Int32) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 }

@@ -70,9 +70,6 @@ extension CollectionEngine {
 
     /// Whether `item` belongs to the list `criteria` names (its filter, scope and search).
     func listIncludes(_ item: C.Item, criteria: ListCriteria<C>) -> Bool {
-        ResultKey(
-            view: criteria.view, scope: criteria.scope, foldedSearch: criteria.foldedSearch, sort: criteria.sort,
-            direction: criteria.direction
-        ).includes(item)
+        criteria.definition.includes(item)
     }
 }

@@ -14,8 +14,11 @@ package struct CollectionEndpoint: Sendable {
     /// Opens a live stream of a list or map (`GET /{name}/live`): validated like the list,
     /// placed under the caps; `lastEventID` resumes. The stream starts with `LiveOpening.start`.
     package let live: @Sendable (ListRequest, Session?, ListPurpose, _ lastEventID: String?) throws(LiveOpenError) -> LiveOpening
-    /// One item's row for a display context, with the compressed body the client takes.
-    package let row: @Sendable (_ id: String, DisplayContext, PageCompression?) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// One item's row for a display context, with the compressed body the client takes; an
+    /// item the caller may not see is not found.
+    package let row: @Sendable (_ id: String, DisplayContext, Caller, PageCompression?) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// Whether anyone may read the collection where tokens are checked (`ListCollection.isPublic`).
+    package let isPublic: Bool
     /// Writes, for a collection clients can change; nil otherwise.
     package let writes: Writes?
     /// What the collection does beside lists, rows and writes (`POST /{name}/{path}`).
@@ -25,10 +28,10 @@ package struct CollectionEndpoint: Sendable {
     package struct Writes: Sendable {
         /// Named state changes (`complete`, `tap`): `POST /{name}/:id/{action}`.
         package let actions: [String]
-        package let create: @Sendable (JSONObject, DisplayContext, _ report: @escaping @Sendable (WriteAnswer) -> Void) -> Void
+        package let create: @Sendable (JSONObject, DisplayContext, Caller, _ report: @escaping @Sendable (WriteAnswer) -> Void) -> Void
         package let edit:
             @Sendable (
-                _ id: String, ItemEdit, VersionCondition?, DisplayContext, _ report: @escaping @Sendable (WriteAnswer) -> Void
+                _ id: String, ItemEdit, VersionCondition?, DisplayContext, Caller, _ report: @escaping @Sendable (WriteAnswer) -> Void
             ) -> Void
     }
 }
@@ -56,11 +59,13 @@ extension CollectionEndpoint {
             collection, engine: engine,
             writes: Writes(
                 actions: C.actions,
-                create: { body, display, report in
-                    editing.create(from: body, display: display) { report(editing.answer($0, display: display)) }
+                create: { body, display, caller, report in
+                    editing.create(from: body, display: display, caller: caller) { report(editing.answer($0, display: display)) }
                 },
-                edit: { id, edit, condition, display, report in
-                    editing.edit(id: id, edit, condition: condition, display: display) { report(editing.answer($0, display: display)) }
+                edit: { id, edit, condition, display, caller, report in
+                    editing.edit(id: id, edit, condition: condition, display: display, caller: caller) {
+                        report(editing.answer($0, display: display))
+                    }
                 }),
             operations: C.operations(writes: coordinator))
     }
@@ -77,9 +82,10 @@ extension CollectionEndpoint {
         live = { request, session, purpose, lastEventID throws(LiveOpenError) in
             try engine.live.open(request, session: session, purpose: purpose, lastEventID: lastEventID, engine: engine)
         }
-        row = { id, display, compression throws(ListServiceError) in
-            try engine.row(id: id, display: display, compression: compression)
+        row = { id, display, caller, compression throws(ListServiceError) in
+            try engine.row(id: id, display: display, access: C.readScope(for: caller), compression: compression)
         }
+        isPublic = C.isPublic
         self.writes = writes
         self.operations = operations
     }

@@ -92,10 +92,7 @@ extension CollectionEngine {
 
     /// The page's rows and total, read together (see `CollectionState.page`); nil for a bad cursor.
     func contents(of result: SortedResult, criteria: ListCriteria<C>) -> CollectionState<C>.PageContents? {
-        state.page(
-            of: result.slots, version: result.version, view: criteria.view, scope: criteria.scope,
-            foldedQuery: criteria.foldedSearch, sort: criteria.sort, direction: criteria.direction, start: criteria.start,
-            limit: criteria.limit)
+        state.page(of: result.slots, version: result.version, list: criteria.definition, start: criteria.start, limit: criteria.limit)
     }
 
     /// The criteria as applied, defaults filled in.

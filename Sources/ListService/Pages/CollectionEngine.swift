@@ -18,19 +18,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     package let live: LiveLists<C>
 
     /// Identifies a list: which items, in which order.
-    struct ResultKey: Hashable {
-        let view: C.View
-        let scope: C.Scope
-        let foldedSearch: String
-        let sort: C.SortField
-        let direction: SortDirection
-
-        /// Whether `item` belongs to this list: the view's predicate and the search.
-        func includes(_ item: C.Item) -> Bool {
-            C.matches(C.filterFields(of: item), view: view, scope: scope)
-                && (foldedSearch.isEmpty || C.searchableText(of: item).contains { TextFolding.fold($0).contains(foldedSearch) })
-        }
-    }
+    typealias ResultKey = ListDefinition<C>
 
     /// Identifies one encoded response body.
     enum PageKey: Hashable {
@@ -118,10 +106,13 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// One item's detail (its row, more fields, see `ListCollection.writeDetail`, and its version) for `display`, or `notFound`.
+    /// An item outside `access` is not found, as if it did not exist.
     package func row(
-        id: String, display: DisplayContext, compression: PageCompression? = nil
+        id: String, display: DisplayContext, access: AccessScope = .everything, compression: PageCompression? = nil
     ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
-        guard let (item, revision) = state.itemAndRevision(id: id) else { throw .notFound(C.itemName, id: id) }
+        guard let (item, revision) = state.itemAndRevision(id: id), access.admits(C.owner(of: item)) else {
+            throw .notFound(C.itemName, id: id)
+        }
         let key = PageKey.row(id: id, display, revision: revision)
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
         // A row's key holds its revision, so its token never needs revoking.
@@ -153,14 +144,10 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
 
     /// The list `criteria` names: shared if cached, else evaluated now.
     func sortedResult(for criteria: ListCriteria<C>) -> (SortedResult, CacheOutcome) {
-        let key = ResultKey(
-            view: criteria.view, scope: criteria.scope, foldedSearch: criteria.foldedSearch, sort: criteria.sort,
-            direction: criteria.direction)
+        let key = criteria.definition
         if isSharing, let cached = results.withLock({ $0[key] }) { return (cached, .sharedHit) }
         let state = self.state
-        let (slots, version) = state.evaluate(
-            view: criteria.view, scope: criteria.scope, foldedQuery: criteria.foldedSearch, sort: criteria.sort,
-            direction: criteria.direction)
+        let (slots, version) = state.evaluate(key)
         metrics.increment(.recomputations)
         let result = SortedResult(slots, version: version)
         results.withLock { cache in

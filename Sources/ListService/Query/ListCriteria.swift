@@ -5,6 +5,8 @@ import Foundation
 package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     package let view: C.View
     package let scope: C.Scope
+    /// Which items the caller may see: part of the list's identity, its cache key and its cursors.
+    package let access: AccessScope
     package let search: String
     package let foldedSearch: String
     package let sort: C.SortField
@@ -48,13 +50,14 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         display = try reader.displayContext(acceptLanguage: request.acceptLanguage)
         let resolved = try C.scope(for: view, parameters: reader, display: display, now: now)
         scope = resolved.scope
+        access = C.readScope(for: request.caller)
         validUntil = resolved.validUntil
         appliedParameters = resolved.appliedParameters
         fingerprint = ETag.hexDigest(
-            "\(C.name)|\(view.rawValue)|\(resolved.scope)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
+            "\(C.name)|\(view.rawValue)|\(resolved.scope)|\(access)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
         start = try Self.pageStart(reader)
         if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
-            throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort or order).")
+            throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort, order or caller).")
         }
     }
 

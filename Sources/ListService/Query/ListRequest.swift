@@ -7,21 +7,26 @@ package struct ListRequest: Sendable {
     package var compression: PageCompression?
     /// The client's network address, for the caps of a client that names no session.
     package var clientAddress: String?
+    /// Who asks: decides which items the list holds (`ListCollection.readScope(for:)`).
+    package var caller: Caller
 
     package init(
         parameters: [(name: String, value: String)], acceptLanguage: String? = nil, compression: PageCompression? = nil,
-        clientAddress: String? = nil
+        clientAddress: String? = nil, caller: Caller = .anonymous
     ) {
         self.parameters = parameters
         self.acceptLanguage = acceptLanguage
         self.compression = compression
         self.clientAddress = clientAddress
+        self.caller = caller
     }
 
     /// Identical requests have identical keys; a view-model compares keys to answer a repeat
-    /// without parsing or validating anything again.
+    /// without parsing or validating anything again. The caller is part of it: a session is
+    /// one identity's, but a token's role may change under the same account.
     package var cacheKey: String {
         var key = acceptLanguage ?? ""
+        if let identity = caller.identity { key += "\u{2}\(identity.role.rawValue)\u{2}\(identity.subject)" }
         for (name, value) in parameters {
             key += "\u{0}\(name)\u{1}\(value)"
         }

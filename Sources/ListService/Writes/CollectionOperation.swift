@@ -7,15 +7,18 @@ package struct CollectionOperation: Sendable {
     /// Whether the body may be as large as an import (`--max-import-bytes`) instead of an
     /// ordinary write's.
     package let takesLargeBodies: Bool
+    /// The least role that may run it (`admin`: administrators and services).
+    package let requiredRole: Identity.Role
     /// Runs on `body`; `answer` gets the answer's JSON, or why nothing was done.
     package let run: @Sendable (_ body: [UInt8], _ answer: @escaping @Sendable (Result<[UInt8], OperationRefusal>) -> Void) -> Void
 
     package init(
-        path: String, takesLargeBodies: Bool,
+        path: String, takesLargeBodies: Bool, requiredRole: Identity.Role = .customer,
         run: @escaping @Sendable (_ body: [UInt8], _ answer: @escaping @Sendable (Result<[UInt8], OperationRefusal>) -> Void) -> Void
     ) {
         self.path = path
         self.takesLargeBodies = takesLargeBodies
+        self.requiredRole = requiredRole
         self.run = run
     }
 }

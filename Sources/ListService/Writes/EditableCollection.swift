@@ -11,9 +11,18 @@ package protocol EditableCollection: ListCollection {
     static var actions: [String] { get }
     /// Performs an action; returns the item unchanged when it already is in that state.
     static func perform(_ action: String, on item: Item) -> Result<Item, WriteRejection>
+
+    /// Whether `caller` may create an item at all: nil if so, else the refusal (403). What the
+    /// new item then holds for them (its owner) `makeItem` decides from its context.
+    static func createRefusal(by caller: Caller) -> WriteRejection?
+    /// Whether `caller` may make `edit` on `item`, one they can see (one outside their read
+    /// scope is not found before this is asked): nil if so, else the refusal (403).
+    static func editRefusal(_ edit: ItemEdit, on item: Item, by caller: Caller) -> WriteRejection?
 }
 
 extension EditableCollection {
+    package static func createRefusal(by caller: Caller) -> WriteRejection? { nil }
+    package static func editRefusal(_ edit: ItemEdit, on item: Item, by caller: Caller) -> WriteRejection? { nil }
     package static var actions: [String] { [] }
     package static func perform(_ action: String, on item: Item) -> Result<Item, WriteRejection> {
         .failure(.notFound("action '\(action)'"))
@@ -42,6 +51,8 @@ package struct WriteRejection: Error, Sendable, Equatable {
         case invalid([FieldProblem])
         /// No such item (404).
         case notFound
+        /// The caller may see the item but not make this change (403).
+        case forbidden
         /// The item's state forbids it (409).
         case conflict
         /// `If-Match` names another version (412).
@@ -83,13 +94,17 @@ package struct WriteRejection: Error, Sendable, Equatable {
     }
     package static func notFound(_ what: String) -> WriteRejection { WriteRejection(kind: .notFound, detail: "No \(what).") }
     package static func conflict(_ detail: String) -> WriteRejection { WriteRejection(kind: .conflict, detail: detail) }
+    /// The caller may not `action` (`"complete orders"`): the detail names the action and who may.
+    package static func forbidden(_ action: String, allowed: String) -> WriteRejection {
+        WriteRejection(kind: .forbidden, detail: "You may not \(action); \(allowed) may.")
+    }
     static func stale(_ detail: String) -> WriteRejection { WriteRejection(kind: .stale, detail: detail) }
 }
 
 /// Collects field problems while a body is read, so a client learns of all of them at once.
 package struct FieldValidator {
     package private(set) var problems: [FieldProblem] = []
-    let body: JSONObject
+    package let body: JSONObject
 
     package init(_ body: JSONObject) { self.body = body }
 

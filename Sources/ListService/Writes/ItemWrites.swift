@@ -25,8 +25,11 @@ struct ItemWrites<C: EditableCollection>: Sendable {
     let writes: WriteCoordinator
 
     /// Creates an item from a create body: validated, given the next id, journaled.
-    func create(from body: JSONObject, display: DisplayContext, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void) {
-        let context = editContext(for: display)
+    func create(
+        from body: JSONObject, display: DisplayContext, caller: Caller, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
+    ) {
+        if let refusal = C.createRefusal(by: caller) { return report(.refused(refusal)) }
+        let context = editContext(for: display, caller: caller)
         writes.submit { batch in
             switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, context: context) }) {
             case .failure(let rejection):
@@ -38,19 +41,22 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         }
     }
 
-    /// Edits the item `id`: looks it up (404), lets the collection decide (422, 409), then
-    /// checks `condition` (412). The body is judged first: a precondition only decides whether
-    /// a valid change may go ahead. A change that alters nothing is not written.
+    /// Edits the item `id`: looks it up (404, also for one the caller cannot see), asks the
+    /// collection whether the caller may (403), lets it decide (422, 409), then checks
+    /// `condition` (412). The body is judged first: a precondition only decides whether a valid
+    /// change may go ahead. A change that alters nothing is not written.
     func edit(
-        id: String, _ edit: ItemEdit, condition: VersionCondition?, display: DisplayContext,
+        id: String, _ edit: ItemEdit, condition: VersionCondition?, display: DisplayContext, caller: Caller,
         then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
     ) {
         let engine = self.engine
-        let context = editContext(for: display)
+        let context = editContext(for: display, caller: caller)
+        let access = C.readScope(for: caller)
         writes.submit { batch in
-            guard let item = batch.item(C.self, id: id) else {
+            guard let item = batch.item(C.self, id: id), access.admits(C.owner(of: item)) else {
                 return batch.onSettled { report(.refused(.notFound("\(C.itemName) with id '\(id)'"))) }
             }
+            if let refusal = C.editRefusal(edit, on: item, by: caller) { return batch.onSettled { report(.refused(refusal)) } }
             let decided: Result<C.Item?, WriteRejection>
             switch edit {
             case .patch(let body): decided = C.patch(item, with: body, context: context).map { $0 }
@@ -77,8 +83,8 @@ struct ItemWrites<C: EditableCollection>: Sendable {
     }
 
     /// What the collection judges a write from `display`'s client with.
-    private func editContext(for display: DisplayContext) -> EditContext {
-        EditContext(now: engine.now, timeZoneIdentifier: display.timeZoneIdentifier)
+    private func editContext(for display: DisplayContext, caller: Caller) -> EditContext {
+        EditContext(now: engine.now, timeZoneIdentifier: display.timeZoneIdentifier, caller: caller)
     }
 
     /// The outcome with the row a client gets for it: a committed item's row as every later

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPLite
 
-/// Who may write (and, with `--require-key-for-reads`, read): `Authorization: Bearer <key>`
-/// against the keys of `--api-keys` or `LISTSERVICE_API_KEYS`, compared in constant time.
+/// Who may write (and, with `--require-key-for-reads`, read) without a token:
+/// `Authorization: Bearer <key>` against the keys of `--api-keys` or `LISTSERVICE_API_KEYS`,
+/// compared in constant time. A key's holder is `Identity.service`.
 package struct APIKeys: Sendable {
     /// What a write needs.
     package enum WritePolicy: Sendable, Equatable {
@@ -41,32 +42,9 @@ package struct APIKeys: Sendable {
         }
     }
 
-    /// Nil if `request` may proceed, else the 401 to answer (nothing has changed).
-    func refusal(of request: Request) -> HTTPError? {
-        if !request.method.isSafe {
-            switch writes {
-            case .open: return nil
-            case .refused:
-                return Self.unauthorized(
-                    "This server listens beyond this machine and has no API keys: writes are refused. Start it with --api-keys FILE "
-                        + "(or --allow-anonymous-writes).", error: nil)
-            case .keyed: break
-            }
-        } else {
-            guard coversReads, request.method != .options, !request.path.hasPrefix("/health") else { return nil }
-        }
-        guard let header = request.headers["Authorization"] else {
-            return Self.unauthorized("This request needs an API key: send Authorization: Bearer <key>.", error: nil)
-        }
-        guard let presented = Self.bearerToken(header), matches(presented) else {
-            return Self.unauthorized("The API key is not valid.", error: "invalid_token")
-        }
-        return nil
-    }
-
     /// Whether `presented` is one of the keys, in time that depends only on the keys' and the
     /// presented key's lengths, never on where they first differ.
-    private func matches(_ presented: [UInt8]) -> Bool {
+    func matches(_ presented: [UInt8]) -> Bool {
         var found: UInt8 = 0
         for key in keys {
             var difference = key.count ^ presented.count
@@ -80,16 +58,22 @@ package struct APIKeys: Sendable {
         return found == 1
     }
 
-    /// The token of `Bearer <token>` (the scheme in any case, RFC 9110 §11.1).
-    private static func bearerToken(_ header: String) -> [UInt8]? {
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: [" ", "\t"])
-        return token.isEmpty ? nil : Array(token.utf8)
-    }
-
-    private static func unauthorized(_ detail: String, error: String?) -> HTTPError {
-        let challenge = "Bearer realm=\"listservice\"" + (error.map { ", error=\"\($0)\"" } ?? "")
-        return HTTPError(.unauthorized, code: "unauthorized", detail: detail, headers: ["WWW-Authenticate": challenge])
+    /// Whether the keys cover `request` without a credential: reads do unless keys cover them
+    /// (`/health` and preflights never); writes unless the write policy is open. Nil when it
+    /// may go ahead anonymously, else the 401.
+    func anonymousRefusal(of request: Request) -> HTTPError? {
+        if !request.method.isSafe {
+            switch writes {
+            case .open: return nil
+            case .refused:
+                return Credentials.unauthorized(
+                    "This server listens beyond this machine and has no API keys: writes are refused. Start it with --api-keys FILE "
+                        + "(or --allow-anonymous-writes).", error: nil)
+            case .keyed: break
+            }
+        } else {
+            guard coversReads, request.method != .options, !request.path.hasPrefix("/health") else { return nil }
+        }
+        return Credentials.unauthorized("This request needs an API key or a token: send Authorization: Bearer <key>.", error: nil)
     }
 }

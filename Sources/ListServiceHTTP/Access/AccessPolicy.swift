@@ -3,19 +3,21 @@ import ListService
 import Synchronization
 
 /// Who may reach the service and change it: the `Host` names it answers to, the browser
-/// origins it trusts, and the keys requests need. Built from the server's options.
+/// origins it trusts, the keys and tokens that say who asks. Built from the server's options.
 package struct AccessPolicy: Sendable {
     package var hosts: AllowedHosts
     package var cors: CORSPolicy
     package var keys: APIKeys
+    package var credentials: Credentials
 
-    package init(hosts: AllowedHosts, cors: CORSPolicy, keys: APIKeys) {
+    package init(hosts: AllowedHosts, cors: CORSPolicy, keys: APIKeys, credentials: Credentials = .none) {
         self.hosts = hosts
         self.cors = cors
         self.keys = keys
+        self.credentials = credentials
     }
 
-    /// No checks beyond the routes' own: any host, no CORS, writes without keys.
+    /// No checks beyond the routes' own: any host, no CORS, writes without keys, no tokens.
     package static let open = AccessPolicy(hosts: .any, cors: .off, keys: .open)
 
     /// Whether `origin` is the service's own: the scheme and the request's `Host`, the port
@@ -34,7 +36,7 @@ package struct AccessPolicy: Sendable {
 
 /// Requests refused before routing, for `/metrics`.
 package final class AccessMetrics: Sendable {
-    /// Writes (or reads, when keys cover them) without a valid key: 401.
+    /// Requests without a credential they need, or with one that does not verify: 401.
     let refusedAuthentications = Atomic<Int>(0)
     /// Unsafe methods and preflights from browser origins not allowed: 403.
     let refusedOrigins = Atomic<Int>(0)
@@ -47,7 +49,8 @@ package final class AccessMetrics: Sendable {
     var metricFamilies: [MetricFamily] {
         [
             MetricFamily(
-                "listservice_refused_authentications_total", .counter, "Requests refused 401 for a missing or wrong API key.",
+                "listservice_refused_authentications_total", .counter,
+                "Requests refused 401 for a missing or wrong API key or bearer token.",
                 refusedAuthentications.load(ordering: .relaxed)),
             MetricFamily(
                 "listservice_refused_origins_total", .counter, "Writes and preflights refused 403 from browser origins not allowed.",

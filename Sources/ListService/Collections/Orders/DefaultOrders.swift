@@ -21,18 +21,30 @@ package enum DefaultOrders {
             let status = random.pick([OrderStatus.pending, .pending, .pending] + Array(repeating: .completed, count: 6) + [.cancelled])
             let total = Order.total(of: items)
             let (id, title) = Orders.idAndTitle(sequence: index + 1)
+            let first = random.below(firstNames.count), last = random.below(lastNames.count)
             return Order(
                 id: id, title: title,
-                customerName: "\(random.pick(firstNames)) \(random.pick(lastNames))",
+                customerName: "\(firstNames[first]) \(lastNames[last])",
                 currency: currency, total: total,
                 date: Date(timeIntervalSince1970: Double(anchorSeconds - random.below(span))),
                 status: status, items: items,
                 shippingAddress: ShippingAddress(
                     street: "\(1 + random.below(998)) \(random.pick(streets))", city: city,
                     postalCode: String(10_000 + random.below(89_999)), country: country,
-                    isResidential: random.below(10) < 7))
+                    isResidential: random.below(10) < 7),
+                customer: customer(first: first, last: last))
         }
     }
+
+    /// How many customers there are: one per distinct name (1,200, as in the shared data set).
+    static let customerCount = firstNames.count * lastNames.count
+
+    /// Customer `number`'s account (from 1): `c-0042`.
+    static func customer(number: Int) -> OwnerID { OwnerID("c-" + String(zeroPadded: UInt32(number), width: 4)) }
+
+    /// The account of the customer with these names, numbered as the shared data set
+    /// (`generate.py`) numbers them: by the name's place among all first × last names.
+    private static func customer(first: Int, last: Int) -> OwnerID { customer(number: first * lastNames.count + last + 1) }
 
     private static let currencies = ["USD", "USD", "USD", "USD", "USD", "USD", "USD", "USD", "EUR", "GBP"]
         .compactMap(Currency.init(rawValue:))

@@ -32,7 +32,8 @@ extension Order {
             shippingAddress: ShippingAddress(
                 street: try address.string("street"), city: try address.string("city"),
                 postalCode: try address.string("postalCode"), country: try address.string("country"),
-                isResidential: try address.bool("isResidential")))
+                isResidential: try address.bool("isResidential")),
+            customer: OwnerID(try fields.optionalString("customerId") ?? ""))
         guard total.cents >= 0 else { throw JSONFieldError(path: fields.fieldPath("total"), reason: "is negative") }
         guard total == itemsTotal else {
             throw JSONFieldError(

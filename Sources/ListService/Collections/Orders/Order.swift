@@ -12,10 +12,13 @@ package struct Order: Sendable, Equatable {
     // The one-byte fields last, where they fill the address's padding: 144 bytes an order, not 168.
     package var status: OrderStatus
     package var currency: Currency
+    /// The customer's account (`customerId`, `c-0042`): whose order it is. Four bytes, in the
+    /// padding after the one-byte fields.
+    package var customer: OwnerID
 
     package init(
         id: String, title: String, customerName: String, currency: Currency, total: Money, date: Date,
-        status: OrderStatus, items: [OrderItem], shippingAddress: ShippingAddress
+        status: OrderStatus, items: [OrderItem], shippingAddress: ShippingAddress, customer: OwnerID = .none
     ) {
         self.id = id
         self.title = title
@@ -26,6 +29,7 @@ package struct Order: Sendable, Equatable {
         self.status = status
         self.items = items
         self.shippingAddress = shippingAddress
+        self.customer = customer
     }
 
     /// The total in US dollars at the fixed rates (`CurrencyRates`): what orders in different

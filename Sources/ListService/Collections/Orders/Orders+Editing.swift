@@ -21,7 +21,12 @@ extension Orders: EditableCollection {
     /// computes the total from the items.
     package static func makeItem(from body: JSONObject, sequence: Int, context: EditContext) -> Result<Order, WriteRejection> {
         var validator = FieldValidator(body)
-        validator.rejectUnknown(["customerName", "currency", "items", "shippingAddress"])
+        validator.rejectUnknown(["customerId", "customerName", "currency", "items", "shippingAddress"])
+        let customer: OwnerID
+        switch newOrderCustomer(&validator, context: context) {
+        case .success(let account): customer = account
+        case .failure(let refusal): return .failure(refusal)
+        }
         let name = validator.text("customerName", maxLength: 100)
         let currencyCode = validator.text("currency", maxLength: 3)
         let currency = currencyCode.flatMap(Currency.init(rawValue:))
@@ -35,14 +40,17 @@ extension Orders: EditableCollection {
             id: id, title: title,
             customerName: name, currency: currency, total: Order.total(of: items),
             date: Date(timeIntervalSince1970: context.now.timeIntervalSince1970.rounded(.down)), status: .pending, items: items,
-            shippingAddress: address)
+            shippingAddress: address, customer: customer)
         return .success(order)
     }
+
+    /// What `PATCH /orders/:id` may change.
+    static let patchableFields = ["customerName", "shippingAddress"]
 
     /// `PATCH /orders/:id`: a JSON merge patch of `customerName` and `shippingAddress`.
     package static func patch(_ order: Order, with body: JSONObject, context: EditContext) -> Result<Order, WriteRejection> {
         var validator = FieldValidator(body)
-        validator.rejectUnknown(["customerName", "shippingAddress"])
+        validator.rejectUnknown(patchableFields)
         var patched = order
         if body["customerName"] != nil, let name = validator.text("customerName", maxLength: 100) { patched.customerName = name }
         if let value = body["shippingAddress"],

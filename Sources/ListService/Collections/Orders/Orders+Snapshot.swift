@@ -25,6 +25,7 @@ extension Orders {
         snapshot.text(address.postalCode)
         snapshot.sharedText(address.country)
         snapshot.bool(address.isResidential)
+        snapshot.sharedText(order.customer.text ?? "")
     }
 
     package static func makeSnapshotItemReader() -> (inout SnapshotReader) throws(SnapshotFormatError) -> Order {
@@ -50,6 +51,7 @@ extension Orders {
             country: try snapshot.sharedText(), isResidential: try snapshot.bool())
         return Order(
             id: id, title: title, customerName: customerName, currency: currency, total: total, date: date, status: status,
-            items: sharing.share(items), shippingAddress: address)
+            items: sharing.share(items), shippingAddress: address,
+            customer: snapshot.formatVersion >= 2 ? OwnerID(try snapshot.sharedText()) : .none)
     }
 }

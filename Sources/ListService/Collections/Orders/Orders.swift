@@ -63,6 +63,17 @@ package enum Orders: ListCollection {
         }
     }
 
+    package static func owner(of order: Order) -> OwnerID { order.customer }
+
+    /// A customer sees their own orders; staff and above, and an anonymous caller where one is
+    /// let in, see every order.
+    package static func readScope(for caller: Caller) -> AccessScope {
+        guard let identity = caller.identity, !identity.role.isStaff else { return .everything }
+        return .owner(OwnerID(identity.subject))
+    }
+
+    package static var isPublic: Bool { false }
+
     package static let translations = OrderPhrases.translations
 
     package static func writeRow(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
@@ -84,6 +95,7 @@ package enum Orders: ListCollection {
         json.beginObject()
         json.field("id", order.id)
         json.field("title", order.title)
+        if let customerId = order.customer.text { json.field("customerId", customerId) }
         json.field("customerName", order.customerName)
         json.field("currency", order.currency.rawValue)
         json.field("total", decimalText: order.total.plainText)

@@ -5,7 +5,7 @@ extension Quakes {
     /// of tens of megabytes must not stall reads) and upserted by id.
     package static func operations(writes: WriteCoordinator) -> [CollectionOperation] {
         [
-            CollectionOperation(path: "import", takesLargeBodies: true) { body, answer in
+            CollectionOperation(path: "import", takesLargeBodies: true, requiredRole: .admin) { body, answer in
                 DispatchQueue.global(qos: .userInitiated).async {
                     switch QuakeFeed.parse(body) {
                     case .failure(let refusal): answer(.failure(refusal))

@@ -16,7 +16,9 @@ enum DefaultTasks {
                 title: "\(random.pick(verbs)) \(random.pick(nouns))",
                 isActive: random.below(10) < 8, isArchived: random.below(100) < 15,
                 dueDate: anchor.addingTimeInterval(Double(random.below(120 * 24 * 60) - 30 * 24 * 60) * 60),
-                priority: random.pick(priorities))
+                priority: random.pick(priorities),
+                // Spread over the orders' customers as the shared data set's tasks are (`generate.py`).
+                owner: DefaultOrders.customer(number: (index * 7919) % DefaultOrders.customerCount + 1))
         }
     }
 }

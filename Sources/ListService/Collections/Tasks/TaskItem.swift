@@ -8,14 +8,19 @@ package struct TaskItem: Sendable, Equatable {
     package var isArchived: Bool
     package var dueDate: Date
     package var priority: TaskPriority
+    /// The account the task belongs to (`ownerId`).
+    package var owner: OwnerID
 
-    package init(id: String, title: String, isActive: Bool, isArchived: Bool, dueDate: Date, priority: TaskPriority) {
+    package init(
+        id: String, title: String, isActive: Bool, isArchived: Bool, dueDate: Date, priority: TaskPriority, owner: OwnerID = .none
+    ) {
         self.id = id
         self.title = title
         self.isActive = isActive
         self.isArchived = isArchived
         self.dueDate = dueDate
         self.priority = priority
+        self.owner = owner
     }
 
     /// Still to be done: active and not archived. Only an open task can be overdue.
@@ -49,6 +54,7 @@ extension TaskItem {
         guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }
         self.init(
             id: id, title: try fields.string("title"), isActive: try fields.bool("isActive"),
-            isArchived: try fields.bool("isArchived"), dueDate: due, priority: priority)
+            isArchived: try fields.bool("isArchived"), dueDate: due, priority: priority,
+            owner: OwnerID(try fields.optionalString("ownerId") ?? ""))
     }
 }

@@ -15,7 +15,12 @@ extension Tasks: EditableCollection {
     /// starts active and not archived unless told otherwise.
     package static func makeItem(from body: JSONObject, sequence: Int, context: EditContext) -> Result<TaskItem, WriteRejection> {
         var validator = FieldValidator(body)
-        validator.rejectUnknown(fields)
+        validator.rejectUnknown(fields + ["ownerId"])
+        let owner: OwnerID
+        switch newTaskOwner(&validator, context: context) {
+        case .success(let account): owner = account
+        case .failure(let refusal): return .failure(refusal)
+        }
         let title = validator.text("title", maxLength: 200)
         let due = dueDate(&validator, isRequired: true, context: context)
         let priority = self.priority(&validator) ?? .medium
@@ -26,7 +31,7 @@ extension Tasks: EditableCollection {
         return .success(
             TaskItem(
                 id: id(sequence: sequence), title: title, isActive: isActive,
-                isArchived: isArchived, dueDate: due, priority: priority))
+                isArchived: isArchived, dueDate: due, priority: priority, owner: owner))
     }
 
     /// `PATCH /tasks/:id`: a JSON merge patch of title, priority, dueDate, isActive, isArchived.

@@ -98,6 +98,17 @@ package enum Tasks: ListCollection {
 
     package static func makeDefaultItems(anchor: Date) -> [TaskItem] { DefaultTasks.make(anchor: anchor) }
 
+    package static func owner(of task: TaskItem) -> OwnerID { task.owner }
+
+    /// Everyone sees their own tasks, staff too; administrators, and an anonymous caller where
+    /// one is let in, see every task.
+    package static func readScope(for caller: Caller) -> AccessScope {
+        guard let identity = caller.identity, !identity.role.isAdministrator else { return .everything }
+        return .owner(OwnerID(identity.subject))
+    }
+
+    package static var isPublic: Bool { false }
+
     package static func decodeItem(_ value: JSONValue, path: String) throws(JSONFieldError) -> TaskItem {
         try TaskItem(json: value, path: path)
     }
@@ -106,6 +117,7 @@ package enum Tasks: ListCollection {
     package static func writeItem(_ task: TaskItem, to json: inout JSONWriter) {
         json.beginObject()
         json.field("id", task.id)
+        if let ownerId = task.owner.text { json.field("ownerId", ownerId) }
         json.field("title", task.title)
         json.field("isActive", task.isActive)
         json.field("isArchived", task.isArchived)

@@ -57,10 +57,13 @@ package struct SnapshotReader {
     private let bytes: UnsafeRawBufferPointer
     private var offset: Int
     private let table: [String]
+    /// The format the snapshot was written in: a reader reads an older one's items as they were.
+    package let formatVersion: UInt32
 
-    init(_ bytes: UnsafeRawBufferPointer, table: [String]) {
+    init(_ bytes: UnsafeRawBufferPointer, table: [String], formatVersion: UInt32 = SnapshotFile.formatVersion) {
         self.bytes = bytes
         self.table = table
+        self.formatVersion = formatVersion
         offset = 0
     }
 

@@ -7,9 +7,11 @@ import Foundation
 /// before it (4 bytes). The JSON data files stay the interchange format.
 package enum SnapshotFile {
     static let magic = Array("LSSNAP\0\n".utf8)
-    /// Bump whenever the layout or any collection's `writeSnapshotItem` changes; a build never
-    /// reads another version's snapshot (it says so and refuses to start).
-    static let formatVersion: UInt32 = 1
+    /// Bump whenever the layout or any collection's `writeSnapshotItem` changes. A build reads
+    /// the formats from `oldestReadableVersion` on (version 2 added owners to orders and tasks;
+    /// a version 1 snapshot's items have none); any other it names and refuses to start.
+    static let formatVersion: UInt32 = 2
+    static let oldestReadableVersion: UInt32 = 1
 
     /// The snapshot's name in the state directory: `orders.snapshot`.
     static func fileName<C: ListCollection>(_ collection: C.Type) -> String { "\(C.name).snapshot" }
@@ -52,8 +54,9 @@ package enum SnapshotFile {
             throw SnapshotError(reason: "is not a ListService snapshot")
         }
         let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self))
-        guard version == formatVersion else {
-            throw SnapshotError(reason: "is in snapshot format \(version); this build reads format \(formatVersion) only")
+        guard (oldestReadableVersion...formatVersion).contains(version) else {
+            throw SnapshotError(
+                reason: "is in snapshot format \(version); this build reads formats \(oldestReadableVersion) to \(formatVersion) only")
         }
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
         guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)])) == stored else {
@@ -72,7 +75,7 @@ package enum SnapshotFile {
             let body = try header.data()
             guard header.isAtEnd else { throw SnapshotFormatError(offset: 0, reason: "bytes follow the items") }
             guard count <= UInt64(body.count) else { throw SnapshotFormatError(offset: 0, reason: "more items than bytes") }
-            var reader = SnapshotReader(body, table: table)
+            var reader = SnapshotReader(body, table: table, formatVersion: version)
             var items: [C.Item] = []
             items.reserveCapacity(Int(count))
             let readItem = C.makeSnapshotItemReader()

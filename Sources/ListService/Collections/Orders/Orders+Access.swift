@@ -1,0 +1,30 @@
+/// Who may change which order. Customers see only their own orders (`readScope(for:)`), so
+/// every rule here is about an order the caller may see.
+extension Orders {
+    /// Customers cancel their own pending orders and change their own shipping address;
+    /// completing, other changes and deleting are for staff.
+    package static func editRefusal(_ edit: ItemEdit, on order: Order, by caller: Caller) -> WriteRejection? {
+        guard !caller.isAtLeast(.staff) else { return nil }
+        switch edit {
+        case .action("cancel"): return nil  // a completed order is refused as for anyone (409)
+        case .action(let name): return .forbidden("\(name) orders", allowed: "staff")
+        case .patch(let body):
+            let staffOnly = body.keys.filter { $0 != "shippingAddress" && patchableFields.contains($0) }
+            guard let field = staffOnly.first else { return nil }
+            return .forbidden("change an order's \(field)", allowed: "staff")
+        case .delete: return .forbidden("delete orders", allowed: "staff")
+        }
+    }
+
+    /// The customer a new order is for: a customer's own account (naming another is refused);
+    /// staff and services may name one (`customerId`) or none.
+    static func newOrderCustomer(_ validator: inout FieldValidator, context: EditContext) -> Result<OwnerID, WriteRejection> {
+        if let identity = context.caller.identity, !identity.role.isStaff {
+            guard validator.body["customerId"] == nil else {
+                return .failure(.forbidden("create an order for another customer", allowed: "staff"))
+            }
+            return .success(OwnerID(identity.subject))
+        }
+        return .success(validator.text("customerId", maxLength: 64, isRequired: false).map(OwnerID.init) ?? .none)
+    }
+}

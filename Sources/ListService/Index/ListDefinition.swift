@@ -1,0 +1,36 @@
+/// What identifies a list, not a page of it: which items (the view in its scope, the caller's
+/// access, the search) in which order. Callers with equal definitions share one computation.
+package struct ListDefinition<C: ListCollection>: Hashable, Sendable {
+    let view: C.View
+    let scope: C.Scope
+    let access: AccessScope
+    let foldedSearch: String
+    let sort: C.SortField
+    let direction: SortDirection
+
+    init(
+        view: C.View, scope: C.Scope, access: AccessScope = .everything, foldedSearch: String = "", sort: C.SortField,
+        direction: SortDirection
+    ) {
+        self.view = view
+        self.scope = scope
+        self.access = access
+        self.foldedSearch = foldedSearch
+        self.sort = sort
+        self.direction = direction
+    }
+
+    /// Whether `item` belongs to this list: the caller may see it, the view holds it, and the
+    /// search finds it.
+    func includes(_ item: C.Item) -> Bool {
+        access.admits(C.owner(of: item)) && C.matches(C.filterFields(of: item), view: view, scope: scope)
+            && (foldedSearch.isEmpty || C.searchableText(of: item).contains { TextFolding.fold($0).contains(foldedSearch) })
+    }
+}
+
+extension ListCriteria {
+    /// The list these criteria page through.
+    package var definition: ListDefinition<C> {
+        ListDefinition(view: view, scope: scope, access: access, foldedSearch: foldedSearch, sort: sort, direction: direction)
+    }
+}

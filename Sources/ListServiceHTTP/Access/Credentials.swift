@@ -1,0 +1,78 @@
+import Foundation
+import HTTPLite
+import ListService
+import ListServiceAuth
+
+/// Who sent a request, from its `Authorization: Bearer` credential: a token (a JWT, verified
+/// by `tokens`) is a person's identity, an API key its holder's (`Identity.service`), no
+/// credential an anonymous caller. A credential that does not verify is refused (401) even
+/// where none is needed: a client must learn its token is bad. A token is only ever read
+/// from the header, never from the query string.
+package struct Credentials: Sendable {
+    /// Verifies tokens; nil when the service has no token keys (no `--jwt-keys`, no demo identities).
+    package let tokens: TokenAuthority?
+    /// Whether token keys were configured (`--jwt-keys`): then reading a collection that is
+    /// not public, and every write, needs an identity.
+    package let requiresIdentity: Bool
+    let clock: @Sendable () -> Date
+
+    package init(tokens: TokenAuthority?, requiresIdentity: Bool, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.tokens = tokens
+        self.requiresIdentity = requiresIdentity
+        self.clock = clock
+    }
+
+    /// No tokens: callers are anonymous or hold an API key.
+    package static let none = Credentials(tokens: nil, requiresIdentity: false)
+
+    /// The caller of `request`, or the 401 to answer (nothing has changed). `keys` decides
+    /// what an anonymous caller may do.
+    func caller(of request: Request, keys: APIKeys) throws(HTTPError) -> Caller {
+        guard let header = request.headers["Authorization"], let presented = Self.bearerToken(header) else {
+            if let refusal = keys.anonymousRefusal(of: request) { throw refusal }
+            if requiresIdentity && !request.method.isSafe {
+                throw Self.unauthorized("Changes need a signed-in caller: send Authorization: Bearer <token>.", error: nil)
+            }
+            return .anonymous
+        }
+        if let tokens, presented.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2 {
+            switch tokens.verify(presented, now: clock()) {
+            case .success(let verified): return .identified(verified.identity)
+            case .failure(let refusal): throw Self.unauthorized(refusal.detail, error: "invalid_token")
+            }
+        }
+        guard keys.matches(Array(presented.utf8)) else {
+            throw Self.unauthorized(tokens == nil ? "The API key is not valid." : "The bearer token is not valid.", error: "invalid_token")
+        }
+        return .identified(.service)
+    }
+
+    /// The reader of a collection: a collection that is not public needs an identity where
+    /// tokens are required (401).
+    func reader(of request: Request, isPublic: Bool) throws(HTTPError) -> Caller {
+        let caller = request.caller
+        if requiresIdentity && !isPublic && caller == .anonymous {
+            throw Self.unauthorized("This list needs a signed-in caller: send Authorization: Bearer <token>.", error: nil)
+        }
+        return caller
+    }
+
+    /// The token of `Bearer <token>` (the scheme in any case, RFC 9110 §11.1).
+    static func bearerToken(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: [" ", "\t"])
+        return token.isEmpty ? nil : token
+    }
+
+    /// A 401 with the Bearer challenge (RFC 6750 §3), `error` when a credential was sent and failed.
+    static func unauthorized(_ detail: String, error: String?) -> HTTPError {
+        let challenge = "Bearer realm=\"listservice\"" + (error.map { ", error=\"\($0)\"" } ?? "")
+        return HTTPError(.unauthorized, code: "unauthorized", detail: detail, headers: ["WWW-Authenticate": challenge])
+    }
+}
+
+extension Request {
+    /// Who sent the request, as the front door established it (`ServiceHandler`).
+    var caller: Caller { sender as? Caller ?? .anonymous }
+}
