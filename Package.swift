@@ -45,7 +45,9 @@ let package = Package(
         .testTarget(name: "ListServiceTests", dependencies: ["ListService", "Basics"]),
         // Tokens minted with OpenSSL in the tests, verified as the service does.
         .testTarget(name: "ListServiceAuthTests", dependencies: ["ListServiceAuth", "ListService", "CCrypto"]),
-        .testTarget(name: "ListServiceHTTPTests", dependencies: ["ListService", "ListServiceHTTP", "HTTPLite", "Basics", "CZlib"]),
+        .testTarget(
+            name: "ListServiceHTTPTests",
+            dependencies: ["ListService", "ListServiceHTTP", "ListServiceAuth", "HTTPLite", "Basics", "CZlib"]),
         // Against a PostgreSQL of the tests' own (the storage conformance suite runs here: it
         // needs all three storages).
         .testTarget(
