@@ -14,13 +14,19 @@ package struct TokenSigner: Sendable {
     /// A signer with a fresh random 256-bit secret; nil if the system has no randomness to give.
     package init?(keyID: String) {
         var secret = [UInt8](repeating: 0, count: 32)
-        guard RAND_bytes(&secret, Int32(secret.count)) == 1, let key = try? VerificationKey(secret: secret, id: keyID) else {
-            return nil
-        }
+        guard RAND_bytes(&secret, Int32(secret.count)) == 1 else { return nil }
+        try? self.init(secret: secret, keyID: keyID)
+    }
+
+    /// A signer with `secret` (at least 32 bytes).
+    package init(secret: [UInt8], keyID: String) throws(KeyError) {
+        verificationKey = try VerificationKey(secret: secret, id: keyID)
         self.secret = secret
         self.keyID = keyID
-        verificationKey = key
     }
+
+    /// The JWKS entry of the secret (`kty: oct`), for a key file.
+    package var jwk: String { #"{"kty":"oct","alg":"HS256","kid":\#(JSONString.quoted(keyID)),"k":"\#(Base64URL.encode(secret))"}"# }
 
     /// A token for `identity` valid from `now` for `lifetime`.
     package func token(for identity: Identity, now: Date, lifetime: TimeInterval) -> String {

@@ -14,15 +14,18 @@ package enum ServiceRoutes {
     /// The contract, both codings made once.
     private static let specification = StaticResource(contentType: "application/yaml", bytes: PackageResources.openapi_yaml)
 
-    /// The front door: the routes behind the access checks of `policy` (`ServiceHandler`).
+    /// The front door: the routes behind the access checks of `policy` (`ServiceHandler`);
+    /// `demo` adds `/auth/demo` (its key must be among `policy`'s token keys).
     package static func makeHandler(
-        service: CollectionService, policy: AccessPolicy = .open, server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil },
-        maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes
+        service: CollectionService, policy: AccessPolicy = .open, demo: DemoIdentities? = nil,
+        server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil }, maxBodyBytes: Int = defaultMaxBodyBytes,
+        maxImportBytes: Int = defaultMaxImportBytes
     ) -> ServiceHandler {
         let metrics = AccessMetrics()
-        let router = makeRouter(
+        var router = makeRouter(
             service: service, credentials: policy.credentials, server: server, access: metrics, maxBodyBytes: maxBodyBytes,
             maxImportBytes: maxImportBytes)
+        if let demo { AuthRoutes.add(demo, service: service, to: &router) }
         return ServiceHandler(router: router, policy: policy, metrics: metrics)
     }
 

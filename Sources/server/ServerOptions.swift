@@ -52,6 +52,8 @@ struct ServerOptions {
     /// What tokens' claims must say (`--jwt-issuer`, `--jwt-audience`), how far clocks may
     /// disagree (`--jwt-leeway`), and the claim of the role (`--jwt-role-claim`).
     var tokenClaims = TokenVerifier.Configuration()
+    /// Offer demo identities (`/auth/demo`): nil decides by the address (on for loopback).
+    var demoIdentities: Bool?
 
     /// The data files `--data` reads, as the help says them: `orders.json, tasks.json and
     /// quakes.geojson from DIR, and users.json when present`.
@@ -120,6 +122,10 @@ struct ServerOptions {
           --jwt-audience AUD      tokens must carry this aud
           --jwt-leeway SECONDS    clock skew allowed for exp, nbf and iat (default 30)
           --jwt-role-claim NAME   the claim holding the role: customer, staff or admin (default role)
+          --demo-identities       offer GET/POST /auth/demo: a few identities to sign in as, with tokens
+                                  signed by a key made at start-up (default on a loopback address only;
+                                  refused on any other)
+          --no-demo-identities    do not offer them
           --allow-anonymous-writes  on a non-loopback address with no keys, accept writes anyway (by
                                   default they are refused 401)
           --no-access-log         do not log one line per request on stderr
@@ -187,6 +193,8 @@ struct ServerOptions {
             case "--jwt-audience": options.tokenClaims.audience = try value()
             case "--jwt-leeway": options.tokenClaims.leeway = TimeInterval(try parseInt(try value(), argument, in: 0...86_400))
             case "--jwt-role-claim": options.tokenClaims.roleClaim = try value()
+            case "--demo-identities": options.demoIdentities = true
+            case "--no-demo-identities": options.demoIdentities = false
             case "--allow-anonymous-writes": options.allowsAnonymousWrites = true
             case "--no-access-log": options.configuration.isAccessLogEnabled = false
             case "--data": options.dataDirectory = try value()
@@ -208,6 +216,9 @@ struct ServerOptions {
         if options.databaseURL != nil && (options.isInMemory || options.stateDirectory != nil) {
             throw Failure(message: "--database keeps everything in the database: it excludes --in-memory and --state")
         }
+        if options.demoIdentities == true && !AllowedHosts.isLoopback(options.configuration.host) {
+            throw Failure(message: "--demo-identities signs in anyone as anyone: it is for a loopback address only")
+        }
         if options.requiresKeyForReads && options.apiKeys.isEmpty {
             throw Failure(message: "--require-key-for-reads needs keys (--api-keys FILE or LISTSERVICE_API_KEYS)")
         }
@@ -226,9 +237,14 @@ struct ServerOptions {
             credentials: Credentials(tokens: tokens, requiresIdentity: jwtKeys != nil))
     }
 
-    /// The token verifier of `jwtKeys`; nil without keys.
-    func makeTokenAuthority() -> TokenAuthority? {
-        jwtKeys.map { TokenAuthority(verifier: TokenVerifier(keys: $0, configuration: tokenClaims)) }
+    /// Whether `/auth/demo` is offered: as asked, else on a loopback address.
+    var offersDemoIdentities: Bool { demoIdentities ?? AllowedHosts.isLoopback(configuration.host) }
+
+    /// The token verifier of `jwtKeys` and the demo identities' key (`extraKeys`); nil without any.
+    func makeTokenAuthority(extraKeys: [VerificationKey] = []) -> TokenAuthority? {
+        let keys = (jwtKeys?.keys ?? []) + extraKeys
+        guard !keys.isEmpty else { return nil }
+        return TokenAuthority(verifier: TokenVerifier(keys: KeySet(keys: keys), configuration: tokenClaims))
     }
 
     /// The key set in the JWKS file at `path`; one that cannot be read or used is an error

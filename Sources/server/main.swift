@@ -57,18 +57,24 @@ StandardError.writeLine(
 
 System.raiseOpenFileLimit()
 let statistics = ServerStatisticsBox()
-let tokens = options.makeTokenAuthority()
+let demo = options.offersDemoIdentities ? DemoIdentities() : nil
+let demoKeys = demo.map { [$0.verificationKey] } ?? []
+let tokens = options.makeTokenAuthority(extraKeys: demoKeys)
 let policy = options.accessPolicy(tokens: tokens)
 // Token keys rotate without a restart: SIGHUP reads the file again.
-let keyRotation = options.jwtKeysPath.flatMap { path in tokens.map { handleKeyRotation(of: $0, from: path) } }
+let keyRotation = options.jwtKeysPath.flatMap { path in tokens.map { handleKeyRotation(of: $0, from: path, keeping: demoKeys) } }
 let handler = ServiceRoutes.makeHandler(
-    service: service, policy: policy, server: { statistics.snapshot }, maxBodyBytes: options.configuration.limits.maxBodyBytes,
+    service: service, policy: policy, demo: demo, server: { statistics.snapshot }, maxBodyBytes: options.configuration.limits.maxBodyBytes,
     maxImportBytes: options.maxImportBytes)
 var configuration = options.configuration
 // Requests with a body are judged on their heads: refusals (421, 403, 401, 404, 405, 415) and a
 // body past its route's limit (413) are answered before a byte of the body is read.
 configuration.limits.maxBodyBytes = max(configuration.limits.maxBodyBytes, options.maxImportBytes)
 configuration.headScreen = handler.screen
+if demo != nil {
+    StandardError.writeLine(
+        "level=info event=demo-identities path=/auth/demo reason=\"a loopback address: anyone here may sign in as anyone\"")
+}
 if policy.keys.writes == .refused {
     StandardError.writeLine(
         "level=warning event=writes-refused address=\(configuration.host) reason=\"no API keys on a non-loopback address: every write "

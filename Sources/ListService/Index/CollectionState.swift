@@ -82,6 +82,19 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
     }
 
+    /// Each owner with how many live items they hold, most first (ties by account).
+    package var ownersByItemCount: [(owner: OwnerID, count: Int)] {
+        let counts = lock.withReadLock { slotsByOwner.map { (owner: $0.key, count: $0.value.count { isLive[Int($0)] }) } }
+        return counts.filter { $0.count > 0 }.sorted {
+            $0.count != $1.count ? $0.count > $1.count : ($0.owner.text ?? "") < ($1.owner.text ?? "")
+        }
+    }
+
+    /// The first live item `owner` holds, in slot order.
+    package func firstItem(ownedBy owner: OwnerID) -> C.Item? {
+        lock.withReadLock { slotsByOwner[owner]?.lazy.compactMap { self.items(Int($0)) }.first }
+    }
+
     /// The largest `value` of a live item (0 when there is none), without copying the items.
     func largest(_ value: (C.Item) -> Int) -> Int {
         lock.withReadLock {

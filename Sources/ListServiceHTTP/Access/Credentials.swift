@@ -25,10 +25,14 @@ package struct Credentials: Sendable {
     /// No tokens: callers are anonymous or hold an API key.
     package static let none = Credentials(tokens: nil, requiresIdentity: false)
 
+    /// Where a caller signs in: open to anonymous callers whatever keys and tokens require.
+    static let signInPaths: Set<String> = [AuthRoutes.demoPath]
+
     /// The caller of `request`, or the 401 to answer (nothing has changed). `keys` decides
     /// what an anonymous caller may do.
     func caller(of request: Request, keys: APIKeys) throws(HTTPError) -> Caller {
         guard let header = request.headers["Authorization"], let presented = Self.bearerToken(header) else {
+            if Self.signInPaths.contains(request.path) { return .anonymous }
             if let refusal = keys.anonymousRefusal(of: request) { throw refusal }
             if requiresIdentity && !request.method.isSafe {
                 throw Self.unauthorized("Changes need a signed-in caller: send Authorization: Bearer <token>.", error: nil)
