@@ -48,7 +48,7 @@ package struct KeySet: Sendable {
         }
         func bytes(_ name: String) throws(KeyError) -> [UInt8] {
             guard let value = try text(name) else { throw KeyError("\"\(name)\" is missing") }
-            guard let bytes = Base64URL.decode(value) else { throw KeyError("\"\(name)\" is not base64url") }
+            guard let bytes = Base64URL.decode(value.utf8) else { throw KeyError("\"\(name)\" is not base64url") }
             return bytes
         }
         if try text("use") == "enc" { return nil }

@@ -35,8 +35,8 @@ package struct TokenVerifier: Sendable {
     /// The identity `token` proves at `now`, with when it stops being valid, or why it does not.
     package func verify(_ token: String, now: Date) -> Result<VerifiedToken, TokenRefusal> {
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(Substring(parts[0])),
-            let payloadBytes = Base64URL.decode(Substring(parts[1])), let signature = Base64URL.decode(Substring(parts[2]))
+        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2])
         else { return .failure(.invalid("not a signed JWT (three base64url parts)")) }
         guard case .object(let header)? = try? JSONParser.parse(headerBytes, limits: .requestBody) else {
             return .failure(.invalid("the header is not a JSON object"))

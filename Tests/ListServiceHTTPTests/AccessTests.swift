@@ -84,6 +84,15 @@ import Testing
         #expect(handler.send(.get, "/health").status == .ok)
     }
 
+    @Test func theBearerCredential_isReadFromTheHeaderAsRFC9110Says() {
+        #expect(Credentials.bearerToken("Bearer abc.def.ghi") == "abc.def.ghi")
+        #expect(Credentials.bearerToken("bearer \t abc  ") == "abc" && Credentials.bearerToken("BEARER x") == "x")
+        for refused in ["Basic abc", "Bearer", "Bearer ", "Bearerabc", "Bearer \t ", "Token abc", ""] {
+            #expect(Credentials.bearerToken(refused) == nil, "\(refused)")
+        }
+        #expect(Credentials.isTokenShaped("a.b.c") && !Credentials.isTokenShaped("a.b") && !Credentials.isTokenShaped("a.b.c.d"))
+    }
+
     @Test func eachCustomer_seesOnlyTheirOrders_totalsSearchCursorsDetails() throws {
         for (headers, account) in [(alice, "c-0001"), (bob, "c-0002")] {
             let mine = owned(by: account)

@@ -39,7 +39,7 @@ package struct Credentials: Sendable {
             }
             return .anonymous
         }
-        if let tokens, presented.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2 {
+        if let tokens, Self.isTokenShaped(presented) {
             switch tokens.verify(presented, now: clock()) {
             case .success(let verified): return .identified(verified.identity)
             case .failure(let refusal): throw Self.unauthorized(refusal.detail, error: "invalid_token")
@@ -61,12 +61,29 @@ package struct Credentials: Sendable {
         return caller
     }
 
-    /// The token of `Bearer <token>` (the scheme in any case, RFC 9110 §11.1).
+    /// The token of `Bearer <token>` (the scheme in any case, RFC 9110 §11.1), spaces and tabs
+    /// around it left out. Read byte by byte: it runs on every request that carries one.
     static func bearerToken(_ header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: [" ", "\t"])
-        return token.isEmpty ? nil : token
+        let bytes = header.utf8
+        let scheme = Array("bearer".utf8)
+        guard bytes.count > scheme.count + 1, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        let afterScheme = bytes.index(bytes.startIndex, offsetBy: scheme.count)
+        guard bytes[afterScheme] == UInt8(ascii: " ") else { return nil }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let start = bytes[afterScheme...].firstIndex(where: { !isBlank($0) }),
+            let last = bytes[start...].lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return String(header[start...last])
+    }
+
+    /// Whether `credential` has the shape of a JWS compact token: three parts, two dots.
+    static func isTokenShaped(_ credential: String) -> Bool {
+        var credential = credential
+        return credential.withUTF8 { bytes in
+            var dots = 0
+            for byte in bytes where byte == UInt8(ascii: ".") { dots += 1 }
+            return dots == 2
+        }
     }
 
     /// A 401 with the Bearer challenge (RFC 6750 §3), `error` when a credential was sent and failed.
