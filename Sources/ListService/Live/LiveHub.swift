@@ -106,8 +106,6 @@ package final class LiveHub: Sendable {
         return previous + 1
     }
 
-    func token(_ v: UInt64) -> LiveToken { LiveToken(epoch: epoch, v: v) }
-
     /// The `retry:` line for a new stream, jittered so reconnect storms spread out.
     func retryLine() -> [UInt8] {
         LiveEvent.retry(milliseconds: configuration.retryMilliseconds + Int.random(in: 0...configuration.retryMilliseconds))

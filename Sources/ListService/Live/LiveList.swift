@@ -56,6 +56,17 @@ final class LiveList<C: ListCollection>: Sendable {
         var snapshot: (v: UInt64, bytes: [UInt8])?
     }
 
+    /// What this list's event ids begin with: the hub's epoch, and for an owner's list a tag
+    /// of the owner, so that an id from another scope's list is known for one.
+    let epoch: String
+
+    /// The hub's epoch for a list of every item; for an owner's, with `~` and eight hex digits
+    /// of the owner's digest.
+    static func epoch(of access: AccessScope, hub: LiveHub) -> String {
+        guard case .owner = access else { return hub.epoch }
+        return hub.epoch + "~" + ETag.hexDigest(access.description.utf8).prefix(8)
+    }
+
     /// Computes the window and formats its rows.
     init(criteria: ListCriteria<C>, request: ListRequest, purpose: ListPurpose, engine: CollectionEngine<C>, hub: LiveHub)
         throws(ListServiceError)
@@ -69,6 +80,7 @@ final class LiveList<C: ListCollection>: Sendable {
         self.purpose = purpose
         self.display = criteria.display
         self.hub = hub
+        epoch = Self.epoch(of: criteria.access, hub: hub)
         current = Locked(
             Current(
                 criteria: criteria, criteriaJSON: engine.criteriaJSON(criteria),
@@ -135,7 +147,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 out += event("snapshot", reason: nil, for: stream, &current)
             case .after(let token):
                 let reason: ResetReason?
-                if let token, token.epoch == hub.epoch {
+                if let token, token.epoch == epoch {
                     if token.v == current.v && (!isNew || hub.isShared) {
                         reason = nil  // up to date: nothing to send (on a replica: made here at the position the token names)
                     } else if isNew {
@@ -148,7 +160,8 @@ final class LiveList<C: ListCollection>: Sendable {
                         reason = .gap
                     }
                 } else {
-                    reason = token == nil ? .gap : .restart
+                    let isOtherScope = token.map { $0.epoch.split(separator: "~").first.map(String.init) == hub.epoch } ?? false
+                    reason = token == nil ? .gap : isOtherScope ? .scope : .restart
                 }
                 if let reason {
                     out += event("reset", reason: reason, for: stream, &current)
@@ -241,7 +254,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 return
             }
             let delta = LiveEvent.encode(
-                "delta", token: hub.token(current.v),
+                "delta", token: LiveToken(epoch: epoch, v: current.v),
                 data: Self.deltaBody(
                     v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(nextCursor) : nil,
                     ops: ops, rows: rows))
@@ -386,7 +399,7 @@ final class LiveList<C: ListCollection>: Sendable {
         json.endObject()
         body.append(UInt8(ascii: ","))
         body.append(contentsOf: json.bytes.dropFirst())
-        return LiveEvent.encode(name, token: hub.token(current.v), data: body)
+        return LiveEvent.encode(name, token: LiveToken(epoch: epoch, v: current.v), data: body)
     }
 
     /// The body a GET of the list returns (without a session's selection).

@@ -61,6 +61,8 @@ package enum ResetReason: String, CaseIterable, Sendable {
     case restart
     /// The list the client watched is gone (no one watched it for a while).
     case expired
+    /// The client's last event is from a list of another caller's scope (another account).
+    case scope
 }
 
 extension LiveMetrics {
