@@ -11,9 +11,10 @@ enum LiveRoutes {
                 let caller = try credentials.reader(of: request, isPublic: endpoint.isPublic)
                 let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
                 var listRequest = ListRequest(request, caller: caller)
-                // `lastEventId` is for clients that cannot set headers; it is not a list parameter.
+                // `lastEventId` and `ticket` are for clients that cannot set headers (the front
+                // door read the ticket); neither is a list parameter.
                 let queryToken = listRequest.parameters.last { $0.name == "lastEventId" }?.value
-                listRequest.parameters.removeAll { $0.name == "lastEventId" }
+                listRequest.parameters.removeAll { $0.name == "lastEventId" || $0.name == "ticket" }
                 let opening: LiveOpening
                 do throws(LiveOpenError) {
                     opening = try endpoint.live(listRequest, resolution.session, purpose, request.headers["Last-Event-ID"] ?? queryToken)
@@ -26,6 +27,23 @@ enum LiveRoutes {
                 headers.add(name: "X-Accel-Buffering", value: "no")
                 return Response(headers: headers, body: .stream { stream in opening.start(stream) })
             }
+        }
+    }
+
+    /// `POST /live/tickets`: a one-use ticket for a signed-in caller's next live stream
+    /// (`?ticket=`), since EventSource cannot send `Authorization`.
+    static func addTickets(credentials: Credentials, to router: inout Router) {
+        router.post("/live/tickets", headCheck: JSONBody.noFormBodyCheck) { request in
+            guard let identity = request.caller.identity else {
+                throw Credentials.unauthorized("A live ticket is for a signed-in caller: send Authorization: Bearer <token>.", error: nil)
+            }
+            let (ticket, expiresAt) = credentials.tickets.issue(for: identity, now: credentials.clock())
+            var json = JSONWriter()
+            json.beginObject()
+            json.field("ticket", ticket)
+            json.field("expiresAt", ISO8601.format(expiresAt))
+            json.endObject()
+            return .json(json.bytes)
         }
     }
 

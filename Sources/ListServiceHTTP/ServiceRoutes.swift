@@ -51,6 +51,7 @@ package enum ServiceRoutes {
             if let writes = endpoint.writes { WriteRoutes.add(writes, of: endpoint.name, to: &router) }
             OperationRoutes.add(endpoint, to: &router, maxLargeBodyBytes: maxImportBytes)
         }
+        LiveRoutes.addTickets(credentials: credentials, to: &router)
         SelectionRoute.add(to: &router, service: service)
         MetricsRoute.add(to: &router, service: service, access: access, server: server)
         return router

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import HTTPLite
 import ListServiceAuth
@@ -202,5 +203,38 @@ extension HTTPHeaders {
         var merged = self
         for field in other { merged.add(name: field.name, value: field.value) }
         return merged
+    }
+}
+
+extension AccessTests {
+    /// EventSource cannot send `Authorization`: a signed-in page trades its token for a
+    /// one-use ticket and opens the stream with `?ticket=`.
+    @Test func liveTickets_standForTheCaller_once() throws {
+        let ticketed = handler.send(.post, "/live/tickets", headers: alice)
+        #expect(ticketed.status == .ok)
+        let ticket = try #require(ticketed.bodyJSON["ticket"] as? String)
+        let expiresAt = try #require((ticketed.bodyJSON["expiresAt"] as? String).flatMap(ISO8601.parse))
+        #expect(abs(expiresAt.timeIntervalSinceNow - LiveTickets.lifetime) < 5)
+
+        #expect(handler.send(.get, "/orders", query: [("ticket", ticket)]).status == .unauthorized, "a ticket opens live streams only")
+        let stream = try handler.handle(Request(method: .get, path: "/orders/live", query: QueryParameters([.init(name: "ticket", value: ticket)])))
+        #expect(stream.status == .ok && stream.headers["Content-Type"] == "text/event-stream")
+        let again = handler.send(.get, "/orders/live", query: [("ticket", ticket)])
+        #expect(again.status == .unauthorized && again.headers["WWW-Authenticate"]?.contains("invalid_token") == true, "one use")
+        #expect(handler.send(.get, "/orders/live", query: [("ticket", "made-up")]).status == .unauthorized)
+        #expect(handler.send(.post, "/live/tickets").status == .unauthorized, "a ticket is for a signed-in caller")
+    }
+
+    @Test func aLiveTicket_expires() throws {
+        let clock = Locked(Date())
+        let signer = try #require(signer)
+        let credentials = Credentials(
+            tokens: TokenAuthority(verifier: TokenVerifier(keys: KeySet(keys: [signer.verificationKey]))), requiresIdentity: true,
+            clock: { clock.withLock { $0 } })
+        let handler = ServiceRoutes.makeHandler(
+            service: service, policy: AccessPolicy(hosts: .any, cors: .off, keys: APIKeys(keys: [], boundToLoopback: true), credentials: credentials))
+        let ticket = try #require(handler.send(.post, "/live/tickets", headers: alice).bodyJSON["ticket"] as? String)
+        clock.withLock { $0 += LiveTickets.lifetime + 1 }
+        #expect(handler.send(.get, "/orders/live", query: [("ticket", ticket)]).status == .unauthorized)
     }
 }

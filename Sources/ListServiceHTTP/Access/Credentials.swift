@@ -14,6 +14,8 @@ package struct Credentials: Sendable {
     /// Whether token keys were configured (`--jwt-keys`): then reading a collection that is
     /// not public, and every write, needs an identity.
     package let requiresIdentity: Bool
+    /// Tickets that stand for a signed-in caller on a live stream's address.
+    let tickets = LiveTickets()
     let clock: @Sendable () -> Date
 
     package init(tokens: TokenAuthority?, requiresIdentity: Bool, clock: @escaping @Sendable () -> Date = Date.init) {
@@ -32,6 +34,12 @@ package struct Credentials: Sendable {
     /// what an anonymous caller may do.
     func caller(of request: Request, keys: APIKeys) throws(HTTPError) -> Caller {
         guard let header = request.headers["Authorization"], let presented = Self.bearerToken(header) else {
+            if let ticket = Self.liveTicket(of: request) {
+                guard let identity = tickets.redeem(ticket, now: clock()) else {
+                    throw Self.unauthorized("The live ticket is not valid: it was used, it expired, or it was never issued.", error: "invalid_token")
+                }
+                return .identified(identity)
+            }
             if Self.signInPaths.contains(request.path) { return .anonymous }
             if let refusal = keys.anonymousRefusal(of: request) { throw refusal }
             if requiresIdentity && !request.method.isSafe {
@@ -59,6 +67,12 @@ package struct Credentials: Sendable {
             throw Self.unauthorized("This list needs a signed-in caller: send Authorization: Bearer <token>.", error: nil)
         }
         return caller
+    }
+
+    /// The `ticket` of a live stream's request (`GET /…/live?ticket=…`); nil for any other.
+    static func liveTicket(of request: Request) -> String? {
+        guard request.method == .get || request.method == .head, request.path.hasSuffix("/live") else { return nil }
+        return request.query.pairs.last { $0.name == "ticket" }?.value
     }
 
     /// The token of `Bearer <token>` (the scheme in any case, RFC 9110 §11.1), spaces and tabs
