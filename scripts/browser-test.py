@@ -407,6 +407,77 @@ def check_reconnects_after_a_restart(browser, timings):
     page.context.close()
 
 
+def sign_in(page, who):
+    """Picks `who` (an identity of /auth/demo, or None to sign out) in the page's sign-in
+    control, and waits until the screen was made again for them (no row of before is left)."""
+    page.wait_for_selector("#signin select")
+    page.evaluate(MARK)
+    page.select_option("#signin select", f"{who['role']}:{who['sub']}" if who else "")
+    page.wait_for_function("() => [...document.querySelectorAll('ol.rows > li')].every(li => li.listServiceMark === undefined)"
+                           " && document.querySelector('#live').textContent === 'Live'", timeout=3000)
+
+
+def check_signed_in_customers_and_staff(browser, timings):
+    """Two customers and staff signed in through the demo picker: each sees their own orders,
+    a token handed over in the address signs a page in, and a staff write reaches live the
+    page of that order's customer and no other."""
+    status, demo = browser.api("GET", "/auth/demo")
+    assert status == 200, status
+    first, second, staff = demo["identities"][0], demo["identities"][1], demo["identities"][3]
+    assert (first["role"], second["role"], staff["role"]) == ("customer", "customer", "staff"), demo
+
+    def token(who):
+        status, answer = browser.api("POST", "/auth/demo", {"sub": who["sub"], "role": who["role"]})
+        assert status == 200, status
+        return {"Authorization": f"Bearer {answer['token']}"}
+
+    def rows_as(who, **params):
+        query = urllib.parse.urlencode({"locale": LOCALE, "tz": ZONE, "limit": 50, **params})
+        status, body = browser.api("GET", f"/orders?{query}", headers=token(who))
+        assert status == 200, status
+        return body
+
+    pages = {}
+    for who in (first, second, staff):
+        page = browser.page()
+        page.goto(f"{browser.base}/#/orders?filter=pending")
+        wait_rows(page, ids(browser.rows("/orders", filter="pending", limit=50)))
+        sign_in(page, who)
+        expected = rows_as(who, filter="pending")
+        wait_rows(page, ids(expected))
+        expect_orders(page, expected)
+        page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'", timeout=3000)
+        pages[who["sub"]] = page
+    everything = browser.rows("/orders", filter="pending", limit=50)
+    assert rows_as(staff, filter="pending")["total"] == everything["total"]
+    assert rows_as(first, filter="pending")["total"] < everything["total"], "a customer sees fewer than staff"
+
+    # A staff write to one of the first customer's pending orders: live on the first customer's
+    # page (and staff's), and no event at all on the second customer's.
+    target = rows_as(first, filter="pending")["items"][0]["id"]
+    before = pages[second["sub"]].evaluate("() => performance.getEntriesByName('listservice:patch').length")
+    status, _ = browser.api("POST", f"/orders/{target}/complete", headers=token(staff))
+    assert status == 200, status
+    written = time.monotonic()
+    for who in (first, staff):
+        pages[who["sub"]].wait_for_function("id => !document.querySelector(`ol.rows > li[data-id='${id}']`)", arg=target, timeout=2000)
+    timings["staff write → the customer's page (ms, measured by the test)"] = round((time.monotonic() - written) * 1000, 1)
+    pages[second["sub"]].wait_for_timeout(500)
+    after = pages[second["sub"]].evaluate("() => performance.getEntriesByName('listservice:patch').length")
+    assert after == before, "the other customer's page got an event for an order it cannot see"
+
+    # Signing out shows everything again; a token handed over in the address signs a page in.
+    sign_in(pages[first["sub"]], None)
+    wait_rows(pages[first["sub"]], ids(browser.rows("/orders", filter="pending", limit=50)))
+    handed = token(second)["Authorization"].removeprefix("Bearer ")
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders?filter=pending&token={handed}")
+    wait_rows(page, ids(rows_as(second, filter="pending")))
+    assert "token" not in page.url, page.url
+    for each in [page, *pages.values()]:
+        each.context.close()
+
+
 def save_screenshots(browser, directory):
     for width, height in ((1280, 800), (360, 740)):
         page = browser.page(width, height)
@@ -422,7 +493,8 @@ def save_screenshots(browser, directory):
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
           check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_locale_and_zone_pickers,
-          check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, measure_first_rows]
+          check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, check_signed_in_customers_and_staff,
+          measure_first_rows]
 
 
 def main():

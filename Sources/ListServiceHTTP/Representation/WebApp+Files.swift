@@ -24,6 +24,7 @@ extension WebApp {
             ("live.js", PackageResources.live_js),
             ("view.js", PackageResources.view_js),
             ("screen.js", PackageResources.screen_js),
+            ("signin.js", PackageResources.signin_js),
             ("icon.svg", PackageResources.icon_svg),
             ("world.svg", PackageResources.world_svg),
         ] + screens.map { ("\($0.name).js", $0.script) }

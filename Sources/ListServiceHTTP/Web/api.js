@@ -1,4 +1,29 @@
-// The service's API as the page uses it: JSON in and out, refusals as Problem (RFC 9457).
+// The service's API as the page uses it: JSON in and out, refusals as Problem (RFC 9457),
+// and who the page is signed in as: a bearer token kept for this tab, sent with every request.
+
+const tokenKey = 'listservice.token';
+
+/** Takes a token the embedding app handed over in the address (`#token=…`, also after a
+ *  screen's criteria) into this tab's storage, and removes it from the address bar. */
+function adoptTokenFromAddress() {
+  const match = location.hash.match(/[#&?]token=([^&]*)/);
+  if (!match) return;
+  if (match[1]) sessionStorage.setItem(tokenKey, decodeURIComponent(match[1]));
+  const hash = location.hash.replace(/([#&?])token=[^&]*&?/, '$1').replace(/[?&]$/, '');
+  history.replaceState(null, '', `${location.pathname}${location.search}${hash === '#' ? '' : hash}`);
+}
+adoptTokenFromAddress();
+
+/** The bearer token the page is signed in with; null when it is not. */
+export const token = () => sessionStorage.getItem(tokenKey);
+
+/** Signs the page in with `value` (null: signs it out). */
+export function setToken(value) {
+  if (value) sessionStorage.setItem(tokenKey, value); else sessionStorage.removeItem(tokenKey);
+}
+
+/** The `Authorization` header of a signed-in page, as an object to spread into headers. */
+export const authorization = () => (token() ? { Authorization: `Bearer ${token()}` } : {});
 
 /** A refused request: the problem's `detail` is meant for people, `errors` names fields. */
 export class Problem extends Error {
@@ -21,7 +46,7 @@ export function withQuery(path, params) {
 
 /** Sends one request; resolves with the JSON answer (null for 204), rejects with a Problem. */
 export async function send(method, path, { body, version } = {}) {
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: 'application/json', ...authorization() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (version) headers['If-Match'] = `"${version}"`;
   let response;
@@ -35,4 +60,15 @@ export async function send(method, path, { body, version } = {}) {
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!response.ok) throw new Problem(response.status, data);
   return data;
+}
+
+/** The address of a live stream for this page: signed in, with a fresh one-use ticket
+ *  (EventSource cannot send `Authorization`, and a token never goes in a URL); resuming,
+ *  with the last event's id. */
+export async function liveAddress(url, lastEventId) {
+  const extra = new URLSearchParams();
+  if (lastEventId) extra.set('lastEventId', lastEventId);
+  if (token()) extra.set('ticket', (await send('POST', '/live/tickets')).ticket);
+  const text = extra.toString();
+  return text ? `${url}${url.includes('?') ? '&' : '?'}${text}` : url;
 }

@@ -2,6 +2,7 @@
 // the server formats for, and the live indicator. Rows arrive display-ready; nothing here
 // formats a date, a sum or a label.
 import { listScreen } from './screen.js';
+import { showSignIn } from './signin.js';
 
 // The screens the server lists in the navigation (WebApp.screens), each from its own module,
 // which exports it under the screen's name.
@@ -89,3 +90,9 @@ window.addEventListener('hashchange', route);
 route();
 // The pickers (some 400 time zones) are filled once the first list is on its way.
 setTimeout(fillPickers);
+// Signing in or out shows the same screen for the new caller: its lists start over.
+showSignIn(document.getElementById('signin'), () => {
+  current?.screen.close();
+  current = null;
+  route();
+});

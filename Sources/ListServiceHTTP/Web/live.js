@@ -1,5 +1,6 @@
 // A live list: one EventSource on a list's /live twin, its events applied to a container's
 // children op by op, so rows that did not change keep their DOM nodes.
+import { authorization, liveAddress, token } from './api.js';
 
 const jitter = (ms) => ms * (0.5 + Math.random());
 
@@ -22,40 +23,64 @@ export class LiveList {
   open(url) {
     this.url = url;
     this.retries = 0;
+    this.v = null;
+    this.lastEventId = null;
     this.connect();
   }
 
   close() {
     this.source?.close();
     this.source = null;
+    this.opening = null;
     clearTimeout(this.retryTimer);
   }
 
-  connect() {
+  /** Opens the stream; signed in, with a new ticket each time, resuming after the last event. */
+  async connect() {
     this.close();
-    this.v = null;
-    const source = new EventSource(this.url);
-    this.source = source;
+    const opening = {};
+    this.opening = opening;
     this.onState('connecting');
-    const mine = (handler) => (event) => { if (this.source === source) handler(event); };
+    let address;
+    try {
+      address = await liveAddress(this.url, this.lastEventId);
+    } catch (problem) {
+      if (this.opening !== opening) return;
+      if (problem.status >= 400 && problem.status < 500) this.onState('refused', problem.message);
+      else this.retry(opening);
+      return;
+    }
+    if (this.opening !== opening) return;
+    const source = new EventSource(address);
+    this.source = source;
+    const mine = (handler) => (event) => {
+      if (this.source !== source) return;
+      if (event.lastEventId) this.lastEventId = event.lastEventId;
+      handler(event);
+    };
     source.addEventListener('open', mine(() => { this.retries = 0; this.onState('live'); }));
     source.addEventListener('snapshot', mine((event) => this.replace(JSON.parse(event.data), 'snapshot')));
     source.addEventListener('reset', mine((event) => this.replace(JSON.parse(event.data), 'reset')));
     source.addEventListener('delta', mine((event) => this.patch(JSON.parse(event.data))));
     source.addEventListener('error', mine(() => {
-      // EventSource retries a dropped stream by itself, with Last-Event-ID; a refusal
-      // (a non-200 such as 503) closes it for good, so the page retries with jitter.
-      if (source.readyState === EventSource.CLOSED) this.refused(source);
-      else this.onState('reconnecting');
+      // EventSource retries a dropped stream by itself, with Last-Event-ID; a refusal (a
+      // non-200 such as 503) closes it for good, so the page retries with jitter. A ticket is
+      // good once: a signed-in page reopens the stream itself, with a new one.
+      if (source.readyState === EventSource.CLOSED || token()) {
+        source.close();
+        this.refused(source, opening);
+      } else {
+        this.onState('reconnecting');
+      }
     }));
   }
 
   /** Learns why the stream was refused: a 4xx is shown for good, anything else retried. */
-  async refused(source) {
+  async refused(source, opening) {
     let status = 0, body = null, retryAfter = 0;
     const abort = new AbortController();
     try {
-      const response = await fetch(this.url, { signal: abort.signal });
+      const response = await fetch(this.url, { signal: abort.signal, headers: authorization() });
       status = response.status;
       retryAfter = Number(response.headers.get('Retry-After')) || 0;
       if (!response.ok) body = await response.json().catch(() => null);
@@ -66,11 +91,15 @@ export class LiveList {
       this.onState('refused', body?.detail || `The service answered ${status}.`);
       return;
     }
+    this.retry(opening, retryAfter);
+  }
+
+  /** Opens the stream again later: never before the server's Retry-After, and spread out
+   *  after it, so that the clients it turned away do not all come back at the same moment. */
+  retry(opening, retryAfter = 0) {
     this.onState('reconnecting');
-    // Never before the server's Retry-After, and spread out after it, so that the clients it
-    // turned away do not all come back at the same moment.
     const delay = retryAfter * 1000 + jitter(Math.min(30000, 1000 * 2 ** this.retries++));
-    this.retryTimer = setTimeout(() => { if (this.source === source) this.connect(); }, delay);
+    this.retryTimer = setTimeout(() => { if (this.opening === opening) this.connect(); }, delay);
   }
 
   /** A snapshot or reset: the window becomes `body.items`, keeping the nodes of rows it had. */
