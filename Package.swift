@@ -54,7 +54,7 @@ let package = Package(
             name: "ListServicePostgresTests",
             dependencies: ["ListService", "ListServiceHTTP", "ListServicePostgres", "HTTPLite", "server", "Basics"]),
         // The executable: its options unit-tested, its binary run as a process.
-        .testTarget(name: "ServerProcessTests", dependencies: ["server", "ListService", "ListServiceAuth", "Basics"]),
+        .testTarget(name: "ServerProcessTests", dependencies: ["server", "ListService", "ListServiceAuth", "ListServiceHTTP", "Basics"]),
     ],
     swiftLanguageModes: [.v6]
 )

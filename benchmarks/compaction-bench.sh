@@ -20,7 +20,7 @@ measure() {
   local binary=$1 label=$2; shift 2
   STATE=$(mktemp -d)
   LOG=$(mktemp)
-  "$binary" --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log "$@" 2>"$LOG" &
+  "$binary" --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log $(unlimited "$binary") "$@" 2>"$LOG" &
   SERVER_PID=$!
   for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
   # The first snapshot after a load from JSON is not a compaction of the journal: wait for it.

@@ -15,7 +15,7 @@ PORT="${PORT:-18181}"
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 swift build -c release --product server >/dev/null
 
-.build/release/server --port "$PORT" --no-access-log --in-memory 2>/tmp/http-bench-server.log &
+.build/release/server --port "$PORT" --no-access-log --rate-limit off --write-rate-limit off --in-memory 2>/tmp/http-bench-server.log &
 SERVER_PID=$!
 trap 'kill -TERM $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done

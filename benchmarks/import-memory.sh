@@ -18,7 +18,7 @@ echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model
 for spec in "$@"; do
   name=${spec%%=*} binary=${spec#*=}
   STATE=$(mktemp -d)
-  "$binary" --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log 2>"$SERVER_LOG" &
+  "$binary" --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log $(unlimited "$binary") 2>"$SERVER_LOG" &
   SERVER_PID=$!
   for _ in $(seq 600); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
   sleep 3  # the first snapshots

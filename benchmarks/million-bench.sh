@@ -30,7 +30,7 @@ trap stop EXIT
 # Starts the server; READY_S is the seconds until /health answered.
 start() {
   local started; started=$(date +%s.%N)
-  "$BIN" --port "$PORT" --no-access-log "$@" 2>"$LOG" >/dev/null &
+  "$BIN" --port "$PORT" --no-access-log $("$BIN" --help 2>/dev/null | grep -q -- --rate-limit && echo --rate-limit off --write-rate-limit off) "$@" 2>"$LOG" >/dev/null &
   SERVER_PID=$!
   for _ in $(seq 6000); do
     curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && { READY_S=$(awk -v now="$(date +%s.%N)" -v then="$started" 'BEGIN {printf "%.2f", now - then}'); return 0; }

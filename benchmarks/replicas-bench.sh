@@ -38,13 +38,13 @@ trap cleanup EXIT
 up() { for _ in $(seq 600); do curl -fs -o /dev/null "http://127.0.0.1:$1/health" && return 0; sleep 0.1; done; echo "no server on $1"; exit 1; }
 
 mkdir -p "$WORK/state"
-.build/release/server --port "$PORT" --data "$DATA_DIR" --state "$WORK/state" --no-access-log 2>"$WORK/journal.log" &
+.build/release/server --port "$PORT" --data "$DATA_DIR" --state "$WORK/state" --no-access-log --rate-limit off --write-rate-limit off 2>"$WORK/journal.log" &
 PIDS+=($!)
-.build/release/server --port 8081 --database "$DB" --data "$DATA_DIR" --no-access-log 2>"$WORK/8081.log" &
+.build/release/server --port 8081 --database "$DB" --data "$DATA_DIR" --no-access-log --rate-limit off --write-rate-limit off 2>"$WORK/8081.log" &
 PIDS+=($!)
 up 8081  # the first replica seeds the database; the others load it
 for replica in 8082 8083; do
-  .build/release/server --port "$replica" --database "$DB" --no-access-log 2>"$WORK/$replica.log" &
+  .build/release/server --port "$replica" --database "$DB" --no-access-log --rate-limit off --write-rate-limit off 2>"$WORK/$replica.log" &
   PIDS+=($!)
 done
 up "$PORT"; up 8082; up 8083

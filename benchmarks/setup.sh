@@ -10,10 +10,13 @@ command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 # with no access log and waits until /health answers (its stderr goes to $SERVER_LOG);
 # `stop_server` stops it with SIGTERM, as leaving the script does.
 SERVER_PID=""
+# A benchmark's load comes from one address: the per-caller rate limits are turned off for the
+# builds that have them (a build from before them is started as it was).
+unlimited() { "$1" --help 2>/dev/null | grep -q -- '--rate-limit' && echo --rate-limit off --write-rate-limit off || true; }
 SERVER_LOG="${SERVER_LOG:-/tmp/listservice-bench-server.log}"
 start_server() {
   local binary=$1 data=$2; shift 2
-  "$binary" --port "$PORT" --data "$data" --in-memory --no-access-log "$@" 2>"$SERVER_LOG" &
+  "$binary" --port "$PORT" --data "$data" --in-memory --no-access-log $(unlimited "$binary") "$@" 2>"$SERVER_LOG" &
   SERVER_PID=$!
   for _ in $(seq 600); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && return 0; sleep 0.1; done
   echo "server did not start"; cat "$SERVER_LOG"; exit 1

@@ -11,7 +11,7 @@ source benchmarks/setup.sh
 swift build -c release --product server >/dev/null
 STATE=$(mktemp -d)
 trap 'kill -TERM $SERVER_PID $SAMPLER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null || true; rm -rf "$STATE"' EXIT
-.build/release/server --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log 2>/tmp/soak-server.log &
+.build/release/server --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log --rate-limit off --write-rate-limit off 2>/tmp/soak-server.log &
 SERVER_PID=$!
 for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  duration: $DURATION"

@@ -18,7 +18,7 @@ echo "== in-memory cost of one change (1,000 sessions with cached lists)"
 
 STATE=$(mktemp -d)
 trap 'kill -TERM $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null || true; rm -rf "$STATE"' EXIT
-.build/release/server --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log 2>/tmp/writes-bench-server.log &
+.build/release/server --port "$PORT" --data "$DATA_DIR" --state "$STATE" --no-access-log --rate-limit off --write-rate-limit off 2>/tmp/writes-bench-server.log &
 SERVER_PID=$!
 for _ in $(seq 300); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done
 urls=("/orders?filter=pending" "/orders?filter=completed" "/orders?q=john" "/orders?sort=total&order=desc" "/orders?filter=highValue")

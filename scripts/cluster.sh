@@ -42,7 +42,7 @@ stop() {
 trap stop INT TERM EXIT
 
 for replica in 8081 8082 8083; do
-    "$server" --database "$database" --port "$replica" --no-access-log "$@" 2> >(sed "s/^/[$replica] /" >&2) &
+    "$server" --database "$database" --port "$replica" --no-access-log --rate-limit off --write-rate-limit off "$@" 2> >(sed "s/^/[$replica] /" >&2) &
     pids+=($!)
 done
 for replica in 8081 8082 8083; do

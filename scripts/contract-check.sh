@@ -15,7 +15,7 @@ PORT="${PORT:-18499}"
 
 [[ -x .venv-st/bin/schemathesis ]] || { python3 -m venv .venv-st && .venv-st/bin/pip install -q --disable-pip-version-check schemathesis==4.32.5 hypothesis==6.170.15; }
 swift build --product server >/dev/null
-.build/debug/server --port "$PORT" --no-access-log --in-memory 2>/tmp/contract-check-server.log &
+.build/debug/server --port "$PORT" --no-access-log --rate-limit off --write-rate-limit off --in-memory 2>/tmp/contract-check-server.log &
 SERVER_PID=$!
 trap 'kill -TERM $SERVER_PID 2>/dev/null; wait $SERVER_PID 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.1; done

@@ -14,9 +14,10 @@ ORDER = {"customerName": "Fault Test", "currency": "USD", "items": [{"name": "Mu
 
 def start(binary, state=None, port=0, options=()):
     """Starts `binary` on `port` (a free one by default) with `--state state` (in memory
-    without one) and further `options`; the process and the port it listens on."""
+    without one), no rate limits (a harness sends from one address, fast) and further
+    `options`; the process and the port it listens on."""
     storage = ["--state", state] if state else ["--in-memory"]
-    process = subprocess.Popen([binary, "--port", str(port), *storage, "--no-access-log", *options],
+    process = subprocess.Popen([binary, "--port", str(port), *storage, "--no-access-log", "--rate-limit", "off", "--write-rate-limit", "off", *options],
                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:

@@ -19,7 +19,8 @@ package struct ServiceHandler: Sendable {
         let response: Response
         do {
             var request = request
-            request.sender = try checkAccess(request)
+            // A request with a body passed the checks on its head already (`screen`).
+            if !(request.sender is Caller) { request.sender = try checkAccess(request) }
             response = try admit(request) ?? router.handle(request)
         } catch let error as HTTPError {
             response = error.response
@@ -33,8 +34,9 @@ package struct ServiceHandler: Sendable {
     package func screen(_ head: Request) -> HeadVerdict {
         do throws(HTTPError) {
             var head = head
-            head.sender = try checkAccess(head)
-            return .accept(maxBodyBytes: try router.screen(head))
+            let caller = try checkAccess(head)
+            head.sender = caller
+            return .accept(maxBodyBytes: try router.screen(head), sender: caller)
         } catch {
             return .refuse(finish(error.response, for: head))
         }
@@ -87,13 +89,17 @@ package struct ServiceHandler: Sendable {
         request.method == .options && request.headers["Access-Control-Request-Method"] != nil
     }
 
+    /// The caller, once their credential verified and their rate allows one more request.
     private func checkCredential(_ request: Request) throws(HTTPError) -> Caller {
+        let caller: Caller
         do throws(HTTPError) {
-            return try policy.credentials.caller(of: request, keys: policy.keys)
+            caller = try policy.credentials.caller(of: request, keys: policy.keys)
         } catch {
             metrics.refusedAuthentications.add(1, ordering: .relaxed)
             throw error
         }
+        if let refusal = policy.rates?.refusal(of: request, by: caller) { throw refusal }
+        return caller
     }
 
     private func refusedOrigin(_ origin: String, _ what: String) -> HTTPError {

@@ -21,7 +21,7 @@ package enum ServiceRoutes {
         server: @escaping @Sendable () -> ServerStatistics.Snapshot? = { nil }, maxBodyBytes: Int = defaultMaxBodyBytes,
         maxImportBytes: Int = defaultMaxImportBytes
     ) -> ServiceHandler {
-        let metrics = AccessMetrics()
+        let metrics = AccessMetrics(rates: policy.rates)
         var router = makeRouter(
             service: service, credentials: policy.credentials, server: server, access: metrics, maxBodyBytes: maxBodyBytes,
             maxImportBytes: maxImportBytes)

@@ -54,6 +54,10 @@ struct ServerOptions {
     var tokenClaims = TokenVerifier.Configuration()
     /// Offer demo identities (`/auth/demo`): nil decides by the address (on for loopback).
     var demoIdentities: Bool?
+    /// Requests per caller (`--rate-limit`, `--rate-burst`) and writes per caller
+    /// (`--write-rate-limit`, `--write-rate-burst`); nil: no limit.
+    var readRate: RatePolicy? = RatePolicy(perSecond: 100, burst: 200)
+    var writeRate: RatePolicy? = RatePolicy(perSecond: 20, burst: 40)
 
     /// The data files `--data` reads, as the help says them: `orders.json, tasks.json and
     /// quakes.geojson from DIR, and users.json when present`.
@@ -122,6 +126,12 @@ struct ServerOptions {
           --jwt-audience AUD      tokens must carry this aud
           --jwt-leeway SECONDS    clock skew allowed for exp, nbf and iat (default 30)
           --jwt-role-claim NAME   the claim holding the role: customer, staff or admin (default role)
+          --rate-limit N/s        requests a caller (a token's identity, an API key, else an address) may
+                                  send a second on average, live streams opened included (default 100/s;
+                                  off: none); /health is never limited. Over it: 429 with Retry-After
+          --rate-burst N          requests a caller may send at once (default 200)
+          --write-rate-limit N/s  the same for writes, counted apart (default 20/s; off: none)
+          --write-rate-burst N    writes a caller may send at once (default 40)
           --demo-identities       offer GET/POST /auth/demo: a few identities to sign in as, with tokens
                                   signed by a key made at start-up (default on a loopback address only;
                                   refused on any other)
@@ -193,6 +203,11 @@ struct ServerOptions {
             case "--jwt-audience": options.tokenClaims.audience = try value()
             case "--jwt-leeway": options.tokenClaims.leeway = TimeInterval(try parseInt(try value(), argument, in: 0...86_400))
             case "--jwt-role-claim": options.tokenClaims.roleClaim = try value()
+            case "--rate-limit": options.readRate = try parseRate(try value(), argument, burst: options.readRate?.burst ?? 200)
+            case "--rate-burst": options.readRate = try withBurst(options.readRate, try parseInt(try value(), argument, in: 1...1_000_000))
+            case "--write-rate-limit": options.writeRate = try parseRate(try value(), argument, burst: options.writeRate?.burst ?? 40)
+            case "--write-rate-burst":
+                options.writeRate = try withBurst(options.writeRate, try parseInt(try value(), argument, in: 1...1_000_000))
             case "--demo-identities": options.demoIdentities = true
             case "--no-demo-identities": options.demoIdentities = false
             case "--allow-anonymous-writes": options.allowsAnonymousWrites = true
@@ -234,7 +249,24 @@ struct ServerOptions {
             keys: APIKeys(
                 keys: apiKeys, requireForReads: requiresKeyForReads, boundToLoopback: isLoopback,
                 allowsAnonymousWrites: allowsAnonymousWrites),
-            credentials: Credentials(tokens: tokens, requiresIdentity: jwtKeys != nil))
+            credentials: Credentials(tokens: tokens, requiresIdentity: jwtKeys != nil),
+            rates: readRate == nil && writeRate == nil ? nil : RateLimiter(reads: readRate, writes: writeRate))
+    }
+
+    /// `N/s` (or `N`): that many a second; `off`: nil. The burst stays as given before.
+    private static func parseRate(_ text: String, _ option: String, burst: Int) throws(Failure) -> RatePolicy? {
+        if text == "off" { return nil }
+        let number = text.hasSuffix("/s") ? String(text.dropLast(2)) : text
+        guard let perSecond = Double(number), perSecond > 0, perSecond <= 1_000_000 else {
+            throw Failure(message: "\(option) must be N/s (a number of requests a second, up to 1000000) or off, not '\(text)'")
+        }
+        return RatePolicy(perSecond: perSecond, burst: burst)
+    }
+
+    /// `policy` with a burst of `burst`; a burst for a limit that is off is an error.
+    private static func withBurst(_ policy: RatePolicy?, _ burst: Int) throws(Failure) -> RatePolicy {
+        guard let policy else { throw Failure(message: "a burst needs its limit on (it was given as off)") }
+        return RatePolicy(perSecond: policy.perSecond, burst: burst)
     }
 
     /// Whether `/auth/demo` is offered: as asked, else on a loopback address.

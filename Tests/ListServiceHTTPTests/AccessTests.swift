@@ -217,7 +217,8 @@ extension AccessTests {
         #expect(abs(expiresAt.timeIntervalSinceNow - LiveTickets.lifetime) < 5)
 
         #expect(handler.send(.get, "/orders", query: [("ticket", ticket)]).status == .unauthorized, "a ticket opens live streams only")
-        let stream = try handler.handle(Request(method: .get, path: "/orders/live", query: QueryParameters([.init(name: "ticket", value: ticket)])))
+        let stream = try handler.handle(
+            Request(method: .get, path: "/orders/live", query: QueryParameters([.init(name: "ticket", value: ticket)])))
         #expect(stream.status == .ok && stream.headers["Content-Type"] == "text/event-stream")
         let again = handler.send(.get, "/orders/live", query: [("ticket", ticket)])
         #expect(again.status == .unauthorized && again.headers["WWW-Authenticate"]?.contains("invalid_token") == true, "one use")
@@ -232,7 +233,8 @@ extension AccessTests {
             tokens: TokenAuthority(verifier: TokenVerifier(keys: KeySet(keys: [signer.verificationKey]))), requiresIdentity: true,
             clock: { clock.withLock { $0 } })
         let handler = ServiceRoutes.makeHandler(
-            service: service, policy: AccessPolicy(hosts: .any, cors: .off, keys: APIKeys(keys: [], boundToLoopback: true), credentials: credentials))
+            service: service,
+            policy: AccessPolicy(hosts: .any, cors: .off, keys: APIKeys(keys: [], boundToLoopback: true), credentials: credentials))
         let ticket = try #require(handler.send(.post, "/live/tickets", headers: alice).bodyJSON["ticket"] as? String)
         clock.withLock { $0 += LiveTickets.lifetime + 1 }
         #expect(handler.send(.get, "/orders/live", query: [("ticket", ticket)]).status == .unauthorized)

@@ -113,7 +113,9 @@ import Testing
         #expect(Orders.readScope(for: Self.customer("c-7")) == .owner(OwnerID("c-7")))
         #expect(Orders.readScope(for: staff) == .everything && Orders.readScope(for: .anonymous) == .everything)
         #expect(Tasks.readScope(for: staff) == .owner(OwnerID("s-1")), "staff see their own tasks")
-        #expect(Tasks.readScope(for: admin) == .everything && Tasks.readScope(for: .identified(.service)) == .everything)
+        #expect(
+            Tasks.readScope(for: admin) == .everything
+                && Tasks.readScope(for: .identified(Identity(subject: "api-key-1", role: .service))) == .everything)
         #expect(Quakes.readScope(for: Self.customer("c-7")) == .everything && Users.readScope(for: Self.customer("c-7")) == .everything)
     }
 }

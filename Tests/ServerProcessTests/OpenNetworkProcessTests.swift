@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ListServiceHTTP
 import Testing
 
 @testable import server
@@ -49,6 +50,22 @@ import Testing
             ] {
                 #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse(bad, environment: [:]) }
             }
+        }
+    }
+
+    @Test func options_forRateLimits() throws {
+        let defaults = try ServerOptions.parse([], environment: [:])
+        #expect(defaults.readRate == RatePolicy(perSecond: 100, burst: 200) && defaults.writeRate == RatePolicy(perSecond: 20, burst: 40))
+        #expect(defaults.accessPolicy().rates != nil)
+        let given = try ServerOptions.parse(
+            ["--rate-limit", "5/s", "--rate-burst", "7", "--write-rate-limit", "0.5", "--write-rate-burst", "2"], environment: [:])
+        #expect(given.readRate == RatePolicy(perSecond: 5, burst: 7) && given.writeRate == RatePolicy(perSecond: 0.5, burst: 2))
+        let off = try ServerOptions.parse(["--rate-limit", "off", "--write-rate-limit", "off"], environment: [:])
+        #expect(off.readRate == nil && off.writeRate == nil && off.accessPolicy().rates == nil)
+        for bad in [
+            ["--rate-limit", "fast"], ["--rate-limit", "0/s"], ["--rate-limit", "off", "--rate-burst", "3"], ["--write-rate-burst", "0"],
+        ] {
+            #expect(throws: ServerOptions.Failure.self) { try ServerOptions.parse(bad, environment: [:]) }
         }
     }
 

@@ -31,6 +31,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let expectationFailed = HTTPStatus(code: 417, reasonPhrase: "Expectation Failed")
     public static let misdirectedRequest = HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
     public static let unprocessableContent = HTTPStatus(code: 422, reasonPhrase: "Unprocessable Content")
+    public static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(
         code: 431, reasonPhrase: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")

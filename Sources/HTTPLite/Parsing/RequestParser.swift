@@ -46,6 +46,8 @@ struct RequestParser {
     let headScreen: HeadScreen?
     private var state = State.readingHead(HeadScan())
     private var hasPromptedContinue = false
+    /// What the head screen learned of the sender of the request whose body is being read.
+    private var screenedSender: (any Sendable)?
 
     init(limits: HTTPLimits, headScreen: HeadScreen? = nil) {
         self.limits = limits
@@ -116,12 +118,15 @@ struct RequestParser {
     /// A head is in: a request without a body is complete; one with a body is judged by the
     /// head screen before a byte of it is read or `100 Continue` is sent.
     private mutating func begin(_ head: RequestHead, _ buffer: inout InboundBuffer) -> Event {
+        screenedSender = nil
         if head.framing == .none && !head.expectsContinue { return finish(head, body: []) }
         var maxBodyBytes = limits.maxBodyBytes
         let request = head.makeRequest(body: [])
         switch headScreen?(request) {
         case .refuse(let response): return refuse(head, request, with: response)
-        case .accept(let routeLimit): maxBodyBytes = min(maxBodyBytes, routeLimit)
+        case .accept(let routeLimit, let sender):
+            maxBodyBytes = min(maxBodyBytes, routeLimit)
+            screenedSender = sender
         case nil: break
         }
         switch head.framing {
@@ -165,7 +170,10 @@ struct RequestParser {
     private mutating func finish(_ head: RequestHead, body: [UInt8]) -> Event {
         state = .readingHead(HeadScan())
         hasPromptedContinue = false
-        return .request(head.makeRequest(body: body))
+        var request = head.makeRequest(body: body)
+        request.sender = screenedSender
+        screenedSender = nil
+        return .request(request)
     }
 
     /// RFC 9112 §2.2: a server should ignore empty lines received before the request line.

@@ -3,7 +3,7 @@ package enum Caller: Sendable, Hashable {
     /// No credential, on a service that lets such callers in: served as before identities
     /// existed (every item; writes under the service's key and loopback rules).
     case anonymous
-    /// A verified token's person, or an API key's holder (`Identity.service`).
+    /// A verified token's person, or an API key's holder (the role `service`).
     case identified(Identity)
 
     /// The identity, nil for an anonymous caller.

@@ -1,6 +1,6 @@
 /// Who is asking: a signed-in person (a token's `sub` and role) or a service (an API key).
 package struct Identity: Sendable, Hashable {
-    /// The person's account (`c-0001`); a service's is empty.
+    /// The person's account (`c-0001`); an API key's holder's is `api-key-` and the key's place.
     package let subject: String
     package let role: Role
 
@@ -8,9 +8,6 @@ package struct Identity: Sendable, Hashable {
         self.subject = subject
         self.role = role
     }
-
-    /// The holder of an API key: sees and changes everything.
-    package static let service = Identity(subject: "", role: .service)
 
     /// What an identity may do beyond its own items.
     package enum Role: String, Sendable, CaseIterable {

@@ -3,7 +3,7 @@ import HTTPLite
 
 /// Who may write (and, with `--require-key-for-reads`, read) without a token:
 /// `Authorization: Bearer <key>` against the keys of `--api-keys` or `LISTSERVICE_API_KEYS`,
-/// compared in constant time. A key's holder is `Identity.service`.
+/// compared in constant time. A key's holder has the role `service`.
 package struct APIKeys: Sendable {
     /// What a write needs.
     package enum WritePolicy: Sendable, Equatable {
@@ -42,20 +42,20 @@ package struct APIKeys: Sendable {
         }
     }
 
-    /// Whether `presented` is one of the keys, in time that depends only on the keys' and the
-    /// presented key's lengths, never on where they first differ.
-    func matches(_ presented: [UInt8]) -> Bool {
-        var found: UInt8 = 0
-        for key in keys {
+    /// Which key `presented` is (its place in the list, from 1), nil for none, in time that
+    /// depends only on the keys' and the presented key's lengths, never on where they differ.
+    func number(of presented: [UInt8]) -> Int? {
+        var found = 0
+        for (position, key) in keys.enumerated() {
             var difference = key.count ^ presented.count
             for index in 0..<max(key.count, presented.count) {
                 let a = index < key.count ? key[index] : 0
                 let b = index < presented.count ? presented[index] : 0
                 difference |= Int(a ^ b)
             }
-            found |= difference == 0 ? 1 : 0
+            found |= difference == 0 ? position + 1 : 0
         }
-        return found == 1
+        return found == 0 ? nil : found
     }
 
     /// Whether the keys cover `request` without a credential: reads do unless keys cover them

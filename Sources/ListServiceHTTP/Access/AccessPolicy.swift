@@ -9,12 +9,15 @@ package struct AccessPolicy: Sendable {
     package var cors: CORSPolicy
     package var keys: APIKeys
     package var credentials: Credentials
+    /// Requests per caller; nil: no limit.
+    package var rates: RateLimiter?
 
-    package init(hosts: AllowedHosts, cors: CORSPolicy, keys: APIKeys, credentials: Credentials = .none) {
+    package init(hosts: AllowedHosts, cors: CORSPolicy, keys: APIKeys, credentials: Credentials = .none, rates: RateLimiter? = nil) {
         self.hosts = hosts
         self.cors = cors
         self.keys = keys
         self.credentials = credentials
+        self.rates = rates
     }
 
     /// No checks beyond the routes' own: any host, no CORS, writes without keys, no tokens.
@@ -42,8 +45,10 @@ package final class AccessMetrics: Sendable {
     let refusedOrigins = Atomic<Int>(0)
     /// Requests naming a `Host` the service does not answer to: 421.
     let refusedHosts = Atomic<Int>(0)
+    /// The rate limits' counters, when there are limits.
+    let rates: RateLimiter?
 
-    package init() {}
+    package init(rates: RateLimiter? = nil) { self.rates = rates }
 
     /// The refusals' families on `/metrics`.
     var metricFamilies: [MetricFamily] {
@@ -58,6 +63,6 @@ package final class AccessMetrics: Sendable {
             MetricFamily(
                 "listservice_refused_hosts_total", .counter, "Requests refused 421 for a Host the service does not answer to.",
                 refusedHosts.load(ordering: .relaxed)),
-        ]
+        ] + (rates?.metricFamilies ?? [])
     }
 }

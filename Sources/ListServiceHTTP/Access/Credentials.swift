@@ -4,7 +4,7 @@ import ListService
 import ListServiceAuth
 
 /// Who sent a request, from its `Authorization: Bearer` credential: a token (a JWT, verified
-/// by `tokens`) is a person's identity, an API key its holder's (`Identity.service`), no
+/// by `tokens`) is a person's identity, an API key its holder's (the role `service`), no
 /// credential an anonymous caller. A credential that does not verify is refused (401) even
 /// where none is needed: a client must learn its token is bad. A token is only ever read
 /// from the header, never from the query string.
@@ -36,7 +36,8 @@ package struct Credentials: Sendable {
         guard let header = request.headers["Authorization"], let presented = Self.bearerToken(header) else {
             if let ticket = Self.liveTicket(of: request) {
                 guard let identity = tickets.redeem(ticket, now: clock()) else {
-                    throw Self.unauthorized("The live ticket is not valid: it was used, it expired, or it was never issued.", error: "invalid_token")
+                    throw Self.unauthorized(
+                        "The live ticket is not valid: it was used, it expired, or it was never issued.", error: "invalid_token")
                 }
                 return .identified(identity)
             }
@@ -53,10 +54,11 @@ package struct Credentials: Sendable {
             case .failure(let refusal): throw Self.unauthorized(refusal.detail, error: "invalid_token")
             }
         }
-        guard keys.matches(Array(presented.utf8)) else {
+        guard let number = keys.number(of: Array(presented.utf8)) else {
             throw Self.unauthorized(tokens == nil ? "The API key is not valid." : "The bearer token is not valid.", error: "invalid_token")
         }
-        return .identified(.service)
+        // Each key its own caller (its own rate), all of the role service.
+        return .identified(Identity(subject: "api-key-\(number)", role: .service))
     }
 
     /// The reader of a collection: a collection that is not public needs an identity where

@@ -16,9 +16,11 @@ var serverBinary: URL {
 }
 
 /// Starts the server on a free port (`--port 0`) and learns the port from its log, so no
-/// test guesses a port another socket may hold. `log` is what it wrote before listening.
+/// test guesses a port another socket may hold. `log` is what it wrote before listening. The
+/// per-caller rate limits are off (a test sends from one address, fast) unless `arguments`
+/// turn them on again.
 func startServer(_ arguments: [String]) throws -> (process: Process, port: Int, errors: Pipe, log: String) {
-    let (process, errors) = try run(["--port", "0"] + arguments)
+    let (process, errors) = try run(["--port", "0", "--rate-limit", "off", "--write-rate-limit", "off"] + arguments)
     var log = ""
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
