@@ -15,26 +15,6 @@ ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-5s}"
 WARM="/orders?filter=pending&q=john"
 
-
-# The server's CPU time (user + system, in clock ticks) so far.
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
-
-# One wrk run: requests/s, p50, p99, and the server's CPU time per request, which a noisy
-# machine disturbs far less than throughput.
-measure() { # label conns wrk-args...
-  local label=$1 conns=$2; shift 2
-  local threads=$(( conns > 1 ? 2 : 1 ))
-  local out before after
-  before=$(cpu_ticks)
-  out=$(wrk -t"$threads" -c"$conns" -d"$DURATION" --latency "$@")
-  after=$(cpu_ticks)
-  printf '%-8s %-22s c=%-3s req/s=%-10s p50=%-9s p99=%-9s cpu_us/req=%s\n' "$name" "$label" "$conns" \
-    "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
-    "$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")" \
-    "$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")" \
-    "$(awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}' <<<"$out")"
-}
-
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  data: $DATA_DIR"
 for round in $(seq "$ROUNDS"); do
   echo "== round $round"

@@ -27,19 +27,6 @@ trap 'stop_server; rm -rf "$TOKENS"' EXIT
 python3 benchmarks/tokens.py "$TOKENS" --rotating 15000
 LIST="/orders?filter=pending&sort=total"
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
-measure() { # label conns wrk-args...
-  local label=$1 conns=$2; shift 2
-  local threads=$(( conns > 1 ? 2 : 1 )) out before after
-  before=$(cpu_ticks)
-  out=$(wrk -t"$threads" -c"$conns" -d"$DURATION" --latency "$@")
-  after=$(cpu_ticks)
-  printf '%-22s c=%-3s req/s=%-10s p50=%-9s p99=%-9s cpu_us/req=%s\n' "$label" "$conns" \
-    "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
-    "$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")" \
-    "$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")" \
-    "$(awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}' <<<"$out")"
-}
 URL="http://127.0.0.1:$PORT$LIST"
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  binary: $BINARY  list: $LIST"
 for round in $(seq "$ROUNDS"); do

@@ -23,3 +23,22 @@ start_server() {
 }
 stop_server() { [[ -n "$SERVER_PID" ]] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; }
 trap stop_server EXIT
+
+# The server's CPU time (user + system, in clock ticks) so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
+
+# One wrk run of $DURATION: requests/s, p50, p99, and the server's CPU time per request, which
+# a noisy machine disturbs far less than throughput; the line starts with $name when set.
+measure() { # label conns wrk-args...
+  local label=$1 conns=$2; shift 2
+  local threads=$(( conns > 1 ? 2 : 1 ))
+  local out before after
+  before=$(cpu_ticks)
+  out=$(wrk -t"$threads" -c"$conns" -d"$DURATION" --latency "$@")
+  after=$(cpu_ticks)
+  printf '%-8s %-22s c=%-3s req/s=%-10s p50=%-9s p99=%-9s cpu_us/req=%s\n' "${name:-}" "$label" "$conns" \
+    "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
+    "$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")" \
+    "$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")" \
+    "$(awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}' <<<"$out")"
+}
