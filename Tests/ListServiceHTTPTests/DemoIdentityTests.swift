@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func identities_areCustomersWithOrdersAndTasks_staffAndAdmin() throws {
-        let handler = handler(demo: try #require(DemoIdentities()))
+        let demo: DemoIdentities = try #require(DemoIdentities())
+        let handler = handler(demo: demo)
         let listed = try #require(handler.send(.get, "/auth/demo").bodyJSON["identities"] as? [[String: String]])
         #expect(listed.map { $0["role"] } == ["customer", "customer", "customer", "staff", "admin"])
         let orders = service.engine(Orders.self).state.allItems, tasks = service.engine(Tasks.self).state.allItems
@@ -38,7 +39,8 @@ import Testing
     }
 
     @Test func aDemoToken_narrowsTheCallerToItsIdentity() throws {
-        let handler = handler(demo: try #require(DemoIdentities()))
+        let demo: DemoIdentities = try #require(DemoIdentities())
+        let handler = handler(demo: demo)
         let account = try #require((handler.send(.get, "/auth/demo").bodyJSON["identities"] as? [[String: String]])?.first?["sub"])
         let signIn = handler.send(.post, "/auth/demo", json: #"{"sub":"\#(account)","role":"customer"}"#)
         #expect(signIn.status == .ok && signIn.bodyJSON["sub"] as? String == account)

@@ -77,7 +77,7 @@ private struct HeadLines {
 
     mutating func next() -> Slice<UnsafeBufferPointer<UInt8>>? {
         guard position < bytes.count else { return nil }
-        guard let lf = bytes[position...].firstIndex(of: HTTPSyntax.lf) else {
+        guard let lf = RequestParser.firstLF(in: bytes, from: position) else {
             defer { position = bytes.count }
             return bytes[position...]
         }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Incremental HTTP/1.1 request parser: feed it the connection's bytes, in any fragments,
 /// and it yields requests in order, a `100 Continue` prompt, or the first error.
 ///
@@ -198,15 +200,19 @@ struct RequestParser {
             // A lone CR may be the first half of an empty line that precedes the request line.
             if scan.scanned == 0 && bytes.count == 1 && bytes[0] == HTTPSyntax.cr { return .incomplete }
             while scan.scanned < bytes.count {
-                let index = scan.scanned
-                scan.scanned += 1
-                guard bytes[index] == HTTPSyntax.lf else {
-                    if scan.requestLineEnd == nil && scan.scanned > limits.maxRequestLineLength {
-                        return .failed(.requestLineTooLong)
-                    }
-                    if scan.scanned > limits.maxHeaderBytes { return .failed(.headersTooLarge) }
-                    continue
+                // The next LF, found by memchr (a long header, a bearer token, is not walked
+                // byte by byte); the bytes before it count toward the limits.
+                let start = scan.scanned
+                let index = Self.firstLF(in: bytes, from: start) ?? bytes.count
+                if index > start {
+                    if scan.requestLineEnd == nil && index > limits.maxRequestLineLength { return .failed(.requestLineTooLong) }
+                    if index > limits.maxHeaderBytes { return .failed(.headersTooLarge) }
                 }
+                guard index < bytes.count else {
+                    scan.scanned = bytes.count
+                    return .incomplete
+                }
+                scan.scanned = index + 1
                 guard index > 0, bytes[index - 1] == HTTPSyntax.cr else {
                     return .failed(.malformed("A line ends in a bare LF; CRLF is required."))
                 }
@@ -216,5 +222,13 @@ struct RequestParser {
             }
             return .incomplete
         }
+    }
+
+    /// The offset of the first LF in `bytes` at or after `start`; nil when there is none.
+    static func firstLF(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(HTTPSyntax.lf), bytes.count - start)
+        else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
     }
 }
