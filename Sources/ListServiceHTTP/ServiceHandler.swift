@@ -5,11 +5,12 @@ import ListService
 /// refusing before anything changes: its `Host` (421), a CORS preflight (answered here, 403
 /// for an origin not allowed), an unsafe method from a browser origin not allowed (403), its
 /// credential (401: a token or key that does not verify, or none where one is needed), which
-/// also says who asks (`Request.caller`, for the routes); a request with a body passes them
-/// on its head (`screen`), before the body is read. The router then answers, and every
-/// answer leaves with the CORS headers its origin gets and a `Vary` that names what it depends on; an answer whose route did not choose its
-/// caching and coding (`Response.choseCachingAndCoding`: a page or a static file does) is
-/// `no-store` and goes in the coding the client accepts.
+/// also says who asks (`Request.caller`, for the routes), and the caller's rate (429); a
+/// request with a body passes them on its head (`screen`), before the body is read, and its
+/// caller travels with it. The router then answers, and every answer leaves with the CORS
+/// headers its origin gets and a `Vary` that names what it depends on; an answer whose route
+/// did not choose its caching and coding (`Response.choseCachingAndCoding`: a page or a
+/// static file does) is `no-store` and goes in the coding the client accepts.
 package struct ServiceHandler: Sendable {
     let router: Router
     let policy: AccessPolicy
