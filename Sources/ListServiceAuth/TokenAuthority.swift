@@ -22,9 +22,6 @@ package final class TokenAuthority: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// The keys in use now.
-    package var keys: KeySet { state.withLock { $0.verifier.keys } }
-
     /// Replaces the keys (a rotation); every cached verification is forgotten.
     package func replaceKeys(_ keys: KeySet) {
         state.withLock { state in
@@ -36,8 +33,8 @@ package final class TokenAuthority: Sendable {
 
     /// The identity `token` proves at `now`, from the cache or verified now.
     package func verify(_ token: String, now: Date) -> Result<VerifiedToken, TokenRefusal> {
-        let (cached, verifier) = state.withLock { ($0.verified[token], $0.verifier) }
-        if let cached { return now < cached.expiresAt ? .success(cached) : .failure(.expired) }
+        if let cached = state.withLock({ $0.verified[token] }) { return now < cached.expiresAt ? .success(cached) : .failure(.expired) }
+        let verifier = state.withLock { $0.verifier }
         let result = verifier.verify(token, now: now)
         if case .success(let verified) = result { remember(token, verified, verifiedWith: verifier.keys, now: now) }
         return result
