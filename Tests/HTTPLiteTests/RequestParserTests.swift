@@ -183,3 +183,31 @@ import Testing
         #expect(try request("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").wantsKeepAlive)
     }
 }
+
+/// The word-at-a-time check of header values agrees with the byte-by-byte one.
+@Suite struct FieldValueCheckTests {
+    @Test func agreesWithTheByteCheck_onEveryByteAndRandomValues() {
+        func agree(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { HTTPSyntax.isFieldValue($0) } == bytes.allSatisfy(HTTPSyntax.isFieldValueCharacter)
+        }
+        // Every byte value alone and at each place of a clean 24-byte value.
+        for byte in UInt8.min...UInt8.max {
+            #expect(agree([byte]), "\(byte)")
+            for place in 0..<24 {
+                var value = [UInt8](repeating: UInt8(ascii: "a"), count: 24)
+                value[place] = byte
+                #expect(agree(value), "\(byte) at \(place)")
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 0...90, using: &generator)
+            let clean = (0..<count).map { _ in UInt8.random(in: 0x20...0xFF, using: &generator) }.map { $0 == 0x7F ? 0x7E : $0 }
+            #expect(agree(clean))
+            var dirty = clean
+            if !dirty.isEmpty { dirty[Int.random(in: 0..<dirty.count, using: &generator)] = UInt8.random(in: 0...0x1F, using: &generator) }
+            #expect(agree(dirty))
+            #expect(agree((0..<count).map { _ in UInt8.random(in: 0...0xFF, using: &generator) }))
+        }
+    }
+}

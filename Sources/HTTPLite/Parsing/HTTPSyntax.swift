@@ -19,6 +19,25 @@ enum HTTPSyntax {
         byte == tab || byte == space || (byte > 0x20 && byte != 0x7F)
     }
 
+    /// Whether every byte of `value` is a field value character: eight bytes at a time where
+    /// no byte is below 0x20 or 0x7F (a tab, which is allowed, and anything else is then
+    /// decided byte by byte), so a long header (a bearer token, cookies) is checked quickly.
+    static func isFieldValue(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = value.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var offset = 0
+        while offset + 8 <= value.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            // A byte below 0x20, or equal to 0x7F (Bit Twiddling Hacks' hasless and haszero):
+            // exact about whether there is one, so a clean word needs no other look.
+            let below = (word &- ones &* 0x20) & ~word & highs
+            let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
+            if below | delete != 0 { break }
+            offset += 8
+        }
+        return value[offset...].allSatisfy(isFieldValueCharacter)
+    }
+
     /// What a request-target may hold unencoded: visible ASCII.
     static func isTargetCharacter(_ byte: UInt8) -> Bool {
         byte > 0x20 && byte < 0x7F

@@ -48,7 +48,7 @@ extension RequestHead {
             while valueStart < valueEnd, HTTPSyntax.isOWS(line[valueStart]) { valueStart += 1 }
             while valueEnd > valueStart, HTTPSyntax.isOWS(line[valueEnd - 1]) { valueEnd -= 1 }
             let value = UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd])
-            guard value.allSatisfy(HTTPSyntax.isFieldValueCharacter) else {
+            guard HTTPSyntax.isFieldValue(value) else {
                 return .failure(.malformed("A header value holds a control character."))
             }
             let field = HTTPHeaders.Field(
