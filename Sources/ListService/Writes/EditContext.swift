@@ -14,4 +14,17 @@ package struct EditContext: Sendable {
         self.timeZoneIdentifier = timeZoneIdentifier
         self.caller = caller
     }
+
+    /// The owner of a new item: a caller below `role` gets their own account (naming one in
+    /// `field` is `refusal`); one at `role` or above (or anonymous, where let in) may name one,
+    /// else `otherwise`.
+    package func newOwner(
+        named field: String, by role: Identity.Role, in validator: inout FieldValidator, otherwise: OwnerID, refusal: WriteRejection
+    ) -> Result<OwnerID, WriteRejection> {
+        if let identity = caller.identity, !caller.isAtLeast(role) {
+            guard validator.body[field] == nil else { return .failure(refusal) }
+            return .success(OwnerID(identity.subject))
+        }
+        return .success(validator.text(field, maxLength: 64, isRequired: false).map(OwnerID.init) ?? otherwise)
+    }
 }

@@ -33,7 +33,4 @@ package final class LiveTickets: Sendable {
         guard let entry = tickets.withLock({ $0.removeValue(forKey: ticket) }), now < entry.expiresAt else { return nil }
         return entry.identity
     }
-
-    /// Tickets waiting to be redeemed (expired ones included until the next clean-up).
-    var count: Int { tickets.withLock { $0.count } }
 }

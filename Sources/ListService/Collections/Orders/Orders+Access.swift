@@ -15,16 +15,4 @@ extension Orders {
         case .delete: return .forbidden("delete orders", allowed: "staff")
         }
     }
-
-    /// The customer a new order is for: a customer's own account (naming another is refused);
-    /// staff and services may name one (`customerId`) or none.
-    static func newOrderCustomer(_ validator: inout FieldValidator, context: EditContext) -> Result<OwnerID, WriteRejection> {
-        if let identity = context.caller.identity, !identity.role.isStaff {
-            guard validator.body["customerId"] == nil else {
-                return .failure(.forbidden("create an order for another customer", allowed: "staff"))
-            }
-            return .success(OwnerID(identity.subject))
-        }
-        return .success(validator.text("customerId", maxLength: 64, isRequired: false).map(OwnerID.init) ?? .none)
-    }
 }

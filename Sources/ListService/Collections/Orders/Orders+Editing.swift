@@ -23,7 +23,11 @@ extension Orders: EditableCollection {
         var validator = FieldValidator(body)
         validator.rejectUnknown(["customerId", "customerName", "currency", "items", "shippingAddress"])
         let customer: OwnerID
-        switch newOrderCustomer(&validator, context: context) {
+        // A customer's order is their own; staff may name its customer, or none.
+        let naming = context.newOwner(
+            named: "customerId", by: .staff, in: &validator, otherwise: .none,
+            refusal: .forbidden("create an order for another customer", allowed: "staff"))
+        switch naming {
         case .success(let account): customer = account
         case .failure(let refusal): return .failure(refusal)
         }

@@ -17,7 +17,11 @@ extension Tasks: EditableCollection {
         var validator = FieldValidator(body)
         validator.rejectUnknown(fields + ["ownerId"])
         let owner: OwnerID
-        switch newTaskOwner(&validator, context: context) {
+        // Everyone's new task is their own; administrators may name its owner (by default their own).
+        let naming = context.newOwner(
+            named: "ownerId", by: .admin, in: &validator, otherwise: context.caller.identity.map { OwnerID($0.subject) } ?? .none,
+            refusal: .forbidden("create a task for someone else", allowed: "administrators"))
+        switch naming {
         case .success(let account): owner = account
         case .failure(let refusal): return .failure(refusal)
         }
