@@ -27,12 +27,20 @@ package struct RatePolicy: Sendable, Equatable {
 package final class RateLimiter: Sendable {
     package let reads: RatePolicy?
     package let writes: RatePolicy?
-    private let shards: [Locked<[String: Bucket]>]
+    private let shards: [Locked<[BucketKey: Bucket]>]
     /// Buckets a shard holds before it drops the full ones (then, if still over, the oldest half).
     private let shardCapacity: Int
     /// 429s per bucket kind, for `/metrics`.
     let refusedReads = Atomic<Int>(0)
     let refusedWrites = Atomic<Int>(0)
+
+    /// Whose bucket, of which kind: a caller's identity, else their address (no string is
+    /// built per request to name it).
+    private struct BucketKey: Hashable {
+        let isWrite: Bool
+        let identity: Identity?
+        let address: String?
+    }
 
     private struct Bucket {
         var tokens: Double
@@ -52,7 +60,8 @@ package final class RateLimiter: Sendable {
         guard !request.path.hasPrefix("/health") else { return nil }
         let isWrite = !request.method.isSafe
         guard let policy = isWrite ? writes : reads else { return nil }
-        let key = (isWrite ? "w " : "r ") + Self.callerKey(request, caller)
+        let identity = caller.identity
+        let key = BucketKey(isWrite: isWrite, identity: identity, address: identity == nil ? request.remoteAddress : nil)
         let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
         let (allowed, remaining, wait) = shard.withLock { buckets -> (Bool, Int, Double) in
             var bucket = buckets[key] ?? Bucket(tokens: Double(policy.burst), updated: now)
@@ -84,18 +93,12 @@ package final class RateLimiter: Sendable {
 
     /// Takes out the buckets that have filled up again (their callers idle); if that frees
     /// too little, the half updated longest ago.
-    private func drop(from buckets: inout [String: Bucket], policy: RatePolicy, now: UInt64) {
+    private func drop(from buckets: inout [BucketKey: Bucket], policy: RatePolicy, now: UInt64) {
         let full = Double(policy.burst) / policy.perSecond * 1e9
         buckets = buckets.filter { Double(now &- $0.value.updated) < full }
         guard buckets.count >= shardCapacity else { return }
         let oldest = buckets.sorted { $0.value.updated < $1.value.updated }.prefix(buckets.count / 2)
         for entry in oldest { buckets[entry.key] = nil }
-    }
-
-    /// Whose bucket a request takes from: the identity's, else the client address's.
-    private static func callerKey(_ request: Request, _ caller: Caller) -> String {
-        if let identity = caller.identity { return "\(identity.role.rawValue) \(identity.subject)" }
-        return "address \(request.remoteAddress ?? "in-process")"
     }
 
     private static func rate(_ perSecond: Double) -> String {
