@@ -92,7 +92,10 @@ package final class CollectionService: Sendable {
         self.sessions = sessions
         self.log = log
         self.clock = clock
-        let writes = WriteCoordinator(engines: engines, storage: storage, sequences: sequences, position: loaded.position, log: log)
+        let answers = AnswerLedger(clock: clock)
+        answers.record(loaded.answers.sorted { $0.recordedAt < $1.recordedAt })
+        let writes = WriteCoordinator(
+            engines: engines, storage: storage, sequences: sequences, position: loaded.position, answers: answers, log: log)
         self.writes = writes
         endpoints = collections.map { $0.endpoint(writes) }
         storage.attach(writes)

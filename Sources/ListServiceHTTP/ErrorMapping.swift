@@ -64,6 +64,13 @@ extension WriteRejection {
         case .stale: return HTTPError(.preconditionFailed, code: "precondition-failed", detail: detail)
         case .storageUnavailable:
             return HTTPError(.serviceUnavailable, code: "storage-unavailable", detail: detail, headers: ["Retry-After": "5"])
+        case .idempotencyKeyReused:
+            return HTTPError(
+                .unprocessableContent, code: "idempotency-key-reused", detail: detail, extensions: [("parameter", "\"Idempotency-Key\"")])
+        case .idempotencyKeyInFlight:
+            return HTTPError(
+                .conflict, code: "idempotency-key-in-flight", detail: detail, extensions: [("parameter", "\"Idempotency-Key\"")],
+                headers: ["Retry-After": "1"])
         }
     }
 }

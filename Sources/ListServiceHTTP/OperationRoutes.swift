@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPLite
 import ListService
 
@@ -17,15 +18,24 @@ enum OperationRoutes {
                             .forbidden, code: "forbidden",
                             detail: "You may not run \(endpoint.name)/\(operation.path); \(operation.requiredRole.plural) may.")
                     }
-                    try JSONBody.require(JSONBody.json, of: head)
+                    try IdempotencyKeyHeader.checked(JSONBody.headCheck(JSONBody.json))(head)
                 }
             ) { request in
-                let body = request.body
-                return .deferred { pending in
-                    operation.run(body) { outcome in
-                        switch outcome {
-                        case .success(let json): pending.complete(.json(json))
-                        case .failure(let refusal): pending.complete(refusal.httpError.response)
+                .deferred { pending in
+                    // The key's fingerprint hashes the body: off the event loop, as the body may be an import's.
+                    DispatchQueue.global(qos: .userInitiated).async {
+                        let keyed: KeyedRequest?
+                        do throws(HTTPError) {
+                            keyed = try IdempotencyKeyHeader.keyedRequest(request)
+                        } catch {
+                            return pending.complete(error.response)
+                        }
+                        operation.run(request.body, keyed) { outcome in
+                            switch outcome {
+                            case .success(let answer):
+                                pending.complete(.json(answer.body, headers: answer.replayed ? ["Idempotent-Replayed": "true"] : [:]))
+                            case .failure(let refusal): pending.complete(refusal.httpError.response)
+                            }
                         }
                     }
                 }

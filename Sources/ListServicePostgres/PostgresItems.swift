@@ -68,4 +68,24 @@ package enum PostgresItems {
         }
         return (items, highestSequence, lastPosition)
     }
+
+    /// The keyed writes' answers saved in the last `AnswerLedger.lifetime` (the ledger keeps
+    /// what it may replay; older rows wait for the watcher's trim).
+    package static func answers(from connection: PostgresConnection) throws(PostgresError) -> [RecordedAnswer] {
+        let rows = try connection.execute(
+            "SELECT id, answer::text FROM request_answers WHERE recorded_at > clock_timestamp() - $1::bigint * interval '1 millisecond' ORDER BY revision",
+            [String(AnswerLedger.lifetime)]
+        ).rows
+        var answers: [RecordedAnswer] = []
+        answers.reserveCapacity(rows.count)
+        for row in rows {
+            guard row.count == 2, let id = row[0], let record = row[1] else { continue }
+            do {
+                answers.append(try RecordedAnswer(record: Array(record.utf8), path: "request_answers \(id)"))
+            } catch {
+                throw PostgresError(message: "\(error)")
+            }
+        }
+        return answers
+    }
 }

@@ -64,6 +64,65 @@ package enum PostgresSchema {
             "CREATE TABLE cluster (epoch text NOT NULL)",
             "INSERT INTO cluster (epoch) VALUES ('c' || substr(md5(random()::text || clock_timestamp()::text), 1, 8))",
         ],
+        [
+            // Keyed writes' answers (`Idempotency-Key`), saved in the transaction of the write they
+            // answer and logged like an item's change (`is_answer`), so every replica replays them.
+            // An answer another replica saved after the batch's base makes the batch stale, so
+            // two replicas never both run a request under one key.
+            """
+            CREATE TABLE request_answers (
+                id text PRIMARY KEY,
+                revision bigint NOT NULL,
+                answer jsonb NOT NULL,
+                recorded_at timestamptz NOT NULL DEFAULT clock_timestamp()
+            )
+            """,
+            "ALTER TABLE change_log ADD COLUMN is_answer boolean NOT NULL DEFAULT false",
+            """
+            CREATE OR REPLACE FUNCTION listservice_append(base bigint, changes jsonb) RETURNS bigint LANGUAGE plpgsql AS $$
+            DECLARE
+                head bigint;
+                change jsonb;
+                found bigint;
+                is_answer boolean;
+                n bigint := 0;
+            BEGIN
+                SELECT position INTO head FROM log_head FOR UPDATE;
+                FOR change IN SELECT value FROM jsonb_array_elements(changes) LOOP
+                    IF coalesce((change->>'answer')::boolean, false) THEN
+                        SELECT revision INTO found FROM request_answers WHERE id = change->>'id';
+                    ELSE
+                        EXECUTE format('SELECT revision FROM %I WHERE id = $1', 'items_' || (change->>'collection'))
+                            INTO found USING change->>'id';
+                    END IF;
+                    IF found > base THEN
+                        RETURN -1;
+                    END IF;
+                END LOOP;
+                FOR change IN SELECT value FROM jsonb_array_elements(changes) LOOP
+                    n := n + 1;
+                    is_answer := coalesce((change->>'answer')::boolean, false);
+                    IF is_answer THEN
+                        INSERT INTO request_answers (id, revision, answer) VALUES (change->>'id', head + n, change->'item')
+                            ON CONFLICT (id) DO UPDATE
+                            SET revision = excluded.revision, answer = excluded.answer, recorded_at = excluded.recorded_at;
+                    ELSE
+                        EXECUTE format(
+                            'INSERT INTO %I (id, revision, item) VALUES ($1, $2, $3) '
+                            'ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, item = excluded.item',
+                            'items_' || (change->>'collection'))
+                            USING change->>'id', head + n, nullif(change->'item', 'null'::jsonb);
+                    END IF;
+                    INSERT INTO change_log (position, collection, id, revision, item, is_answer)
+                        VALUES (head + n, change->>'collection', change->>'id', head + n, nullif(change->'item', 'null'::jsonb), is_answer);
+                END LOOP;
+                UPDATE log_head SET position = head + n;
+                PERFORM pg_notify('listservice_changes', (head + n)::text);
+                RETURN head + n;
+            END
+            $$
+            """,
+        ],
     ]
 
     /// The channel appends notify, with the log's new head as the payload.

@@ -61,7 +61,8 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
                 if let error = loader.error { throw error }
                 return LoadedCollections(
                     stores: loader.stores, position: position, sequences: loader.sequences,
-                    reports: loader.reports.map { "\($0) from database position=\(position)" }, sharedEpoch: epoch)
+                    reports: loader.reports.map { "\($0) from database position=\(position)" }, sharedEpoch: epoch,
+                    answers: try PostgresItems.answers(from: connection))
             }
         }
     }
@@ -120,9 +121,9 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
         do {
             rows = try writer.connection().execute(
                 """
-                SELECT h.position, c.position, c.collection, c.id, c.item::text, c.committed_ms
+                SELECT h.position, c.position, c.collection, c.id, c.item::text, c.committed_ms, c.is_answer
                 FROM log_head h LEFT JOIN LATERAL (
-                    SELECT position, collection, id, item, (extract(epoch FROM committed_at) * 1000)::bigint AS committed_ms
+                    SELECT position, collection, id, item, (extract(epoch FROM committed_at) * 1000)::bigint AS committed_ms, is_answer
                     FROM change_log WHERE position > $1 ORDER BY position LIMIT $2
                 ) c ON true
                 ORDER BY c.position
@@ -136,11 +137,11 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
         var logged: [LoggedChange] = []
         logged.reserveCapacity(rows.count)
         for row in rows {
-            guard row.count == 6, let at = row[1].flatMap({ UInt64($0) }), let collection = row[2], let id = row[3] else { continue }
+            guard row.count == 7, let at = row[1].flatMap({ UInt64($0) }), let collection = row[2], let id = row[3] else { continue }
             logged.append(
                 LoggedChange(
                     position: at, committedAt: row[5].flatMap { Int64($0) } ?? 0,
-                    change: StoredChange(collection: collection, id: id, record: row[4].map { Array($0.utf8) })))
+                    change: StoredChange(collection: collection, id: id, record: row[4].map { Array($0.utf8) }, isAnswer: row[6] == "t")))
         }
         // Positions are dense (given out under the head's lock), so a gap means trimmed.
         if let first = logged.first, first.position != position + 1 { return .trimmed }
@@ -162,7 +163,7 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
     }
 
     /// A batch as `listservice_append` takes it: `[{"collection", "id", "item"}]`, `item` the
-    /// record, or null for a deletion.
+    /// record, or null for a deletion; an answer has `"answer": true` and its record as `item`.
     static func batch(_ changes: [StoredChange]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: changes.reduce(2) { $0 + ($1.record?.count ?? 4) + 48 })
         json.beginArray()
@@ -172,6 +173,7 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
             json.field("id", change.id)
             json.key("item")
             if let record = change.record { json.raw(record) } else { json.null() }
+            if change.isAnswer { json.field("answer", true) }
             json.endObject()
         }
         json.endArray()

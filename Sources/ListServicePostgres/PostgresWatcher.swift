@@ -59,11 +59,17 @@ final class PostgresWatcher: @unchecked Sendable {
         }
     }
 
-    /// Drops the log's changes more than `retainedChanges` behind its head.
+    /// Drops the log's changes more than `retainedChanges` behind its head, and the answers
+    /// no replica replays any more (past `AnswerLedger.lifetime`).
     private func trim(_ connection: PostgresConnection) throws(PostgresError) {
         let trimmed = try connection.execute(
             "DELETE FROM change_log WHERE position <= (SELECT position FROM log_head) - $1", [String(retainedChanges)]
         ).affected
         if trimmed > 0 { log.line("level=info event=change-log-trimmed changes=\(trimmed) retained=\(retainedChanges)") }
+        let expired = try connection.execute(
+            "DELETE FROM request_answers WHERE recorded_at < clock_timestamp() - $1::bigint * interval '1 millisecond'",
+            [String(AnswerLedger.lifetime)]
+        ).affected
+        if expired > 0 { log.line("level=info event=answers-expired answers=\(expired)") }
     }
 }

@@ -251,10 +251,12 @@ import Testing
             let storage = JournalStorage(
                 files: [
                     CollectionFiles(
-                        name: "a", snapshotPath: directory + "/a.snapshot", sequencePath: directory + "/a.sequence", journal: good,
+                        name: "a", snapshotPath: directory + "/a.snapshot", sequencePath: directory + "/a.sequence",
+                        answersPath: directory + "/a.answers", journal: good,
                         takeSnapshot: { { [] } }),
                     CollectionFiles(
-                        name: "b", snapshotPath: directory + "/b.snapshot", sequencePath: directory + "/b.sequence", journal: full,
+                        name: "b", snapshotPath: directory + "/b.snapshot", sequencePath: directory + "/b.sequence",
+                        answersPath: directory + "/b.answers", journal: full,
                         takeSnapshot: { { [] } }),
                 ], log: ServiceLog { _ in })
             let first = StoredChange(collection: "a", id: "x", record: nil), second = StoredChange(collection: "b", id: "x", record: nil)

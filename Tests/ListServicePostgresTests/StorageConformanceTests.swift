@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Basics
+import HTTPLite
 import Testing
 
 @testable import ListService
@@ -103,6 +104,101 @@ import Testing
         #expect(try subject.openService().engine(Orders.self).state.count == before)
         #expect(router.send(.post, "/orders", json: Order.validCreateBody).status == .created)
     }
+
+    /// A keyed write is answered once: a retry under its key, after a compaction and a
+    /// restart, gets the first answer again and creates nothing.
+    @Test(arguments: StorageKind.available)
+    func aKeyedWrite_isReplayedAfterAReload(kind: StorageKind) throws {
+        let subject = try StorageSubject(kind)
+        let service = try subject.openService()
+        let key: HTTPHeaders = ["Idempotency-Key": "conformance-1"]
+        let first = ServiceRoutes.makeHandler(service: service).send(.post, "/orders", headers: key, json: Order.validCreateBody)
+        #expect(first.status == .created)
+        let count = service.engine(Orders.self).state.count
+        service.writes.compactNow()
+        service.writes.finishBackgroundWork()
+
+        let reopened = try subject.openService()
+        let retry = ServiceRoutes.makeHandler(service: reopened).send(.post, "/orders", headers: key, json: Order.validCreateBody)
+        #expect(retry.status == .created)
+        #expect(retry.headers["Idempotent-Replayed"] == "true")
+        #expect(retry.headers["Location"] == first.headers["Location"])
+        #expect(retry.headers["ETag"] == first.headers["ETag"])
+        #expect(retry.bodyBytes == first.bodyBytes)
+        #expect(reopened.engine(Orders.self).state.count == count)
+        let other = ServiceRoutes.makeHandler(service: reopened).send(
+            .post, "/orders", headers: key, json: Order.validCreateBody.replacingOccurrences(of: "Zoë Kim", with: "Other"))
+        #expect(other.status == .unprocessableContent)
+        #expect(other.bodyJSON["code"] as? String == "idempotency-key-reused")
+    }
+
+    /// A process that dies after its batch is durable and before it answers: the client's
+    /// retry under the same key, to the restarted service, gets the answer, and the order
+    /// exists once.
+    @Test(arguments: StorageKind.available)
+    func aCrashBetweenCommitAndAnswer_leavesOneOrder_andTheRetryGetsItsAnswer(kind: StorageKind) throws {
+        let subject = try StorageSubject(kind)
+        let dying = DyingAfterCommit(subject.open())
+        defer { dying.release() }
+        let service = try CollectionService.open(storage: dying, log: .discarding, clock: StorageSubject.clock)
+        let before = service.engine(Orders.self).state.count
+        let key: HTTPHeaders = ["Idempotency-Key": "crash-1"]
+        let router = ServiceRoutes.makeHandler(service: service)
+        DispatchQueue.global().async { _ = router.send(.post, "/orders", headers: key, json: Order.validCreateBody) }
+        #expect(dying.committed.wait(timeout: .now() + 10) == .success)
+
+        let restarted = try subject.openService()
+        #expect(restarted.engine(Orders.self).state.count == before + 1, "the batch was durable before the crash")
+        let retry = ServiceRoutes.makeHandler(service: restarted).send(.post, "/orders", headers: key, json: Order.validCreateBody)
+        #expect(retry.status == .created)
+        #expect(retry.headers["Idempotent-Replayed"] == "true")
+        let id = try #require(retry.headers["Location"]?.split(separator: "/").last.map(String.init))
+        #expect(restarted.engine(Orders.self).state.item(id: id)?.customerName == "Zoë Kim")
+        #expect(restarted.engine(Orders.self).state.count == before + 1, "the retry created nothing")
+    }
+
+    /// Replicas: a retry that reaches another replica is replayed there (its own decision is
+    /// refused as stale, since the key's answer was saved after it), never run twice.
+    @Test(arguments: StorageKind.available.filter(\.isShared))
+    func aRetryAtAnotherReplica_isReplayed(kind: StorageKind) throws {
+        let subject = try StorageSubject(kind)
+        let first = try subject.openService(), second = try subject.openService()
+        let before = first.engine(Orders.self).state.count
+        let key: HTTPHeaders = ["Idempotency-Key": "replica-1"]
+        let answer = ServiceRoutes.makeHandler(service: first).send(.post, "/orders", headers: key, json: Order.validCreateBody)
+        #expect(answer.status == .created)
+        let retry = ServiceRoutes.makeHandler(service: second).send(.post, "/orders", headers: key, json: Order.validCreateBody)
+        #expect(retry.status == .created)
+        #expect(retry.headers["Idempotent-Replayed"] == "true")
+        #expect(retry.headers["Location"] == answer.headers["Location"])
+        #expect(try subject.openService().engine(Orders.self).state.count == before + 1)
+    }
+}
+
+/// Storage that saves a batch and then never returns (until `release`): a process killed
+/// after its commit and before its answer.
+final class DyingAfterCommit: ChangeStorage, @unchecked Sendable {
+    // Invariant: only the semaphores are shared, and they are thread-safe.
+    private let inner: any ChangeStorage
+    /// Signalled once the first batch is durable.
+    let committed = DispatchSemaphore(value: 0)
+    private let never = DispatchSemaphore(value: 0)
+
+    init(_ inner: any ChangeStorage) { self.inner = inner }
+
+    func load() throws(StartupError) -> LoadedCollections { try inner.load() }
+    func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
+        let outcome = inner.append(changes, decidedAt: position)
+        committed.signal()
+        never.wait()
+        return outcome
+    }
+    func changes(after position: UInt64, limit: Int) -> ChangesSince { inner.changes(after: position, limit: limit) }
+    func attach(_ host: any StorageHost) { inner.attach(host) }
+    var status: ReplicationStatus { inner.status }
+
+    /// Lets the stuck append return (at the test's end).
+    func release() { never.signal() }
 }
 
 /// A storage the conformance suite runs against.
@@ -154,8 +250,11 @@ final class StorageSubject {
 
     /// A service over the storage, opened (again).
     func openService() throws -> CollectionService {
-        try CollectionService.open(storage: open(), log: .discarding, clock: { Self.anchor.addingTimeInterval(12 * 3600) })
+        try CollectionService.open(storage: open(), log: .discarding, clock: Self.clock)
     }
+
+    /// The services' clock: half a day after the data's anchor.
+    static let clock: @Sendable () -> Date = { anchor.addingTimeInterval(12 * 3600) }
 
     func stop() throws { try server?.stop() }
     func restart() throws { try server?.start() }

@@ -28,10 +28,12 @@ package struct CollectionEndpoint: Sendable {
     package struct Writes: Sendable {
         /// Named state changes (`complete`, `tap`): `POST /{name}/:id/{action}`.
         package let actions: [String]
-        package let create: @Sendable (JSONObject, DisplayContext, Caller, _ report: @escaping @Sendable (WriteAnswer) -> Void) -> Void
+        package let create:
+            @Sendable (JSONObject, DisplayContext, Caller, KeyedRequest?, _ report: @escaping @Sendable (WriteAnswer) -> Void) -> Void
         package let edit:
             @Sendable (
-                _ id: String, ItemEdit, VersionCondition?, DisplayContext, Caller, _ report: @escaping @Sendable (WriteAnswer) -> Void
+                _ id: String, ItemEdit, VersionCondition?, DisplayContext, Caller, KeyedRequest?,
+                _ report: @escaping @Sendable (WriteAnswer) -> Void
             ) -> Void
     }
 }
@@ -44,6 +46,8 @@ package enum WriteAnswer: Sendable {
     case unchanged(row: ListPage)
     case deleted
     case refused(WriteRejection)
+    /// A keyed write's answer as recorded (`replayed`: by an earlier request under its key).
+    case recorded(RecordedAnswer, replayed: Bool)
 }
 
 extension CollectionEndpoint {
@@ -59,11 +63,13 @@ extension CollectionEndpoint {
             collection, engine: engine,
             writes: Writes(
                 actions: C.actions,
-                create: { body, display, caller, report in
-                    editing.create(from: body, display: display, caller: caller) { report(editing.answer($0, display: display)) }
+                create: { body, display, caller, keyed, report in
+                    editing.create(from: body, display: display, caller: caller, keyed: keyed) {
+                        report(editing.answer($0, display: display))
+                    }
                 },
-                edit: { id, edit, condition, display, caller, report in
-                    editing.edit(id: id, edit, condition: condition, display: display, caller: caller) {
+                edit: { id, edit, condition, display, caller, keyed, report in
+                    editing.edit(id: id, edit, condition: condition, display: display, caller: caller, keyed: keyed) {
                         report(editing.answer($0, display: display))
                     }
                 }),

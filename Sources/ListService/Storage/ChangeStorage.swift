@@ -54,17 +54,28 @@ package enum StorageSource {
     package static let database = "database"
 }
 
-/// One change as storage keeps it.
+/// One change as storage keeps it: an item's, or a keyed write's answer kept with the
+/// changes of the collection it wrote (so both are saved, or neither).
 package struct StoredChange: Sendable, Equatable {
     package let collection: String
+    /// The item's id, or the answer's `KeyedRequest.ledgerID`.
     package let id: String
-    /// The item's JSON record, as its data file holds it; nil: the item was deleted.
+    /// The item's JSON record, as its data file holds it (nil: the item was deleted), or the
+    /// answer's `RecordedAnswer.record`.
     package let record: [UInt8]?
+    /// Whether this is a keyed write's answer rather than an item's change.
+    package let isAnswer: Bool
 
-    package init(collection: String, id: String, record: [UInt8]?) {
+    package init(collection: String, id: String, record: [UInt8]?, isAnswer: Bool = false) {
         self.collection = collection
         self.id = id
         self.record = record
+        self.isAnswer = isAnswer
+    }
+
+    /// A keyed write's answer, kept with its collection's changes.
+    package init(answer: RecordedAnswer) {
+        self.init(collection: answer.collection, id: answer.request.ledgerID, record: answer.record, isAnswer: true)
     }
 }
 
@@ -116,14 +127,18 @@ package struct LoadedCollections: Sendable {
     /// What live-stream tokens carry when storage is shared by replicas (nil: a process of
     /// its own, whose tokens name that process).
     package let sharedEpoch: String?
+    /// The keyed writes' answers storage keeps (the ledger drops the expired ones).
+    package let answers: [RecordedAnswer]
 
     package init(
-        stores: [any AnyCollectionStore], position: UInt64, sequences: [String: Int], reports: [String], sharedEpoch: String? = nil
+        stores: [any AnyCollectionStore], position: UInt64, sequences: [String: Int], reports: [String], sharedEpoch: String? = nil,
+        answers: [RecordedAnswer] = []
     ) {
         self.stores = stores
         self.position = position
         self.sequences = sequences
         self.reports = reports
         self.sharedEpoch = sharedEpoch
+        self.answers = answers
     }
 }

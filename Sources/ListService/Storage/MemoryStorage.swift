@@ -4,7 +4,7 @@ import Basics
 /// services made over items directly). It starts from what `seed` loads (the data files, the
 /// embedded data) and keeps the latest record of each item changed since, so a later
 /// `load` sees every acknowledged change, as a journal's would: that costs one record per
-/// changed item, never more. Nothing happens elsewhere.
+/// changed item (and one per keyed write's answer), never more. Nothing happens elsewhere.
 package final class MemoryStorage: ChangeStorage {
     private let seed: @Sendable () throws(StartupError) -> LoadedCollections
     private let kept = Locked<Kept>(Kept())
@@ -16,6 +16,8 @@ package final class MemoryStorage: ChangeStorage {
         var records: [String: [(id: String, record: [UInt8]?)]] = [:]
         /// Where each changed item's entry is in `records`.
         var places: [String: [String: Int]] = [:]
+        /// The keyed writes' answers by ledger id (the ledger drops expired ones at load).
+        var answers: [String: [UInt8]] = [:]
     }
 
     package init(seed: @escaping @Sendable () throws(StartupError) -> LoadedCollections) {
@@ -24,19 +26,31 @@ package final class MemoryStorage: ChangeStorage {
 
     package func load() throws(StartupError) -> LoadedCollections {
         let seeded = try seed()
-        let records = kept.withLock { $0.records }
-        guard !records.isEmpty else { return seeded }
+        let (records, keptAnswers) = kept.withLock { ($0.records, $0.answers) }
+        guard !records.isEmpty || !keptAnswers.isEmpty else { return seeded }
+        var answers: [RecordedAnswer] = []
+        for (id, record) in keptAnswers {
+            do {
+                answers.append(try RecordedAnswer(record: record, path: "answer \(id)"))
+            } catch {
+                throw StartupError(description: "a kept answer cannot be read: \(error)")
+            }
+        }
         var replay = MemoryReplay(stores: seeded.stores, records: records)
         CollectionRegistry.visitAll(&replay)
         if let error = replay.error { throw error }
         return LoadedCollections(
             stores: replay.replayed, position: 0, sequences: seeded.sequences.merging(replay.sequences, uniquingKeysWith: max),
-            reports: seeded.reports)
+            reports: seeded.reports, answers: answers)
     }
 
     package func append(_ changes: [StoredChange], decidedAt position: UInt64) -> AppendOutcome {
         kept.withLock { kept in
             for change in changes {
+                if change.isAnswer {
+                    kept.answers[change.id] = change.record
+                    continue
+                }
                 if let place = kept.places[change.collection]?[change.id] {
                     kept.records[change.collection, default: []][place].record = change.record
                 } else {

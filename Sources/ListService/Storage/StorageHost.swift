@@ -1,6 +1,6 @@
 /// What storage may ask of the service whose changes it keeps: work run on the writer queue
 /// (where every append runs, one at a time), the engines a snapshot takes its items from, and
-/// the id sequences a compaction records. The write coordinator is the host; storage never
+/// the id sequences and answers a compaction records. The write coordinator is the host; storage never
 /// names it, and calls go one way: the coordinator calls storage, storage calls only this.
 package protocol StorageHost: AnyObject, Sendable {
     /// Runs `body` on the writer queue, after what is queued there already.
@@ -14,4 +14,7 @@ package protocol StorageHost: AnyObject, Sendable {
 
     /// The highest id sequence each collection gave out (read on the writer queue).
     var sequences: [String: Int] { get }
+
+    /// The keyed writes' answers (a compaction saves those its journal kept).
+    var answers: AnswerLedger { get }
 }

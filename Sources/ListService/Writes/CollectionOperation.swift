@@ -9,17 +9,36 @@ package struct CollectionOperation: Sendable {
     package let takesLargeBodies: Bool
     /// The least role that may run it (`admin`: administrators and services).
     package let requiredRole: Identity.Role
-    /// Runs on `body`; `answer` gets the answer's JSON, or why nothing was done.
-    package let run: @Sendable (_ body: [UInt8], _ answer: @escaping @Sendable (Result<[UInt8], OperationRefusal>) -> Void) -> Void
+    /// Runs on `body` (once per key, for a keyed request); `answer` gets the answer, or why
+    /// nothing was done.
+    package let run:
+        @Sendable (_ body: [UInt8], KeyedRequest?, _ answer: @escaping @Sendable (Result<OperationAnswer, OperationRefusal>) -> Void) ->
+            Void
 
     package init(
         path: String, takesLargeBodies: Bool, requiredRole: Identity.Role = .customer,
-        run: @escaping @Sendable (_ body: [UInt8], _ answer: @escaping @Sendable (Result<[UInt8], OperationRefusal>) -> Void) -> Void
+        run:
+            @escaping @Sendable (
+                _ body: [UInt8], KeyedRequest?, _ answer: @escaping @Sendable (Result<OperationAnswer, OperationRefusal>) -> Void
+            )
+            -> Void
     ) {
         self.path = path
         self.takesLargeBodies = takesLargeBodies
         self.requiredRole = requiredRole
         self.run = run
+    }
+}
+
+/// What an operation answered: its JSON, and whether an earlier request under the same
+/// `Idempotency-Key` recorded it (nothing was done now).
+package struct OperationAnswer: Sendable {
+    package let body: [UInt8]
+    package let replayed: Bool
+
+    /// A key's earlier answer, or the refusal of another request under it.
+    static func replaying(_ recorded: Result<RecordedAnswer, WriteRejection>) -> Result<OperationAnswer, OperationRefusal> {
+        recorded.map { OperationAnswer(body: $0.body, replayed: true) }.mapError(OperationRefusal.rejected)
     }
 }
 

@@ -59,6 +59,10 @@ package struct WriteRejection: Error, Sendable, Equatable {
         case stale
         /// Storage cannot take the change now (disk full, I/O error); nothing changed (503).
         case storageUnavailable
+        /// The `Idempotency-Key` was used for another request (422).
+        case idempotencyKeyReused
+        /// The first request under the `Idempotency-Key` is still being processed (409).
+        case idempotencyKeyInFlight
     }
 
     package let kind: Kind

@@ -15,6 +15,17 @@ package enum WriteOutcome<Item: Sendable>: Sendable {
     case unchanged(Item)
     case deleted
     case refused(WriteRejection)
+    /// A keyed write's answer, durable with the write (`replayed`: recorded by an earlier
+    /// request under the key, nothing was done now).
+    case answered(RecordedAnswer, replayed: Bool)
+
+    /// A key's earlier answer, or the refusal of another request under it.
+    init(replaying recorded: Result<RecordedAnswer, WriteRejection>) {
+        switch recorded {
+        case .success(let answer): self = .answered(answer, replayed: true)
+        case .failure(let rejection): self = .refused(rejection)
+        }
+    }
 }
 
 /// The write flow of collection `C`: look up, let the collection decide, check the
@@ -24,19 +35,24 @@ struct ItemWrites<C: EditableCollection>: Sendable {
     let engine: CollectionEngine<C>
     let writes: WriteCoordinator
 
-    /// Creates an item from a create body: validated, given the next id, journaled.
+    /// Creates an item from a create body: validated, given the next id, journaled. A keyed
+    /// create runs once per key (`AnswerLedger`).
     func create(
-        from body: JSONObject, display: DisplayContext, caller: Caller, then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
+        from body: JSONObject, display: DisplayContext, caller: Caller, keyed: KeyedRequest?,
+        then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
     ) {
         if let refusal = C.createRefusal(by: caller) { return report(.refused(refusal)) }
+        guard let report = writes.answers.admitting(keyed, report, answered: WriteOutcome.init(replaying:)) else { return }
         let context = editContext(for: display, caller: caller)
+        let engine = self.engine
         writes.submit { batch in
+            if let recorded = batch.recordedAnswer(to: keyed) { return batch.onSettled { report(WriteOutcome(replaying: recorded)) } }
             switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, context: context) }) {
             case .failure(let rejection):
                 batch.onSettled { report(.refused(rejection)) }
             case .success(let item):
                 batch.record(C.self, .upsert(item))
-                batch.onCommit { committed in report(committed.map { .created(item) }) }
+                engine.commit(.created(item), keyed: keyed, display: display, in: &batch, then: report)
             }
         }
     }
@@ -46,13 +62,15 @@ struct ItemWrites<C: EditableCollection>: Sendable {
     /// `condition` (412). The body is judged first: a precondition only decides whether a valid
     /// change may go ahead. A change that alters nothing is not written.
     func edit(
-        id: String, _ edit: ItemEdit, condition: VersionCondition?, display: DisplayContext, caller: Caller,
+        id: String, _ edit: ItemEdit, condition: VersionCondition?, display: DisplayContext, caller: Caller, keyed: KeyedRequest?,
         then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
     ) {
+        guard let report = writes.answers.admitting(keyed, report, answered: WriteOutcome.init(replaying:)) else { return }
         let engine = self.engine
         let context = editContext(for: display, caller: caller)
         let access = C.readScope(for: caller)
         writes.submit { batch in
+            if let recorded = batch.recordedAnswer(to: keyed) { return batch.onSettled { report(WriteOutcome(replaying: recorded)) } }
             guard let item = batch.item(C.self, id: id), access.admits(C.owner(of: item)) else {
                 return batch.onSettled { report(.refused(.notFound("\(C.itemName) with id '\(id)'"))) }
             }
@@ -74,11 +92,15 @@ struct ItemWrites<C: EditableCollection>: Sendable {
             }
             guard let changed else {
                 batch.record(C.self, .delete(id: id))
-                return batch.onCommit { committed in report(committed.map { .deleted }) }
+                return engine.commit(.deleted, keyed: keyed, display: display, in: &batch, then: report)
             }
-            if engine.version(of: changed) == version { return batch.onSettled { report(.unchanged(item)) } }
+            if engine.version(of: changed) == version {
+                // Nothing to write; a keyed write still saves its answer, so that a retry gets this one.
+                guard keyed != nil else { return batch.onSettled { report(.unchanged(item)) } }
+                return engine.commit(.unchanged(item), keyed: keyed, display: display, in: &batch, then: report)
+            }
             batch.record(C.self, .upsert(changed))
-            batch.onCommit { committed in report(committed.map { .updated(changed) }) }
+            engine.commit(.updated(changed), keyed: keyed, display: display, in: &batch, then: report)
         }
     }
 
@@ -111,7 +133,34 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         case .unchanged(let item): return .unchanged(row: engine.formattedRow(item, display: display))
         case .deleted: return .deleted
         case .refused(let rejection): return .refused(rejection)
+        case .answered(let answer, let replayed): return .recorded(answer, replayed: replayed)
         }
+    }
+}
+
+extension CollectionEngine {
+    /// Reports `outcome` once the batch commits. A keyed write's answer is made now, from the
+    /// item as written (the row every later read serves), and saved with the batch; the
+    /// report is that answer.
+    fileprivate func commit(
+        _ outcome: WriteOutcome<C.Item>, keyed: KeyedRequest?, display: DisplayContext, in batch: inout WriteBatch,
+        then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
+    ) {
+        guard let keyed else { return batch.onCommit { committed in report(committed.map { outcome }) } }
+        let recorded: RecordedAnswer.Outcome
+        var item: C.Item?
+        switch outcome {
+        case .created(let written): (recorded, item) = (.created, written)
+        case .updated(let written): (recorded, item) = (.updated, written)
+        case .unchanged(let written): (recorded, item) = (.unchanged, written)
+        default: recorded = .deleted
+        }
+        let row = item.map { formattedRow($0, display: display) }
+        let answer = RecordedAnswer(
+            request: keyed, collection: C.name, outcome: recorded, itemID: item.map(C.id(of:)), etag: row?.etag, body: row?.body ?? [],
+            recordedAt: batch.answers.now)
+        batch.record(answer: answer)
+        batch.onCommit { committed in report(committed.map { .answered(answer, replayed: false) }) }
     }
 }
 

@@ -18,6 +18,8 @@ package final class WriteCoordinator: StorageHost {
     package let health: StorageHealth
     /// Where this process is in the shared change log (all zero with a local journal).
     package var replication: ReplicationStatus { storage.status }
+    /// The keyed writes' answers, kept with the writes they answer.
+    package let answers: AnswerLedger
     private let log: ServiceLog
 
     /// A batch another process keeps making stale is decided again at most this often.
@@ -42,9 +44,12 @@ package final class WriteCoordinator: StorageHost {
         }
     }
 
-    init(engines: Engines, storage: any ChangeStorage, sequences: [String: Int], position: UInt64, log: ServiceLog) {
+    init(
+        engines: Engines, storage: any ChangeStorage, sequences: [String: Int], position: UInt64, answers: AnswerLedger, log: ServiceLog
+    ) {
         self.engines = engines
         self.storage = storage
+        self.answers = answers
         self.health = StorageHealth()
         self.log = log
         state = QueueState(sequences: sequences, position: position)
@@ -78,7 +83,7 @@ package final class WriteCoordinator: StorageHost {
         }
         guard !operations.isEmpty else { return }
         for attempt in 1...Self.maximumAttempts {
-            var batch = WriteBatch(engines: engines, sequences: state.sequences)
+            var batch = WriteBatch(engines: engines, sequences: state.sequences, answers: answers)
             for operation in operations { operation(&batch) }
             let changes = batch.storedChanges
             let outcome = changes.isEmpty ? .appended(position: 0) : storage.append(changes, decidedAt: state.position)
@@ -100,7 +105,7 @@ package final class WriteCoordinator: StorageHost {
                     : "The change could not be saved; nothing was changed. Try again later."
                 batch.settle(.failure(WriteRejection(kind: .storageUnavailable, detail: detail)))
             case .appended(let position):
-                markHealthy(batch.collections.values.map(\.name) + [StorageSource.database])
+                markHealthy(batch.collections.values.map(\.name) + batch.recordedAnswers.map(\.collection) + [StorageSource.database])
                 if position > 0 {
                     // Others' changes committed between this process's position and the batch come first.
                     let first = position - UInt64(changes.count) + 1
@@ -180,10 +185,16 @@ package final class WriteCoordinator: StorageHost {
     }
 
     /// Applies logged changes, each collection's in their order, in one step per collection;
-    /// ids they give out are never given again here.
+    /// ids they give out are never given again here. Answers go to the ledger.
     private func apply(_ logged: [LoggedChange]) throws(JSONFieldError) {
         var byCollection: [String: (changes: [StoredChange], last: UInt64)] = [:]
+        var recorded: [RecordedAnswer] = []
         for entry in logged {
+            if entry.change.isAnswer {
+                guard let record = entry.change.record else { continue }
+                recorded.append(try RecordedAnswer(record: record, path: "answer at \(entry.position)"))
+                continue
+            }
             byCollection[entry.change.collection, default: ([], 0)].changes.append(entry.change)
             byCollection[entry.change.collection]?.last = entry.position
         }
@@ -192,6 +203,7 @@ package final class WriteCoordinator: StorageHost {
             let highest = try engine.applyStored(changes, at: last)
             state.sequences[name] = max(state.sequences[name] ?? 0, highest)
         }
+        answers.record(recorded)
     }
 
     /// Replaces every collection's state with storage's (the log was trimmed past this
@@ -203,6 +215,7 @@ package final class WriteCoordinator: StorageHost {
                 for engine in engines.all { engine.replaceState(with: store) }
             }
             for (name, sequence) in loaded.sequences { state.sequences[name] = max(state.sequences[name] ?? 0, sequence) }
+            answers.replaceAll(with: loaded.answers)
             replication.reloads.add(1, ordering: .relaxed)
             log.line(
                 "level=warning event=replica-reloaded position=\(loaded.position) reason=\"the change log was trimmed past this replica's position\""
@@ -244,6 +257,9 @@ package final class WriteCoordinator: StorageHost {
 package struct WriteBatch {
     let engines: Engines
     var sequences: [String: Int]
+    let answers: AnswerLedger
+    /// The answers of the batch's keyed writes, saved after its changes.
+    private(set) var recordedAnswers: [RecordedAnswer] = []
     /// Each changed collection's changes, under its type.
     var collections: [ObjectIdentifier: any PendingCollectionChanges] = [:]
     var completions: [(Result<Void, WriteRejection>) -> Void] = []
@@ -284,6 +300,17 @@ package struct WriteBatch {
         return result
     }
 
+    /// The answer already recorded for `request` (a retry that another replica, or a process
+    /// before a restart, answered), or the refusal of another request under its key; nil when
+    /// there is none (or no key).
+    package func recordedAnswer(to request: KeyedRequest?) -> Result<RecordedAnswer, WriteRejection>? {
+        request.flatMap { answers.answer(to: $0) }
+    }
+
+    /// The answer to a keyed write of the batch: saved with the batch's changes, replayed for
+    /// retries once the batch commits.
+    package mutating func record(answer: RecordedAnswer) { recordedAnswers.append(answer) }
+
     /// Runs after the batch is durable and applied (success) or refused by storage (failure).
     package mutating func onCommit(_ body: @escaping (Result<Void, WriteRejection>) -> Void) { completions.append(body) }
 
@@ -291,18 +318,20 @@ package struct WriteBatch {
     /// storage answers (not at once, since a stale batch is decided again).
     package mutating func onSettled(_ body: @escaping () -> Void) { settled.append(body) }
 
-    /// The batch's changes as storage keeps them, each collection's in order.
-    var storedChanges: [StoredChange] { collections.values.flatMap(\.storedChanges) }
+    /// The batch's changes as storage keeps them, each collection's in order, then the answers.
+    var storedChanges: [StoredChange] { collections.values.flatMap(\.storedChanges) + recordedAnswers.map(StoredChange.init(answer:)) }
 
-    /// Applies every collection's changes; `lastPosition` is the log position storage gave
-    /// the batch's last change (0 without a shared log), laid out as `storedChanges` lists them.
+    /// Applies every collection's changes and files the answers; `lastPosition` is the log
+    /// position storage gave the batch's last change (0 without a shared log), laid out as
+    /// `storedChanges` lists them.
     func apply(lastPosition: UInt64) {
-        let total = collections.values.reduce(0) { $0 + $1.storedChanges.count }
+        let total = collections.values.reduce(recordedAnswers.count) { $0 + $1.storedChanges.count }
         var applied = 0
         for changes in collections.values {
             applied += changes.storedChanges.count
             changes.apply(at: lastPosition == 0 ? 0 : lastPosition - UInt64(total - applied))
         }
+        answers.record(recordedAnswers)
     }
 
     func settle(_ outcome: Result<Void, WriteRejection>) {

@@ -47,6 +47,12 @@ extension RequestHandling {
 }
 
 extension Response {
+    /// The body's bytes (nil for a stream).
+    var bodyBytes: [UInt8]? {
+        guard case .bytes(let bytes) = body else { return nil }
+        return bytes
+    }
+
     var bodyJSON: [String: Any] {
         guard case .bytes(let bytes) = body else { return [:] }
         return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]

@@ -8,6 +8,7 @@ struct JournalOpener: CollectionVisitor {
     var loaded: [any AnyCollectionStore] = []
     var files: [(Engines) -> CollectionFiles] = []
     var sequences: [String: Int] = [:]
+    var answers: [RecordedAnswer] = []
     var reports: [String] = []
     var error: StartupError?
 
@@ -28,17 +29,19 @@ struct JournalOpener: CollectionVisitor {
             reports.append(recovered.report)
             loaded.append(recovered.state)
             sequences[C.name] = recovered.highestSequence
+            answers += recovered.answers
         } catch {
             self.error = error
         }
     }
 
-    /// The collection's files beside its journal: snapshot, sequence high-water mark.
+    /// The collection's files beside its journal: snapshot, sequence high-water mark, answers.
     private static func files<C: ListCollection>(of engine: CollectionEngine<C>, journal: Journal, needsSnapshot: Bool) -> CollectionFiles {
         let directory = (journal.path as NSString).deletingLastPathComponent as NSString
         return CollectionFiles(
             name: C.name, snapshotPath: directory.appendingPathComponent(SnapshotFile.fileName(C.self)),
-            sequencePath: directory.appendingPathComponent(RecoveredCollection<C>.sequenceFileName), journal: journal,
+            sequencePath: directory.appendingPathComponent(RecoveredCollection<C>.sequenceFileName),
+            answersPath: directory.appendingPathComponent(RecoveredCollection<C>.answersFileName), journal: journal,
             needsSnapshot: needsSnapshot,
             takeSnapshot: {
                 let state = engine.state

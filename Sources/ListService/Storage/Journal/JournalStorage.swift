@@ -12,6 +12,8 @@ final class CollectionFiles: @unchecked Sendable {
     /// Holds the highest sequence number ever given out, so ids of deleted items are never
     /// given again after the journal that recorded them is compacted away.
     let sequencePath: String
+    /// Holds the keyed writes' answers the journal kept, past its compaction.
+    let answersPath: String
     let journal: Journal
     /// Takes the collection's current state (on the writer queue, right after the journal
     /// rotated) and returns what reads its items and encodes them as a snapshot (off the queue).
@@ -21,13 +23,14 @@ final class CollectionFiles: @unchecked Sendable {
     var needsSnapshot: Bool
 
     init(
-        name: String, snapshotPath: String, sequencePath: String, journal: Journal, needsSnapshot: Bool = false,
+        name: String, snapshotPath: String, sequencePath: String, answersPath: String, journal: Journal, needsSnapshot: Bool = false,
         takeSnapshot: @escaping () -> @Sendable () -> [[UInt8]]
     ) {
         self.name = name
         self.snapshotPath = snapshotPath
         self.needsSnapshot = needsSnapshot
         self.sequencePath = sequencePath
+        self.answersPath = answersPath
         self.journal = journal
         self.takeSnapshot = takeSnapshot
     }
@@ -82,7 +85,8 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
         CollectionRegistry.visitAll(&opener)
         if let error = opener.error { throw error }
         pendingFiles = opener.files
-        return LoadedCollections(stores: opener.loaded, position: 0, sequences: opener.sequences, reports: opener.reports)
+        return LoadedCollections(
+            stores: opener.loaded, position: 0, sequences: opener.sequences, reports: opener.reports, answers: opener.answers)
     }
 
     /// Makes each collection's files, now that its engine exists; writes, in the background,
@@ -148,8 +152,12 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
         } while backgroundWork.wait(timeout: .now()) == .timedOut
     }
 
-    /// A journal record: `{"op":"upsert","item":…}` or `{"op":"delete","id":…}`.
+    /// A journal record: `{"op":"upsert","item":…}`, `{"op":"delete","id":…}` or
+    /// `{"op":"answer","answer":…}`.
     static func payload(of change: StoredChange) -> [UInt8] {
+        if change.isAnswer, let record = change.record {
+            return Array(#"{"op":"answer","answer":"#.utf8) + record + [UInt8(ascii: "}")]
+        }
         guard let record = change.record else {
             var json = JSONWriter()
             json.beginObject()
@@ -168,9 +176,10 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
 
     /// Compacts without holding up writes: off the writer queue, makes the file appends will
     /// go to; on it, between two writes, switches appends there and takes the state and the
-    /// sequence, which is all the queue does; off it again, copies the items a chunk at a time
-    /// (a write waits at most for one chunk), encodes and writes the sequence file and the
-    /// snapshot (temporary file, flushed as it grows, rename, fsync of the directory), then
+    /// sequence and the answers the journal kept, which is all the queue does; off it again,
+    /// copies the items a chunk at a time (a write waits at most for one chunk), encodes and
+    /// writes the sequence file, the answers file and the snapshot (temporary file, flushed as
+    /// it grows, rename, fsync of the directory), then
     /// renames the new journal file over the old, whose records the snapshot now holds. Records
     /// are whole items replayed in order, so the new journal brings any item the copy saw
     /// before a later change up to date, and a crash between the steps loses nothing.
@@ -192,17 +201,22 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             let work: @Sendable () -> Void = {
                 do throws(DurableFile.Failure) {
                     let next = needsNewFile ? try Journal.prepareRotation(of: file.journal.path) : nil
-                    var taken: (encode: @Sendable () -> [[UInt8]], sequence: Int, dropped: Int, queueTime: Duration)?
+                    var taken:
+                        (encode: @Sendable () -> [[UInt8]], sequence: Int, answers: [RecordedAnswer], dropped: Int, queueTime: Duration)?
                     onWriterQueue {
                         let started = ContinuousClock.now
                         let dropped = file.journal.length
                         if let next { file.journal.rotate(to: next) }
                         let encode = file.takeSnapshot()
-                        taken = (encode, host.sequences[file.name] ?? 0, dropped, ContinuousClock.now - started)
+                        taken = (
+                            encode, host.sequences[file.name] ?? 0, host.answers.answers(keptWith: file.name), dropped,
+                            ContinuousClock.now - started
+                        )
                     }
                     guard let taken else { return }
                     let parts = taken.encode()
                     try DurableFile.replace(file.sequencePath, with: Array("\(taken.sequence)\n".utf8))
+                    try DurableFile.replace(file.answersPath, with: taken.answers.map { Journal.frame($0.record) })
                     try DurableFile.replace(file.snapshotPath, with: parts)
                     if completesRotation { try Journal.completeRotation(of: file.journal.path) }
                     host.onWriterQueue {

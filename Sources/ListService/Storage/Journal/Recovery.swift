@@ -41,10 +41,15 @@ struct RecoveredCollection<C: ListCollection> {
     let highestSequence: Int
     /// Whether the state directory has no binary snapshot yet (the items came from JSON).
     let needsSnapshot: Bool
+    /// The keyed writes' answers the collection's files keep (the answers file, then the journal).
+    var answers: [RecordedAnswer] = []
     let report: String
 
     /// The file beside the snapshot that keeps the sequence's high-water mark across compactions.
     static var sequenceFileName: String { "\(C.name).sequence" }
+
+    /// The file beside the snapshot that keeps the journal's answers across compactions.
+    static var answersFileName: String { "\(C.name).answers" }
 
     /// Where the items came from.
     private enum Origin {
@@ -115,7 +120,9 @@ struct RecoveredCollection<C: ListCollection> {
             }
         }
         var highestSequence = try recordedSequence(in: stateDirectory)
-        items = try replay(contents.payloads, onto: items, path: journalPath, highestSequence: &highestSequence)
+        let answersPath = (stateDirectory as NSString).appendingPathComponent(answersFileName)
+        var answers = try recordedAnswers(at: answersPath)
+        items = try replay(contents.payloads, onto: items, path: journalPath, highestSequence: &highestSequence, answers: &answers)
         let markerPath = EmbeddedRefresh.markerPath(C.self, in: stateDirectory)
         var journalLength = contents.validLength
         var report = "\(C.name)=\(items.count) from \(source) replayed=\(contents.payloads.count)"
@@ -130,12 +137,13 @@ struct RecoveredCollection<C: ListCollection> {
             let refreshed = EmbeddedRefresh.refresh(C.self, items, madeAt: anchors, to: storage.anchor)
         {
             // The refreshed items become the snapshot, with the journal's changes in them (the
-            // sequence first, as a compaction does); the anchors go first so that a stop half way
-            // still recognises items made at either.
+            // sequence and answers first, as a compaction does); the anchors go first so that a
+            // stop half way still recognises items made at either.
             do {
                 try EmbeddedRefresh.write(.init(current: storage.anchor, previous: anchors.current), to: markerPath)
                 try DurableFile.replace(
                     (stateDirectory as NSString).appendingPathComponent(sequenceFileName), with: Array("\(highestSequence)\n".utf8))
+                try DurableFile.replace(answersPath, with: answers.map { Journal.frame($0.record) })
                 try DurableFile.replace(snapshotPath, with: SnapshotFile.encode(refreshed, as: C.self))
                 guard truncate(journalPath, 0) == 0 || errno == ENOENT else {
                     throw StartupError(description: "\(journalPath): cannot be emptied: \(String(cString: strerror(errno)))")
@@ -149,13 +157,13 @@ struct RecoveredCollection<C: ListCollection> {
         }
         return RecoveredCollection(
             state: CollectionState(items: items), journalPath: journalPath, journalLength: journalLength,
-            highestSequence: highestSequence, needsSnapshot: origin == .dataFile, report: report)
+            highestSequence: highestSequence, needsSnapshot: origin == .dataFile, answers: answers, report: report)
     }
 
-    /// Applies journal records (full-item upserts and deletes) in order. Replaying a record a
-    /// snapshot already holds changes nothing.
+    /// Applies journal records (full-item upserts and deletes) in order, and collects the
+    /// answers. Replaying a record a snapshot already holds changes nothing.
     private static func replay(
-        _ payloads: [[UInt8]], onto base: [C.Item], path: String, highestSequence: inout Int
+        _ payloads: [[UInt8]], onto base: [C.Item], path: String, highestSequence: inout Int, answers: inout [RecordedAnswer]
     ) throws(StartupError) -> [C.Item] {
         guard !payloads.isEmpty else { return base }
         var replay = ItemReplay<C>(base)
@@ -165,6 +173,7 @@ struct RecoveredCollection<C: ListCollection> {
                 switch try record.string("op") {
                 case "upsert": replay.upsert(try C.decodeItem(try record.value("item"), path: record.fieldPath("item")))
                 case "delete": replay.delete(id: try record.string("id"))
+                case "answer": answers.append(try RecordedAnswer(JSONFields(record.value("answer"), path: record.fieldPath("answer"))))
                 case let other:
                     throw JSONFieldError(path: record.fieldPath("op"), reason: "unknown operation '\(other)'")
                 }
@@ -174,6 +183,19 @@ struct RecoveredCollection<C: ListCollection> {
         }
         highestSequence = max(highestSequence, replay.highestSequence)
         return replay.result
+    }
+
+    /// The answers a compaction saved (none when there is no file yet).
+    private static func recordedAnswers(at path: String) throws(StartupError) -> [RecordedAnswer] {
+        do {
+            return try JournalReader.read(path).payloads.enumerated().map { number, payload throws(JSONFieldError) in
+                try RecordedAnswer(record: payload, path: "answer \(number + 1)")
+            }
+        } catch let error as JournalCorruption {
+            throw StartupError(description: error.description)
+        } catch {
+            throw StartupError(description: "\(path): \(error)")
+        }
     }
 
     /// The high-water mark in the sequence file (0 when there is none yet).
