@@ -65,7 +65,7 @@ package final class CollectionService: Sendable {
     /// Every family the core counts, for `/metrics`: the caches, sessions, live lists, replication.
     package var metricFamilies: [MetricFamily] {
         metrics.metricFamilies + [MetricFamily("listservice_sessions", .gauge, "Live sessions.", sessions.count)]
-            + live.metrics.metricFamilies + writes.replication.metricFamilies
+            + live.metrics.metricFamilies + writes.replication.metricFamilies + writes.answers.metricFamilies
     }
 
     private init(

@@ -66,7 +66,8 @@ import Testing
         let tables = try connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").rows
         #expect(
             tables == [
-                ["change_log"], ["cluster"], ["items_orders"], ["items_tasks"], ["items_users"], ["log_head"], ["schema_version"],
+                ["change_log"], ["cluster"], ["items_orders"], ["items_tasks"], ["items_users"], ["log_head"], ["request_answers"],
+                ["schema_version"],
                 ["seeded"],
             ])
         try connection.execute("UPDATE schema_version SET version = 99")

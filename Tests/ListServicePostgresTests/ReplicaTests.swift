@@ -177,6 +177,39 @@ struct ReplicaTests {
             restarted.request("GET", "/orders?limit=1").json["total"] as? Int == b.request("GET", "/orders?limit=1").json["total"] as? Int)
     }
 
+    /// A client writing under `Idempotency-Key`s to a replica killed with -9 retries the
+    /// unanswered write at another replica: every key ends as exactly one order, and a retry
+    /// of an answered key there gets its first answer.
+    @Test func aReplicaKilledMidWrite_theRetryAtAnotherReplica_leavesEachKeyOneOrder() throws {
+        let database = try TemporaryPostgres()
+        let a = try Replica(database: database.connectionString), b = try Replica(database: database.connectionString)
+        @Sendable func body(_ key: Int) -> String { Order.validCreateBody.replacingOccurrences(of: "Zoë Kim", with: "Retry \(key)") }
+        let progress = Locked<(sent: Int, answered: [Int: String])>((0, [:]))
+        let writer = Thread {
+            for key in 1... {
+                progress.withLock { $0.sent = key }
+                let reply = a.request("POST", "/orders", headers: ["Idempotency-Key": "key-\(key)"], json: body(key))
+                guard reply.status == 201, let location = reply.headers["location"] else { break }
+                progress.withLock { $0.answered[key] = location }
+            }
+        }
+        writer.start()
+        #expect(eventually { progress.withLock { $0.answered.count } >= 30 })
+        a.kill(signal: SIGKILL)
+        #expect(eventually { progress.withLock { $0.sent > $0.answered.count } })
+        let (sent, answered) = progress.withLock { $0 }
+        for key in 1...sent where answered[key] == nil {
+            #expect(b.request("POST", "/orders", headers: ["Idempotency-Key": "key-\(key)"], json: body(key)).status == 201)
+        }
+        let replay = b.request("POST", "/orders", headers: ["Idempotency-Key": "key-1"], json: body(1))
+        #expect(replay.headers["location"] == answered[1] && replay.headers["idempotent-replayed"] == "true")
+        let connection = try PostgresConnection(database.connectionString)
+        let counts = try connection.execute(
+            "SELECT count(*), count(DISTINCT item->>'customerName') FROM items_orders WHERE item->>'customerName' LIKE 'Retry %'"
+        ).rows.first
+        #expect(counts == ["\(sent)", "\(sent)"], "\(sent) keys, one order each")
+    }
+
     @Test func aStoppedDatabase_refusesWrites_keepsReads_thenWritesResumeAndReplicasConverge() throws {
         let database = try TemporaryPostgres()
         let a = try Replica(database: database.connectionString), b = try Replica(database: database.connectionString)

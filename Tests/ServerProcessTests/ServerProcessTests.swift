@@ -82,6 +82,46 @@ import Testing
         }
     }
 
+    /// A client that retries under its `Idempotency-Key` through kill -9s: whatever the moment
+    /// of each kill (before the commit, between the commit and the answer, after it), every
+    /// key ends as exactly one order.
+    @Test func sigkillWhileWritingUnderKeys_leavesEachKeyExactlyOneOrder() throws {
+        try withTemporaryDirectory { state in
+            var keys = 0, unanswered: [Int] = [], initial: Int?
+            func create(_ key: Int) -> String {
+                let body = Self.orderBody.replacingOccurrences(of: "Crash Test", with: "Retry \(key)")
+                return "POST /orders HTTP/1.1\r\nHost: localhost\r\nIdempotency-Key: key-\(key)\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+            }
+            for round in 0...3 {
+                let (server, port, _, _) = try startServer(["--no-access-log", "--state", state])
+                defer { if server.isRunning { server.terminate() } }
+                #expect(waitUntilUp(port: port))
+                let total = { httpRequest(port: port, "GET", "/orders?limit=1").json["total"] as? Int }
+                if initial == nil { initial = total() }
+                let socket = try #require(connectSocket(port: port))
+                defer { close(socket) }
+                for key in unanswered { #expect(exchange(socket, create(key))?.status == 201, "the retry of key-\(key)") }
+                unanswered = []
+                if round == 3 {
+                    #expect(total() == (initial ?? 0) + keys, "\(keys) keys, one order each")
+                    break
+                }
+                let killAt = Date().addingTimeInterval(Double.random(in: 0.1...0.3))
+                while true {
+                    keys += 1
+                    guard exchange(socket, create(keys))?.status == 201 else {
+                        unanswered.append(keys)
+                        break
+                    }
+                    if Date() >= killAt && server.isRunning { kill(server.processIdentifier, SIGKILL) }
+                }
+                server.waitUntilExit()
+            }
+            #expect(keys > 10)
+        }
+    }
+
     private static let orderBody =
         #"{"customerName":"Crash Test","currency":"USD","items":[{"name":"Mug","quantity":1,"unitPrice":9.99}],"#
         + #""shippingAddress":{"street":"1 Main St","city":"Austin","postalCode":"73301","country":"US","isResidential":false}}"#

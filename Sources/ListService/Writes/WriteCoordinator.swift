@@ -101,7 +101,7 @@ package final class WriteCoordinator: StorageHost {
                 markFailing(source, event: "\(Self.kind(of: source))-write-failed", reason)
                 let detail =
                     mayHaveSaved
-                    ? "The connection to the database was lost before it confirmed the change: it may have been saved. Read it back before trying again."
+                    ? "The connection to the database was lost before it confirmed the change: it may have been saved. Read it back, or send it again under the same Idempotency-Key."
                     : "The change could not be saved; nothing was changed. Try again later."
                 batch.settle(.failure(WriteRejection(kind: .storageUnavailable, detail: detail)))
             case .appended(let position):

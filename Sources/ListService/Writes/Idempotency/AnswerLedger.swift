@@ -22,6 +22,8 @@ package final class AnswerLedger: Sendable {
         var inFlight: Set<String> = []
         /// Answers dropped for the bound before their lifetime ended.
         var evicted = 0
+        /// Answers given again to retries.
+        var replayed = 0
     }
 
     package init(capacity: Int = defaultCapacity, clock: @escaping @Sendable () -> Date = Date.init) {
@@ -47,7 +49,7 @@ package final class AnswerLedger: Sendable {
         return state.withLock { state in
             let id = request.ledgerID
             if let answer = state.answers[id], answer.recordedAt + Self.lifetime > now {
-                return .answered(Self.verdict(answer, for: request))
+                return .answered(Self.verdict(answer, for: request, counting: &state.replayed))
             }
             guard state.inFlight.insert(id).inserted else {
                 return .answered(
@@ -70,18 +72,21 @@ package final class AnswerLedger: Sendable {
         let now = self.now
         return state.withLock { state in
             guard let answer = state.answers[request.ledgerID], answer.recordedAt + Self.lifetime > now else { return nil }
-            return Self.verdict(answer, for: request)
+            return Self.verdict(answer, for: request, counting: &state.replayed)
         }
     }
 
     /// The recorded answer for a retry of the same request, 422 for another request under its key.
-    private static func verdict(_ answer: RecordedAnswer, for request: KeyedRequest) -> Result<RecordedAnswer, WriteRejection> {
+    private static func verdict(
+        _ answer: RecordedAnswer, for request: KeyedRequest, counting replayed: inout Int
+    ) -> Result<RecordedAnswer, WriteRejection> {
         guard answer.request.fingerprint == request.fingerprint else {
             return .failure(
                 WriteRejection(
                     kind: .idempotencyKeyReused,
                     detail: "This Idempotency-Key was used for a different request; use a new key for a new request."))
         }
+        replayed += 1
         return .success(answer)
     }
 
@@ -123,9 +128,21 @@ package final class AnswerLedger: Sendable {
     }
 
     /// Answers held, answers dropped for the bound before their time, and keys whose write is
-    /// under way (for `/metrics`).
+    /// under way.
     package var counts: (held: Int, evicted: Int, inFlight: Int) {
         state.withLock { ($0.answers.count, $0.evicted, $0.inFlight.count) }
+    }
+
+    /// What `/metrics` shows of the ledger.
+    package var metricFamilies: [MetricFamily] {
+        let (held, evicted, inFlight, replayed) = state.withLock { ($0.answers.count, $0.evicted, $0.inFlight.count, $0.replayed) }
+        return [
+            MetricFamily("listservice_idempotency_answers", .gauge, "Answers to keyed writes kept for replay (24 h).", held),
+            MetricFamily(
+                "listservice_idempotency_evicted_total", .counter, "Answers dropped before 24 h because the ledger was full.", evicted),
+            MetricFamily("listservice_idempotency_in_flight", .gauge, "Keyed writes under way.", inFlight),
+            MetricFamily("listservice_idempotency_replays_total", .counter, "Retries answered with a recorded answer.", replayed),
+        ]
     }
 
     /// Drops expired answers from the front, then the oldest while past `capacity`; keeps
