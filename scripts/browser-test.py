@@ -491,8 +491,43 @@ def save_screenshots(browser, directory):
         page.context.close()
 
 
+def check_a_lost_answer_is_retried_once(browser, timings):
+    """A tap whose answer is lost after the server ran it: the page sends it again under the
+    same Idempotency-Key, and the server replays the answer instead of tapping twice."""
+    page = browser.page()
+    page.goto(f"{browser.base}/#/users")
+    expected = browser.rows("/users", limit=50)
+    wait_rows(page, ids(expected))
+    person = expected["items"][2]
+    keys, replays = [], []
+
+    def lose_the_first_answer(route):
+        keys.append(route.request.headers.get("idempotency-key"))
+        response = route.fetch()  # the server runs the write...
+        replays.append(response.headers.get("idempotent-replayed"))
+        if len(keys) == 1:
+            route.abort("connectionreset")  # ...but the page never hears of it
+        else:
+            route.fulfill(response=response)
+
+    page.route(f"**/users/{person['id']}/tap", lose_the_first_answer)
+    page.click(f"li[data-id='{person['id']}'] button.tap")
+    deadline = time.monotonic() + 5
+    while len(keys) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    page.wait_for_function("([id, label]) => document.querySelector(`li[data-id='${id}'] .taps`).textContent === label",
+                           arg=[person["id"], f"{person['taps'] + 1} taps"], timeout=2000)
+    assert len(keys) == 2 and keys[0] and keys[0] == keys[1], f"the retry went under the same key: {keys}"
+    assert replays == [None, "true"], f"the retry was answered from the record: {replays}"
+    status, row = browser.api("GET", f"/users/{person['id']}")
+    assert status == 200 and row["taps"] == person["taps"] + 1, f"tapped once: {row}"
+    browser.problems[:] = [problem for problem in browser.problems if "ERR_CONNECTION_RESET" not in problem]  # the lost answer
+    page.context.close()
+
+
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
-          check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_locale_and_zone_pickers,
+          check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once,
+          check_locale_and_zone_pickers,
           check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, check_signed_in_customers_and_staff,
           measure_first_rows]
 

@@ -170,7 +170,7 @@ import Testing
         let response = listed.send(.get, "/orders", headers: ["Origin": "https://app.example"])
         #expect(response.headers["Access-Control-Allow-Origin"] == "https://app.example")
         #expect(response.headers["Access-Control-Allow-Credentials"] == "true")
-        #expect(response.headers["Access-Control-Expose-Headers"] == "ETag, Location, X-Cache, Retry-After")
+        #expect(response.headers["Access-Control-Expose-Headers"] == "ETag, Location, X-Cache, Retry-After, Idempotent-Replayed")
         #expect(vary(response).contains("Origin"))
         let live = try listed.handle(Request(method: .get, path: "/orders/live", headers: ["Origin": "https://app.example"]))
         #expect(live.headers["Access-Control-Allow-Origin"] == "https://app.example", "EventSource with credentials works across origins")
@@ -204,7 +204,7 @@ import Testing
         #expect(methods.isSuperset(of: ["GET", "PATCH", "DELETE"]) && !methods.contains("POST"))
         #expect(
             allowed.headers["Access-Control-Allow-Headers"]
-                == "Content-Type, If-Match, If-None-Match, Authorization, X-Session-ID, Last-Event-ID")
+                == "Content-Type, If-Match, If-None-Match, Authorization, X-Session-ID, Last-Event-ID, Idempotency-Key")
         #expect(Int(allowed.headers["Access-Control-Max-Age"] ?? "") ?? 0 > 0)
         var foreign = preflight
         foreign.replaceOrAdd(name: "Origin", value: "https://evil.example")

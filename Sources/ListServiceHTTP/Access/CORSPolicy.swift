@@ -10,9 +10,9 @@ package struct CORSPolicy: Sendable {
     private let allowsAnyOrigin: Bool
 
     /// The request headers a preflight may ask for.
-    static let allowedHeaders = "Content-Type, If-Match, If-None-Match, Authorization, X-Session-ID, Last-Event-ID"
+    static let allowedHeaders = "Content-Type, If-Match, If-None-Match, Authorization, X-Session-ID, Last-Event-ID, Idempotency-Key"
     /// The response headers a script may read besides the safelisted ones.
-    static let exposedHeaders = "ETag, Location, X-Cache, Retry-After"
+    static let exposedHeaders = "ETag, Location, X-Cache, Retry-After, Idempotent-Replayed"
     /// How long a browser may keep a preflight's answer, in seconds (Chromium caps it at 7200).
     static let maxAgeSeconds = 7200
 

@@ -44,22 +44,47 @@ export function withQuery(path, params) {
   return text ? `${path}?${text}` : path;
 }
 
-/** Sends one request; resolves with the JSON answer (null for 204), rejects with a Problem. */
+/** A new `Idempotency-Key`: 128 random bits in hex (`crypto.randomUUID` needs a secure context). */
+function newIdempotencyKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** How often a write is sent again when its answer was lost or the service asked to retry. */
+const writeAttempts = 3;
+
+/** Sends one request; resolves with the JSON answer (null for 204), rejects with a Problem.
+ *  A write carries an `Idempotency-Key`, so when the connection drops before the answer, or
+ *  the service answers 503 or "still in flight", it is sent again under the same key: the
+ *  service runs it at most once and gives the retry the first answer. */
 export async function send(method, path, { body, version } = {}) {
   const headers = { Accept: 'application/json', ...authorization() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (version) headers['If-Match'] = `"${version}"`;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw new Problem(0, { detail: 'The service cannot be reached.' });
+  const isWrite = method !== 'GET' && method !== 'HEAD';
+  if (isWrite) headers['Idempotency-Key'] = newIdempotencyKey();
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  for (let attempt = 1; ; attempt += 1) {
+    let response;
+    try {
+      response = await fetch(path, { method, headers, body: payload });
+    } catch {
+      if (isWrite && attempt < writeAttempts) { await pause(attempt); continue; }
+      throw new Problem(0, { detail: 'The service cannot be reached.' });
+    }
+    const text = await response.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+    const mayRetry = response.status === 503 || data?.code === 'idempotency-key-in-flight';
+    if (isWrite && mayRetry && attempt < writeAttempts) { await pause(attempt, response.headers.get('Retry-After')); continue; }
+    if (!response.ok) throw new Problem(response.status, data);
+    return data;
   }
-  const text = await response.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!response.ok) throw new Problem(response.status, data);
-  return data;
+}
+
+/** Waits before a write's next attempt: what `Retry-After` says (at most 5 s), else 0.5 s, 1 s. */
+function pause(attempt, retryAfter) {
+  const seconds = Math.min(5, Number(retryAfter) || attempt * 0.5);
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 }
 
 /** The address of a live stream for this page: signed in, with a fresh one-use ticket
