@@ -29,7 +29,8 @@ package final class CollectionService: Sendable {
         self.init(
             LoadedCollections(stores: stores, position: 0, sequences: [:], reports: []),
             storage: MemoryStorage { LoadedCollections(stores: stores, position: 0, sequences: [:], reports: []) },
-            cache: (sharedPages, sharedCacheBytes), sessions: sessions, live: live, log: log, clock: clock)
+            cache: (sharedPages, sharedCacheBytes), sessions: sessions, live: live, answers: AnswerLedger(clock: clock), log: log,
+            clock: clock)
     }
 
     /// Opens the service on its local storage: each collection's snapshot plus its journal
@@ -37,26 +38,30 @@ package final class CollectionService: Sendable {
     /// that cannot be written is a start-up error: no write may be acknowledged that is not saved.
     package static func open(
         _ configuration: StorageConfiguration, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
-        sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(), log: ServiceLog = .standardError,
+        sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(),
+        answerCapacity: Int = AnswerLedger.defaultCapacity, log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
     ) throws(StartupError) -> CollectionService {
         try open(
             storage: configuration.makeStorage(log: log), sessions: sessions, sharedPages: sharedPages,
-            sharedCacheBytes: sharedCacheBytes, live: live, log: log, clock: clock)
+            sharedCacheBytes: sharedCacheBytes, live: live, answerCapacity: answerCapacity, log: log, clock: clock)
     }
 
     /// Opens the service on `storage` (the local journal, or a database shared with other
     /// replicas): loads everything, then applies the changes storage reports from elsewhere.
+    /// `answerCapacity` bounds the keyed writes' answers kept for replay.
     package static func open(
         storage: any ChangeStorage, sessions: SessionStore = SessionStore(), sharedPages: Int = 2048,
-        sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(), log: ServiceLog = .standardError,
+        sharedCacheBytes: Int = defaultSharedCacheBytes, live: LiveConfiguration = LiveConfiguration(),
+        answerCapacity: Int = AnswerLedger.defaultCapacity, log: ServiceLog = .standardError,
         clock: @escaping @Sendable () -> Date = Date.init
     ) throws(StartupError) -> CollectionService {
         let loaded = try storage.load()
         for line in loaded.reports { log.line("level=info event=loaded \(line)") }
         FreedMemory.returnToSystem()  // hand the parsers' freed memory back to the OS rather than keep it as RSS
         let service = CollectionService(
-            loaded, storage: storage, cache: (sharedPages, sharedCacheBytes), sessions: sessions, live: live, log: log, clock: clock)
+            loaded, storage: storage, cache: (sharedPages, sharedCacheBytes), sessions: sessions, live: live,
+            answers: AnswerLedger(capacity: answerCapacity, clock: clock), log: log, clock: clock)
         let writes = service.writes
         storage.watch { writes.catchUpSoon() }
         return service
@@ -70,7 +75,7 @@ package final class CollectionService: Sendable {
 
     private init(
         _ loaded: LoadedCollections, storage: any ChangeStorage, cache: (pages: Int, bytes: Int), sessions: SessionStore,
-        live configuration: LiveConfiguration, log: ServiceLog, clock: @escaping @Sendable () -> Date
+        live configuration: LiveConfiguration, answers: AnswerLedger, log: ServiceLog, clock: @escaping @Sendable () -> Date
     ) {
         var opener = CollectionOpener(stores: loaded.stores)
         CollectionRegistry.visitAll(&opener)
@@ -92,7 +97,6 @@ package final class CollectionService: Sendable {
         self.sessions = sessions
         self.log = log
         self.clock = clock
-        let answers = AnswerLedger(clock: clock)
         answers.record(loaded.answers.sorted { $0.recordedAt < $1.recordedAt })
         let writes = WriteCoordinator(
             engines: engines, storage: storage, sequences: sequences, position: loaded.position, answers: answers, log: log)

@@ -28,6 +28,8 @@ struct ServerOptions {
     /// What cached pages and results may hold in all, in bytes: half for the pages sessions
     /// keep, half for the caches shared between sessions.
     var cacheBytes = 256 * 1024 * 1024
+    /// Answers to keyed writes kept for replay (`--idempotency-keys`).
+    var idempotencyKeys = AnswerLedger.defaultCapacity
     /// The largest body of `/quakes/import`; other requests are held to `limits.maxBodyBytes`.
     var maxImportBytes = ServiceRoutes.defaultMaxImportBytes
     /// Live lists' heartbeat and caps; their events reach each event loop once.
@@ -95,6 +97,8 @@ struct ServerOptions {
           --cache-bytes N         bytes all cached pages and results may hold, half for sessions' own
                                   pages, half for the shared caches; least recently used go first
                                   (default 268435456)
+          --idempotency-keys N    answers to writes sent with an Idempotency-Key kept for their retries
+                                  (24 hours at most; past N the oldest go first; default 100000)
           --host ADDRESS          address to listen on (default 127.0.0.1; IPv4, IPv6 or localhost)
           --port N                port to listen on, 0 for any free port (default 8080, or env PORT)
           --threads N             event-loop threads (default: one per core)
@@ -222,6 +226,7 @@ struct ServerOptions {
             case "--shared-pages": options.sharedPages = try parseInt(try value(), argument, in: 0...1_000_000)
             case "--compact-after": options.compactAfterBytes = try parseInt(try value(), argument, in: 1 << 16...1 << 40)
             case "--cache-bytes": options.cacheBytes = try parseInt(try value(), argument, in: 1 << 20...1 << 40)
+            case "--idempotency-keys": options.idempotencyKeys = try parseInt(try value(), argument, in: 1...100_000_000)
             default: throw Failure(message: "unknown option '\(argument)' (see --help)")
             }
         }

@@ -45,7 +45,8 @@ do {
         storage: changeStorage,
         sessions: SessionStore(
             capacity: options.maxSessions, timeToLive: options.sessionTimeToLive, maxPageBytes: options.cacheBytes / 2),
-        sharedPages: options.sharedPages, sharedCacheBytes: options.cacheBytes / 2, live: options.live)
+        sharedPages: options.sharedPages, sharedCacheBytes: options.cacheBytes / 2, live: options.live,
+        answerCapacity: options.idempotencyKeys)
 } catch {
     StandardError.writeLine("server: cannot start: \(error)")
     exit(1)

@@ -153,7 +153,7 @@ extension CollectionEngine {
         case .created(let written): (recorded, item) = (.created, written)
         case .updated(let written): (recorded, item) = (.updated, written)
         case .unchanged(let written): (recorded, item) = (.unchanged, written)
-        default: recorded = .deleted
+        case .deleted, .refused, .answered: recorded = .deleted  // only a deletion comes here besides the three
         }
         let row = item.map { formattedRow($0, display: display) }
         let answer = RecordedAnswer(
