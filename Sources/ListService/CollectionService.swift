@@ -13,6 +13,8 @@ package final class CollectionService: Sendable {
     package let log: ServiceLog
     /// Live lists: their queue, caps and counters.
     package let live: LiveHub
+    /// Multiplexed live streams (`GET /live`), each carrying many lists of one session.
+    package let liveStreams: LiveMux
     private let clock: @Sendable () -> Date
 
     /// The bytes the shared caches (pages and sorted results) of all collections may hold.
@@ -85,6 +87,7 @@ package final class CollectionService: Sendable {
             metrics: metrics, formatters: FormatterCache(), sharedPages: cache.pages,
             sharedCacheBytes: cache.bytes, itemCounts: opener.itemCounts, live: live, clock: clock)
         self.live = live
+        liveStreams = LiveMux(hub: live)
         let collections = opener.collections.map { $0(context) }
         engines = Engines(collections.map(\.engine))
         // Ids continue after the highest of the items held and of what storage recorded

@@ -17,7 +17,8 @@ enum LiveRoutes {
                 listRequest.parameters.removeAll { $0.name == "lastEventId" || $0.name == "ticket" }
                 let opening: LiveOpening
                 do throws(LiveOpenError) {
-                    opening = try endpoint.live(listRequest, resolution.session, purpose, request.headers["Last-Event-ID"] ?? queryToken)
+                    opening = try endpoint.live(
+                        listRequest, resolution.session, purpose, request.headers["Last-Event-ID"] ?? queryToken, .ownStream)
                 } catch {
                     throw error.httpError
                 }

@@ -52,6 +52,7 @@ package enum ServiceRoutes {
             OperationRoutes.add(endpoint, to: &router, maxLargeBodyBytes: maxImportBytes)
         }
         LiveRoutes.addTickets(credentials: credentials, to: &router)
+        MultiplexedLiveRoutes.add(endpoints: service.endpoints, service: service, credentials: credentials, to: &router)
         SelectionRoute.add(to: &router, service: service)
         MetricsRoute.add(to: &router, service: service, access: access, server: server)
         return router

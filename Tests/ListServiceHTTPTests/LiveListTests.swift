@@ -33,7 +33,8 @@ import Testing
         guard let endpoint = service.endpoints.first(where: { $0.name == collection }) else { throw LiveTestError.noEndpoint }
         let recorder = LiveRecorder()
         do throws(LiveOpenError) {
-            try endpoint.live(ListRequest(parameters: query.map { ($0.0, $0.1) }), session, purpose, lastEventID).start(recorder)
+            try endpoint.live(ListRequest(parameters: query.map { ($0.0, $0.1) }), session, purpose, lastEventID, .ownStream).start(
+                recorder)
         } catch {
             throw LiveTestError.refused("\(error)")
         }

@@ -43,7 +43,8 @@ import Testing
             for query in queries {
                 let recorder = LiveRecorder()
                 do throws(LiveOpenError) {
-                    try endpoint.live(ListRequest(parameters: query, caller: .identified(identity)), nil, .list, nil).start(recorder)
+                    try endpoint.live(ListRequest(parameters: query, caller: .identified(identity)), nil, .list, nil, .ownStream).start(
+                        recorder)
                 } catch {
                     throw LiveListTests.LiveTestError.refused("\(error)")
                 }
@@ -108,7 +109,8 @@ extension ScopedLiveTests {
         func open(_ caller: Caller, lastEventID: String? = nil) throws -> LiveRecorder {
             let recorder = LiveRecorder()
             do throws(LiveOpenError) {
-                try endpoint.live(ListRequest(parameters: [("limit", "3")], caller: caller), nil, .list, lastEventID).start(recorder)
+                try endpoint.live(ListRequest(parameters: [("limit", "3")], caller: caller), nil, .list, lastEventID, .ownStream).start(
+                    recorder)
             } catch {
                 throw LiveListTests.LiveTestError.refused("\(error)")
             }

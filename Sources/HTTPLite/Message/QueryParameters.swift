@@ -29,3 +29,13 @@ public struct QueryParameters: Sendable, Hashable, Sequence {
         pairs.filter { $0.name == name }.map(\.value)
     }
 }
+
+extension QueryParameters {
+    /// The pairs of a query string (`filter=pending&q=john%20s`), percent-decoded with `+` as a
+    /// space, as a request target's are; nil for an invalid percent-encoding.
+    public init?(parsing query: String) {
+        let bytes = Array(query.utf8)
+        guard let parsed = bytes.withUnsafeBufferPointer({ RequestLine.parseQuery($0) }) else { return nil }
+        self = parsed
+    }
+}

@@ -11,6 +11,8 @@ package struct LiveConfiguration: Sendable {
     package var maxStreams = 10_000
     /// Streams one session holds at most; a client that names no session is held to it per address.
     package var maxStreamsPerSession = 8
+    /// Lists one multiplexed stream (`GET /live`) carries at most.
+    package var maxListsPerStream = 32
     /// Unsent bytes past which a stream's events are dropped until it drains (then a `reset`).
     package var maxUnsentBytes = 256 * 1024
     /// Encoded events kept per live list for replay on reconnect.

@@ -19,10 +19,12 @@ package final class LiveLists<C: ListCollection>: Sendable {
 
     // MARK: opening
 
-    /// Validates a live request as its list would be, takes a place under the caps and
-    /// finds (or makes) the live list; the stream joins when `LiveOpening.start` runs.
+    /// Validates a live request as its list would be, takes a place under the caps (unless
+    /// the list goes on a multiplexed stream, which holds one) and finds (or makes) the live
+    /// list; the stream joins when `LiveOpening.start` runs.
     func open(
-        _ request: ListRequest, session: Session?, purpose: ListPurpose, lastEventID: String?, engine: CollectionEngine<C>
+        _ request: ListRequest, session: Session?, purpose: ListPurpose, lastEventID: String?, seat: LiveSeat,
+        engine: CollectionEngine<C>
     ) throws(LiveOpenError) -> LiveOpening {
         let criteria: ListCriteria<C>
         do {
@@ -31,10 +33,16 @@ package final class LiveLists<C: ListCollection>: Sendable {
             throw .invalid(error)
         }
         let reservation: LiveReservation
-        do {
-            reservation = try hub.reserve(caller: Self.caller(session: session, address: request.clientAddress)) { dropClosedStreams() }
-        } catch {
-            throw .refused(error)
+        switch seat {
+        case .ownStream:
+            do {
+                reservation = try hub.reserve(caller: Self.caller(session: session, address: request.clientAddress)) {
+                    dropClosedStreams()
+                }
+            } catch {
+                throw .refused(error)
+            }
+        case .multiplexed: reservation = LiveReservation(hub: hub, caller: nil, isHeld: false)
         }
         let (list, isNew) = try list(for: criteria, request: request, purpose: purpose, engine: engine)
         let resume: LiveList<C>.Resume = lastEventID.map { .after(LiveToken($0)) } ?? .none
@@ -185,6 +193,13 @@ package final class LiveLists<C: ListCollection>: Sendable {
     private func stop() {
         for list in lists.withLock({ Array($0.values) }) { list.stop() }
     }
+}
+
+/// Where a live list's events go: a stream of its own (`GET /{name}/live`, a place under the
+/// caps), or a multiplexed stream (`GET /live`) that holds the place for all its lists.
+package enum LiveSeat: Sendable {
+    case ownStream
+    case multiplexed
 }
 
 /// Why a live stream could not open: a bad parameter (400, before the stream opens) or a cap.

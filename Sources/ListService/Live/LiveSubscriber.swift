@@ -42,11 +42,13 @@ package final class LiveReservation: Sendable {
     private let hub: LiveHub
     /// Whose cap it counts under: a session, or the address of a client that names none.
     private let caller: String?
-    private let isHeld = Atomic<Bool>(true)
+    private let isHeld: Atomic<Bool>
 
-    init(hub: LiveHub, caller: String?) {
+    /// `isHeld`: false for a list on a multiplexed stream, which holds the place itself.
+    init(hub: LiveHub, caller: String?, isHeld: Bool = true) {
         self.hub = hub
         self.caller = caller
+        self.isHeld = Atomic(isHeld)
     }
 
     func release() {

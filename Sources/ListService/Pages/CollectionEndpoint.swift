@@ -11,9 +11,10 @@ package struct CollectionEndpoint: Sendable {
     /// The page of `request` for a session's list or map; with no session, from the shared
     /// caches and kept nowhere.
     package let page: @Sendable (ListRequest, Session?, ListPurpose) throws(ListServiceError) -> (ListPage, CacheOutcome)
-    /// Opens a live stream of a list or map (`GET /{name}/live`): validated like the list,
-    /// placed under the caps; `lastEventID` resumes. The stream starts with `LiveOpening.start`.
-    package let live: @Sendable (ListRequest, Session?, ListPurpose, _ lastEventID: String?) throws(LiveOpenError) -> LiveOpening
+    /// Opens a live stream of a list or map (`GET /{name}/live`, or a list of a multiplexed
+    /// stream): validated like the list, placed under the caps as `LiveSeat` says;
+    /// `lastEventID` resumes. The stream starts with `LiveOpening.start`.
+    package let live: @Sendable (ListRequest, Session?, ListPurpose, _ lastEventID: String?, LiveSeat) throws(LiveOpenError) -> LiveOpening
     /// One item's row for a display context, with the compressed body the client takes; an
     /// item the caller may not see is not found.
     package let row: @Sendable (_ id: String, DisplayContext, Caller, PageCompression?) throws(ListServiceError) -> (ListPage, CacheOutcome)
@@ -85,8 +86,8 @@ extension CollectionEndpoint {
             guard let session else { return try ListViewModel<C>.page(for: request, purpose: purpose, engine: engine) }
             return try session.viewModel(for: C.self, purpose: purpose).page(for: request, session: session, engine: engine)
         }
-        live = { request, session, purpose, lastEventID throws(LiveOpenError) in
-            try engine.live.open(request, session: session, purpose: purpose, lastEventID: lastEventID, engine: engine)
+        live = { request, session, purpose, lastEventID, seat throws(LiveOpenError) in
+            try engine.live.open(request, session: session, purpose: purpose, lastEventID: lastEventID, seat: seat, engine: engine)
         }
         row = { id, display, caller, compression throws(ListServiceError) in
             try engine.row(id: id, display: display, access: C.readScope(for: caller), compression: compression)
