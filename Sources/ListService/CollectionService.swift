@@ -72,7 +72,12 @@ package final class CollectionService: Sendable {
     /// Every family the core counts, for `/metrics`: the caches, sessions, live lists, replication.
     package var metricFamilies: [MetricFamily] {
         metrics.metricFamilies + [MetricFamily("listservice_sessions", .gauge, "Live sessions.", sessions.count)]
-            + live.metrics.metricFamilies + writes.replication.metricFamilies + writes.answers.metricFamilies
+            + live.metrics.metricFamilies
+            + [
+                MetricFamily(
+                    "listservice_live_multiplexed_streams", .gauge, "Multiplexed live streams (GET /live), connected or awaiting their client.",
+                    liveStreams.count)
+            ] + writes.replication.metricFamilies + writes.answers.metricFamilies
     }
 
     private init(

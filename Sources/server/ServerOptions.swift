@@ -115,6 +115,8 @@ struct ServerOptions {
           --live-heartbeat SECONDS  send a comment on a live stream after this long without events (default 15)
           --max-live-streams N    live streams (/…/live) held at once; more get 503 (default 10000; each
                                   is also a connection under --max-connections)
+          --max-lists-per-stream N  lists one multiplexed stream (GET /live) carries at most; more get 409
+                                  (default 32)
           --cors-origin ORIGIN    let pages from ORIGIN (https://app.example, or * for any) call the service
                                   from a browser; repeatable. Listed origins also get the sid cookie
           --allowed-host NAME     answer only requests whose Host is NAME (any port); repeatable (default:
@@ -192,6 +194,7 @@ struct ServerOptions {
             case "--grace-period": options.configuration.shutdownGracePeriod = try parseSeconds(try value(), argument)
             case "--live-heartbeat": options.live.heartbeat = try parseSeconds(try value(), argument)
             case "--max-live-streams": options.live.maxStreams = try parseInt(try value(), argument, in: 1...1_000_000)
+            case "--max-lists-per-stream": options.live.maxListsPerStream = try parseInt(try value(), argument, in: 1...1_000)
             case "--cors-origin":
                 let origin = try value()
                 if let problem = CORSPolicy.validate(origin) { throw Failure(message: "--cors-origin \(problem)") }

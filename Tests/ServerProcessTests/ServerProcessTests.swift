@@ -11,7 +11,7 @@ import Testing
             [
                 "--host", "::1", "--port", "0", "--threads", "3", "--no-access-log", "--data", "/d", "--session-ttl", "1.5",
                 "--body-timeout", "20", "--min-body-rate", "500", "--max-body-bytes", "1000", "--max-import-bytes", "5000",
-                "--event-backend", "poll", "--compact-after", "65536", "--idempotency-keys", "500",
+                "--event-backend", "poll", "--compact-after", "65536", "--idempotency-keys", "500", "--max-lists-per-stream", "4",
             ],
             environment: ["PORT": "9999"])
         #expect(options.configuration.host == "::1")
@@ -27,6 +27,7 @@ import Testing
         #expect(options.configuration.eventBackend == .poll)
         #expect(options.compactAfterBytes == 65536)
         #expect(options.idempotencyKeys == 500)
+        #expect(options.live.maxListsPerStream == 4)
         #expect(try ServerOptions.parse([], environment: [:]).idempotencyKeys == 100_000)
         #expect(ServerOptions.usage.contains("load orders.json, tasks.json and quakes.geojson from DIR, and users.json when present"))
         #expect(try ServerOptions.parse([], environment: [:]).compactAfterBytes == 64 << 20)
