@@ -491,6 +491,28 @@ def save_screenshots(browser, directory):
         page.context.close()
 
 
+def check_one_stream_for_the_page(browser, timings):
+    """The earthquakes screen's list and map share the tab's one stream (GET /live), and
+    switching screens changes the lists on it without a new connection."""
+    page = browser.page()
+    streams = []
+    page.on("request", lambda r: streams.append(r.url) if r.resource_type == "eventsource" else None)
+    page.goto(f"{browser.base}/#/quakes")
+    page.wait_for_selector("ol.rows > li")
+    page.wait_for_selector("svg.map circle.marker")
+    page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'")
+    assert len(streams) == 1 and urllib.parse.urlparse(streams[0]).path == "/live", streams
+    page.click("nav a[data-screen='users']")
+    wait_rows(page, ids(browser.rows("/users", limit=50)))
+    person = browser.rows("/users", limit=50)["items"][0]
+    status, tapped = browser.api("POST", f"/users/{person['id']}/tap")
+    assert status == 200, status
+    page.wait_for_function("([id, label]) => document.querySelector(`li[data-id='${id}'] .taps`).textContent === label",
+                           arg=[person["id"], tapped["tapsLabel"]], timeout=3000)
+    assert len(streams) == 1, f"one connection for every screen: {streams}"
+    page.context.close()
+
+
 def check_a_lost_answer_is_retried_once(browser, timings):
     """A tap whose answer is lost after the server ran it: the page sends it again under the
     same Idempotency-Key, and the server replays the answer instead of tapping twice."""
@@ -526,7 +548,7 @@ def check_a_lost_answer_is_retried_once(browser, timings):
 
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
-          check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once,
+          check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
           check_locale_and_zone_pickers,
           check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, check_signed_in_customers_and_staff,
           measure_first_rows]
