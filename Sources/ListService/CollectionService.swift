@@ -75,7 +75,8 @@ package final class CollectionService: Sendable {
             + live.metrics.metricFamilies
             + [
                 MetricFamily(
-                    "listservice_live_multiplexed_streams", .gauge, "Multiplexed live streams (GET /live), connected or awaiting their client.",
+                    "listservice_live_multiplexed_streams", .gauge,
+                    "Multiplexed live streams (GET /live), connected or awaiting their client.",
                     liveStreams.count)
             ] + writes.replication.metricFamilies + writes.answers.metricFamilies
     }

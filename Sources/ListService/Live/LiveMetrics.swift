@@ -70,7 +70,8 @@ extension LiveMetrics {
     package var metricFamilies: [MetricFamily] {
         let histogram = latencyHistogram
         return [
-            MetricFamily("listservice_live_streams", .gauge, "Open live streams (/…/live and /live).", streamsOpen.load(ordering: .relaxed)),
+            MetricFamily(
+                "listservice_live_streams", .gauge, "Open live streams (/…/live and /live).", streamsOpen.load(ordering: .relaxed)),
             MetricFamily("listservice_live_lists", .gauge, "Distinct live lists kept up to date.", lists.load(ordering: .relaxed)),
             MetricFamily(
                 "listservice_live_events_total", .counter, "Events sent to live streams, by type (one per stream).", label: "type",
