@@ -212,4 +212,22 @@ import Testing
         #expect(names == ["hello:", "snapshot:one", "snapshot:two", "snapshot:two"], "\(names)")
         #expect(suite.service.liveStreams.stream(id: stream, owner: Self.session)?.lists.map(\.key) == ["one", "two"])
     }
+
+    /// Putting a list on one's own stream changes no data: where writes need a key and
+    /// reads of orders a token, an anonymous page still puts a public list (and is refused
+    /// the orders, as their GET is), while an anonymous write stays refused.
+    @Test func puttingAList_needsWhatItsReadNeeds_notWhatAWriteNeeds() throws {
+        let guarded = ServiceRoutes.makeHandler(
+            service: service,
+            policy: AccessPolicy(
+                hosts: .any, cors: .off, keys: APIKeys(keys: ["service-key"], boundToLoopback: true),
+                credentials: Credentials(tokens: nil, requiresIdentity: true)))
+        let stream = streamID(try open())
+        let path = #"{"path":"/quakes/live"}"#
+        #expect(guarded.send(.put, "/live/\(stream)/lists/q", headers: headers, json: path).status == .ok)
+        #expect(guarded.send(.delete, "/live/\(stream)/lists/q", headers: headers).status == .noContent)
+        let orders = guarded.send(.put, "/live/\(stream)/lists/o", headers: headers, json: #"{"path":"/orders/live"}"#)
+        #expect(orders.status == .unauthorized)
+        #expect(guarded.send(.post, "/orders", headers: headers, json: Order.validCreateBody).status == .unauthorized)
+    }
 }

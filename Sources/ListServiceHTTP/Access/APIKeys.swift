@@ -62,7 +62,7 @@ package struct APIKeys: Sendable {
     /// (`/health` and preflights never); writes unless the write policy is open. Nil when it
     /// may go ahead anonymously, else the 401.
     func anonymousRefusal(of request: Request) -> HTTPError? {
-        if !request.method.isSafe {
+        if !Credentials.changesNothing(request) {
             switch writes {
             case .open: return nil
             case .refused:

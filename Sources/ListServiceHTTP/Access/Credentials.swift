@@ -31,6 +31,17 @@ package struct Credentials: Sendable {
     /// Where a caller signs in: open to anonymous callers whatever keys and tokens require.
     static let signInPaths: Set<String> = [AuthRoutes.demoPath]
 
+    /// Whether `request` changes no data: a safe method, or a `PUT`/`DELETE` of a list on the
+    /// caller's own multiplexed stream (`/live/:stream/lists/:key`), which only says what a
+    /// stream carries, as opening one does, and is checked as its list's `GET` would be. Such a
+    /// request needs what a read needs, no more.
+    static func changesNothing(_ request: Request) -> Bool {
+        if request.method.isSafe { return true }
+        guard request.method == .put || request.method == .delete, request.path.hasPrefix("/live/") else { return false }
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.count == 5 && segments[3] == "lists"
+    }
+
     /// The caller of `request`, or the 401 to answer (nothing has changed). `keys` decides
     /// what an anonymous caller may do.
     func caller(of request: Request, keys: APIKeys) throws(HTTPError) -> Caller {
@@ -44,7 +55,7 @@ package struct Credentials: Sendable {
             }
             if Self.signInPaths.contains(request.path) { return .anonymous }
             if let refusal = keys.anonymousRefusal(of: request) { throw refusal }
-            if requiresIdentity && !request.method.isSafe {
+            if requiresIdentity && !Self.changesNothing(request) {
                 throw Self.unauthorized("Changes need a signed-in caller: send Authorization: Bearer <token>.", error: nil)
             }
             return .anonymous

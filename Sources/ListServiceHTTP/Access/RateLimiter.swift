@@ -58,7 +58,7 @@ package final class RateLimiter: Sendable {
     /// Nil when `request` by `caller` may go ahead (a token is taken), else the 429 to answer.
     func refusal(of request: Request, by caller: Caller, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> HTTPError? {
         guard !request.path.hasPrefix("/health") else { return nil }
-        let isWrite = !request.method.isSafe
+        let isWrite = !Credentials.changesNothing(request)
         guard let policy = isWrite ? writes : reads else { return nil }
         let identity = caller.identity
         let key = BucketKey(isWrite: isWrite, identity: identity, address: identity == nil ? request.remoteAddress : nil)
