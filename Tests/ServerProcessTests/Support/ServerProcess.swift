@@ -34,6 +34,7 @@ func startServer(_ arguments: [String]) throws -> (process: Process, port: Int, 
             return (process, port, errors, log)
         }
     }
+    if process.isRunning { process.terminate() }  // never leave a server behind a failed start
     throw CancellationError()
 }
 
