@@ -11,7 +11,9 @@ enum MultiplexedLiveRoutes {
         router.get("/live") { request in
             try requireOnly(["lastEventId", "ticket"], in: request)
             let resolution = try SessionResolution(request, store: service.sessions, now: service.now, needsSession: true)
-            guard let session = resolution.session else { throw HTTPError(.internalServerError, code: "no-session", detail: "") }
+            guard let session = resolution.session else {  // made above for a client that named none
+                throw HTTPError(.internalServerError, code: "no-session", detail: "No session could be made for the stream.")
+            }
             let lastEventID = request.headers["Last-Event-ID"] ?? request.query.pairs.last { $0.name == "lastEventId" }?.value
             let opening: LiveMuxOpening
             do throws(LiveHub.Refusal) {

@@ -230,4 +230,25 @@ import Testing
         #expect(orders.status == .unauthorized)
         #expect(guarded.send(.post, "/orders", headers: headers, json: Order.validCreateBody).status == .unauthorized)
     }
+
+    /// A client resuming from an event older than the stream still remembers for a list gets
+    /// that list reset (`gap`), never a window it did not have.
+    @Test func resumingFromAnIDTheStreamForgot_resetsTheList() throws {
+        let suite = MultiplexedLiveTests { $0.replayEvents = 2 }
+        let first = try suite.open()
+        let stream = suite.streamID(first)
+        #expect(suite.put("people", "/users/live?sort=name&limit=25", on: stream).status == .ok)
+        suite.service.live.settle()
+        let snapshotID = try #require(first.events.last?.id)
+        for _ in 0..<4 {
+            _ = suite.router.send(.post, "/users/u-000003/tap")
+            suite.service.live.settle()
+        }
+        #expect(first.events.filter { $0.name == "delta" }.count == 4)
+        first.close()
+        let second = try suite.open(lastEventID: snapshotID)
+        suite.service.live.settle()
+        let events = second.events.filter { $0.name != "hello" }
+        #expect(events.map(\.name) == ["reset"] && events.first?.data["reason"] as? String == "gap", "\(events.map(\.name))")
+    }
 }

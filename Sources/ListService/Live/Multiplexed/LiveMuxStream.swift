@@ -62,9 +62,7 @@ package final class LiveMuxStream: Sendable {
                 entry.channel.deactivate()
                 entry.channel = LiveMuxChannel(key: key, stream: self)
                 state.lists[key] = entry
-                let lastEventID: String? =
-                    seq <= entry.addedAfter ? nil : entry.history.last { $0.seq <= seq }?.token ?? "gone-0"  // gone: the list resets
-                return (key, entry.path, entry.channel, lastEventID)
+                return (key, entry.path, entry.channel, Self.resumeToken(of: entry, after: seq))
             }
         }
         for list in lists {
@@ -74,6 +72,15 @@ package final class LiveMuxStream: Sendable {
             }
             opening.start(list.channel)
         }
+    }
+
+    /// Where the list `entry` resumes for a client whose last event was `seq`: none (a
+    /// snapshot) if it never saw the list; the list's own id of its last event at or before
+    /// `seq`; or, when that is no longer held, an id of the list no event has (a `gap` reset).
+    private static func resumeToken(of entry: Entry, after seq: UInt64) -> String? {
+        guard seq > entry.addedAfter, let oldest = entry.history.first else { return nil }
+        if let last = entry.history.last(where: { $0.seq <= seq }) { return last.token }
+        return LiveToken(oldest.token).map { LiveToken(epoch: $0.epoch, v: .max).text }
     }
 
     /// Starts `opening`'s list on the stream under `key`, replacing the list it had there;
