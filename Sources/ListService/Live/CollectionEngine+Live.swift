@@ -24,6 +24,21 @@ extension CollectionEngine {
         let position: UInt64
     }
 
+    /// The window `criteria` names now, as `memo` holds it when it was read at the state's
+    /// current version (lists that differ only in locale and zone share one window: a write
+    /// that enters a hundred of them reads it once per round); nil when its cursor no longer fits.
+    func liveWindow(_ criteria: ListCriteria<C>, key: LiveWindowKey, memo: inout [LiveWindowKey: LiveWindowMemo<C>]) -> LiveWindow? {
+        let state = self.state
+        let version = state.version
+        if let known = memo[key], known.state == ObjectIdentifier(state), known.version == version { return known.window }
+        let window = liveWindow(criteria)
+        // Kept only if no change landed while it was read (versions only grow).
+        if state.version == version, self.state === state {
+            memo[key] = LiveWindowMemo(state: ObjectIdentifier(state), version: version, window: window)
+        }
+        return window
+    }
+
     /// The window `criteria` names now; nil when its cursor no longer fits.
     func liveWindow(_ criteria: ListCriteria<C>) -> LiveWindow? {
         let (result, _) = sortedResult(for: criteria)

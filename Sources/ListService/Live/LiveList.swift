@@ -26,6 +26,7 @@ final class LiveList<C: ListCollection>: Sendable {
     typealias RowMemo = LiveRowMemo
     typealias EffectFacts = LiveEffectFacts
     typealias FactsMemo = LiveFactsMemo
+    typealias WindowMemo = [LiveWindowKey: LiveWindowMemo<C>]
     /// A refresh is queued: later changes need not queue another, since a refresh reads the
     /// state as it is when it runs (under load, consecutive batches then share one event).
     private let isRefreshQueued = Atomic<Bool>(false)
@@ -33,7 +34,11 @@ final class LiveList<C: ListCollection>: Sendable {
     private let lastRefresh = Atomic<UInt64>(0)
 
     private struct Current {
-        var criteria: ListCriteria<C>
+        var criteria: ListCriteria<C> {
+            didSet { windowKey = LiveWindowKey(criteria) }
+        }
+        /// What lists sharing this one's window share (all but the display).
+        var windowKey: LiveWindowKey
         var criteriaJSON: [UInt8]
         var rows: [Row]
         var total: Int
@@ -83,7 +88,7 @@ final class LiveList<C: ListCollection>: Sendable {
         epoch = Self.epoch(of: criteria.access, hub: hub)
         current = Locked(
             Current(
-                criteria: criteria, criteriaJSON: engine.criteriaJSON(criteria),
+                criteria: criteria, windowKey: LiveWindowKey(criteria), criteriaJSON: engine.criteriaJSON(criteria),
                 rows: zip(window.entries, rows).map { Row(id: $0.id, slot: $0.slot, revision: $0.revision, bytes: $1) },
                 total: window.total, nextCursor: last.map { engine.nextCursor(after: $0.item, criteria: criteria) },
                 cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
@@ -195,7 +200,8 @@ final class LiveList<C: ListCollection>: Sendable {
     /// (time-relative criteria expired); `reformat` formats every row again (time passed, so
     /// labels may read differently).
     func refresh(
-        engine: CollectionEngine<C>, at: Date, memo: inout RowMemo, criteria newCriteria: ListCriteria<C>? = nil, reformat: Bool = false
+        engine: CollectionEngine<C>, at: Date, memo: inout RowMemo, windows: inout WindowMemo, criteria newCriteria: ListCriteria<C>? = nil,
+        reformat: Bool = false
     ) {
         isRefreshQueued.store(false, ordering: .releasing)  // changes from here on queue another
         lastRefresh.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
@@ -206,7 +212,7 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             let criteria = current.criteria
             let window =
-                engine.liveWindow(criteria)
+                engine.liveWindow(criteria, key: current.windowKey, memo: &windows)
                 ?? CollectionEngine<C>.LiveWindow(
                     entries: [], total: 0, hasMore: false, state: current.state, position: engine.state.position)
             let last = window.hasMore ? window.entries.last : nil

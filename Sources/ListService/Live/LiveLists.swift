@@ -116,7 +116,8 @@ package final class LiveLists<C: ListCollection>: Sendable {
         for (round, (queue, lists)) in rounds {
             let job: @Sendable () -> Void = {
                 var memo = LiveList<C>.RowMemo()
-                for list in lists { list.refresh(engine: engine, at: at, memo: &memo) }
+                var windows = LiveList<C>.WindowMemo()
+                for list in lists { list.refresh(engine: engine, at: at, memo: &memo, windows: &windows) }
             }
             if round.delay == 0 {
                 queue.async(execute: job)
@@ -163,7 +164,8 @@ package final class LiveLists<C: ListCollection>: Sendable {
     private func expire(_ list: LiveList<C>, under key: ListCriteria<C>, engine: CollectionEngine<C>) {
         let renewed = try? ListCriteria<C>(list.request, now: engine.now, purpose: list.purpose)
         var memo = LiveList<C>.RowMemo()
-        list.refresh(engine: engine, at: engine.now, memo: &memo, criteria: renewed, reformat: true)
+        var windows = LiveList<C>.WindowMemo()
+        list.refresh(engine: engine, at: engine.now, memo: &memo, windows: &windows, criteria: renewed, reformat: true)
         if let renewed, renewed != key {
             lists.withLock { lists in
                 guard lists[key] === list, lists[renewed] == nil else { return }

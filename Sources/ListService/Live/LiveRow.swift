@@ -43,3 +43,27 @@ struct LiveRowKey: Hashable {
     let display: DisplayContext
     let purpose: ListPurpose
 }
+
+/// What names a live window apart from how its rows are shown: the list (its fingerprint:
+/// collection, view, scope, caller's access, search, sort), where the window starts, its size
+/// and purpose. Lists with one key differ only in locale and zone.
+struct LiveWindowKey: Hashable {
+    let fingerprint: String
+    let start: PageStart
+    let limit: Int
+    let purpose: ListPurpose
+
+    init<C: ListCollection>(_ criteria: ListCriteria<C>) {
+        fingerprint = criteria.fingerprint
+        start = criteria.start
+        limit = criteria.limit
+        purpose = criteria.purpose
+    }
+}
+
+/// A window read for one refresh round, with the state and version it was read at.
+struct LiveWindowMemo<C: ListCollection> {
+    let state: ObjectIdentifier
+    let version: UInt64
+    let window: CollectionEngine<C>.LiveWindow?
+}
