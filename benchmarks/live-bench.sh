@@ -6,16 +6,40 @@
 #   3. 10,000 streams open, writes touching only 100 of them (9,900 watch tasks);
 #   4. write throughput (wrk, 64 connections) with no stream and with 1,000 streams open;
 #   5. RSS per idle stream; 6. 10,000 streams reconnecting at once; 7. rows formatted per change.
-# The load client (benchmarks/LiveLoad) runs on the same two cores as the server and reads
-# its streams one at a time, so its latencies include its own reading: the server's own
-# commit -> handed-to-the-sockets histogram is printed beside them.
+# The server runs pinned to core 0 and the load client (benchmarks/LiveLoad) to core 1
+# (taskset), so the client's reading does not take the server's core; the client reads its
+# streams one at a time, so its latencies include its own reading, as the floor's do. Beside
+# every delivered figure: the socket floor (benchmarks/socket-floor.c, one event sent to and
+# read from the same number of loopback streams, measured in this run) and the ratio; the
+# server's own commit -> handed-to-the-loops histogram is printed too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT="${PORT:-18610}"
 DURATION="${DURATION:-10s}"
 source benchmarks/setup.sh
 swift build -c release --product server >/dev/null && swift build -c release --product live-load >/dev/null
-LOAD=.build/release/live-load
+FLOOR=/tmp/listservice-socket-floor
+cc -O2 -o "$FLOOR" benchmarks/socket-floor.c
+SERVER_CORES="${SERVER_CORES:-0}"  # one core each (the floor pins to a single core number)
+CLIENT_CORES="${CLIENT_CORES:-1}"
+LOAD="taskset -c $CLIENT_CORES .build/release/live-load"
+SERVER_PREFIX="taskset -c $SERVER_CORES"
+
+# The floor for N streams, its sender on the server's core and its reader on the client's:
+# "median last" in ms.
+floor() { "$FLOOR" "$1" "$SERVER_CORES" "$CLIENT_CORES" | awk -F'[= ]' '/^floor_/ {print $2, $4}'; }
+# Runs the load client and prints its summary with the ratios to the floor of its stream count.
+live_load() { # streams args...
+  local streams=$1 out median last
+  out=$($LOAD "$PORT" "$@" | tail -1)
+  read -r median last <<<"$(floor "$streams")"
+  echo "$out"
+  awk -v line="$out" -v median="$median" -v last="$last" 'BEGIN {
+    match(line, /p50=[0-9.]+/); p50 = substr(line, RSTART + 4, RLENGTH - 4)
+    match(line, /p99=[0-9.]+/); p99 = substr(line, RSTART + 4, RLENGTH - 4)
+    printf "floor: median stream %.2f ms, last stream %.2f ms  ->  p50/median %.2f (target <= 1.5), p99/last %.2f (target <= 1.5)\n",
+      median, last, p50 / median, p99 / last }'
+}
 
 metric() { curl -s "http://127.0.0.1:$PORT/metrics" | awk -v name="$1" '$1 == name {print $2}'; }
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$SERVER_PID/status"; }
@@ -26,15 +50,16 @@ send_histogram() {
 }
 wrk_writes() { # script label
   local out
-  out=$(wrk -t2 -c64 -d"$DURATION" -s "benchmarks/$1" "http://127.0.0.1:$PORT")
+  out=$(taskset -c "$CLIENT_CORES" wrk -t2 -c64 -d"$DURATION" -s "benchmarks/$1" "http://127.0.0.1:$PORT")
   printf '%-36s req/s=%s\n' "$2" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
 }
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
+echo "server pinned to core(s) $SERVER_CORES, load client and floor to core(s) $CLIENT_CORES (taskset)"
 
 start_server .build/release/server "$DATA_DIR"
 echo "== 1. 1,000 streams over 100 lists, 200 writes 20 ms apart"
-$LOAD "$PORT" 1000 --lists 100 --writes 200 --interval 20
+live_load 1000 1000 --lists 100 --writes 200 --interval 20
 send_histogram
 formatted_before=$(metric listservice_rows_formatted_total)
 $LOAD "$PORT" 1000 --lists 100 --writes 20 --interval 100 >/dev/null
@@ -44,7 +69,7 @@ stop_server
 # 10,000 streams are 10,000 connections: room for the writer beside them.
 start_server .build/release/server "$DATA_DIR" --max-connections 11000
 echo "== 2. 10,000 streams over 100 lists, 20 writes 200 ms apart"
-$LOAD "$PORT" 10000 --lists 100 --writes 20 --interval 200
+live_load 10000 10000 --lists 100 --writes 20 --interval 200
 send_histogram
 stop_server
 

@@ -6,6 +6,8 @@ DATA_DIR="${DATA_DIR:-/tmp/listdata}"
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 [[ -s "$DATA_DIR/orders.json" ]] || python3 "$SHARED/data/generate.py" --orders 100000 --tasks 20000 --quakes 50000 --out "$DATA_DIR"
 
+# SERVER_PREFIX runs the server under a command (`taskset -c 0`: pinned to a core; exec'd, so the PID is the server's).
+SERVER_PREFIX="${SERVER_PREFIX:-}"
 # One server at a time, on $PORT: `start_server BINARY DATA_DIR [option ...]` starts it in memory
 # with no access log and waits until /health answers (its stderr goes to $SERVER_LOG);
 # `stop_server` stops it with SIGTERM, as leaving the script does.
@@ -16,7 +18,7 @@ unlimited() { "$1" --help 2>/dev/null | grep -q -- '--rate-limit' && echo --rate
 SERVER_LOG="${SERVER_LOG:-/tmp/listservice-bench-server.log}"
 start_server() {
   local binary=$1 data=$2; shift 2
-  "$binary" --port "$PORT" --data "$data" --in-memory --no-access-log $(unlimited "$binary") "$@" 2>"$SERVER_LOG" &
+  $SERVER_PREFIX "$binary" --port "$PORT" --data "$data" --in-memory --no-access-log $(unlimited "$binary") "$@" 2>"$SERVER_LOG" &
   SERVER_PID=$!
   for _ in $(seq 600); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && return 0; sleep 0.1; done
   echo "server did not start"; cat "$SERVER_LOG"; exit 1
