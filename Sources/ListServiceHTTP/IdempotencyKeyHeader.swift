@@ -15,11 +15,11 @@ enum IdempotencyKeyHeader {
     /// body is hashed here: call it off the event loop for a large body.
     static func keyedRequest(_ request: Request) throws(HTTPError) -> KeyedRequest? {
         guard let key = try key(of: request) else { return nil }
-        var target = request.path
-        for (index, pair) in request.query.pairs.enumerated() { target += "\(index == 0 ? "?" : "&")\(pair.name)=\(pair.value)" }
-        let fingerprint = SHA256.hex(of: [
-            Array(request.method.rawValue.utf8), Array(target.utf8), Array((request.headers["If-Match"] ?? "").utf8), request.body,
-        ])
+        // Every part length-prefixed (the digest's), the query's pairs counted first: no two requests read the same.
+        var parts: [[UInt8]] = [Array(request.method.rawValue.utf8), Array(request.path.utf8), Array("\(request.query.pairs.count)".utf8)]
+        for pair in request.query.pairs { parts += [Array(pair.name.utf8), Array(pair.value.utf8)] }
+        parts += [Array((request.headers["If-Match"] ?? "").utf8), request.body]
+        let fingerprint = SHA256.hex(of: parts)
         return KeyedRequest(caller: request.caller, key: key, fingerprint: fingerprint)
     }
 

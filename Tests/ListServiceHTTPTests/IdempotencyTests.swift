@@ -74,6 +74,13 @@ import Testing
         #expect(orderCount == count)
     }
 
+    @Test func theQuery_isPartOfTheRequest() {
+        let english = handler.send(.post, "/orders", query: [("locale", "en")], headers: headers("k-6"), json: Order.validCreateBody)
+        #expect(english.status == .created)
+        let german = handler.send(.post, "/orders", query: [("locale", "de")], headers: headers("k-6"), json: Order.validCreateBody)
+        #expect(german.status == .unprocessableContent && german.bodyJSON["code"] as? String == "idempotency-key-reused")
+    }
+
     @Test func keys_areEachIdentitys() {
         let alice = handler.send(.post, "/orders", headers: headers("shared"), json: Order.validCreateBody)
         let bob = handler.send(.post, "/orders", headers: headers("shared", as: "c-0002"), json: Order.validCreateBody)
