@@ -46,7 +46,7 @@ rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$SERVER_PID/status"; }
 send_histogram() {
   curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^listservice_live_commit_to_send_seconds_(bucket|sum|count)/ {
     if ($1 ~ /count/) c=$2; else if ($1 ~ /sum/) s=$2; else { split($1, p, "\""); b[p[2]]=$2 } }
-    END { printf "server commit->send: mean=%.2fms  <=1ms %.0f%%  <=5ms %.0f%%  <=10ms %.0f%%\n", s/c*1000, b["0.001"]/c*100, b["0.005"]/c*100, b["0.01"]/c*100 }'
+    END { printf "server commit->written to the sockets: mean=%.2fms  <=1ms %.0f%%  <=5ms %.0f%%  <=10ms %.0f%%\n", s/c*1000, b["0.001"]/c*100, b["0.005"]/c*100, b["0.01"]/c*100 }'
 }
 wrk_writes() { # script label
   local out

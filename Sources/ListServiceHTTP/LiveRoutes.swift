@@ -48,14 +48,15 @@ enum LiveRoutes {
         }
     }
 
-    /// Hands one event to each event loop once, whatever the number of its streams.
-    static func broadcast(_ bytes: [UInt8], to subscribers: [any LiveSubscriber]) {
+    /// Hands one event to each event loop once, whatever the number of its streams; `written`
+    /// once every loop wrote it (a list on a multiplexed stream counts as written when handed on).
+    static func broadcast(_ bytes: [UInt8], to subscribers: [any LiveSubscriber], written: @escaping @Sendable () -> Void) {
         var streams: [ResponseStream] = []
         streams.reserveCapacity(subscribers.count)
         for subscriber in subscribers {
             if let stream = subscriber as? ResponseStream { streams.append(stream) } else { subscriber.send(bytes) }
         }
-        ResponseStream.broadcast(bytes, to: streams)
+        ResponseStream.broadcast(bytes, to: streams, written: written)
     }
 }
 

@@ -271,9 +271,12 @@ import Testing
         }
         #expect(drained.withLock { $0 }, "the waiter ran once the socket had taken everything")
         #expect(stream.unsentBytes == 0)
-        ResponseStream.broadcast(Array("one event\n".utf8), to: [stream])
+        let written = Locked(false)
+        ResponseStream.broadcast(Array("one event\n".utf8), to: [stream]) { written.withLock { $0 = true } }
+        #expect(!written.withLock { $0 }, "written only once the loop has written it")
         let text = rig.serve { $0.contains("one event") }
         #expect(text.contains("one event"))
+        #expect(written.withLock { $0 })
         #expect(received + text.utf8.count > 32 * piece.count, "every byte arrived, then the broadcast")
     }
 }

@@ -255,8 +255,9 @@ final class EventLoop {
             switch task {
             case .streamWrite(let key, let bytes):
                 withConnection(key) { streamChunk(bytes, to: $0) }
-            case .streamBroadcast(let keys, let bytes):
+            case .streamBroadcast(let keys, let bytes, let written):
                 for key in keys { withConnection(key) { streamChunk(bytes, to: $0) } }
+                written?()
             case .streamFinish(let key):
                 withConnection(key) { $0.machine.streamFinished() }
             case .deferredComplete(let key, let response):

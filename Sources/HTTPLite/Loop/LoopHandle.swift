@@ -3,8 +3,9 @@ import Basics
 /// Work another thread hands to a loop: stream output and shutdown notices.
 enum LoopTask: Sendable {
     case streamWrite(ConnectionKey, [UInt8])
-    /// The same bytes for many streams of this loop (one event fanned out).
-    case streamBroadcast([ConnectionKey], [UInt8])
+    /// The same bytes for many streams of this loop (one event fanned out); `written` runs
+    /// on the loop once it has written them to every one of those sockets.
+    case streamBroadcast([ConnectionKey], [UInt8], written: (@Sendable () -> Void)?)
     case streamFinish(ConnectionKey)
     case deferredComplete(ConnectionKey, Response)
     case beginShutdown

@@ -45,14 +45,24 @@ public final class ResponseStream: Sendable {
     public func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 
     /// Sends the same bytes on many streams with one task per event loop (not one per
-    /// stream): the way to fan one event out to thousands of clients. Closed streams are skipped.
-    public static func broadcast(_ bytes: [UInt8], to streams: [ResponseStream]) {
+    /// stream): the way to fan one event out to thousands of clients. Closed streams are
+    /// skipped. `written` runs once every loop has written the bytes to its streams' sockets
+    /// (what is unsent then waits in the connection for the socket to take it), on the last
+    /// loop's thread; at once when no stream is open.
+    public static func broadcast(_ bytes: [UInt8], to streams: [ResponseStream], written: (@Sendable () -> Void)? = nil) {
         var byLoop: [ObjectIdentifier: (loop: LoopHandle, keys: [ConnectionKey])] = [:]
         for stream in streams where stream.isOpen {
             stream.queuedBytes.add(bytes.count, ordering: .relaxed)
             byLoop[ObjectIdentifier(stream.loop), default: (stream.loop, [])].keys.append(stream.key)
         }
-        for (loop, keys) in byLoop.values { loop.submit(.streamBroadcast(keys, bytes)) }
+        guard let written else {
+            for (loop, keys) in byLoop.values { loop.submit(.streamBroadcast(keys, bytes, written: nil)) }
+            return
+        }
+        guard !byLoop.isEmpty else { return written() }
+        let loopsLeft = Countdown(byLoop.count)
+        let done: @Sendable () -> Void = { if loopsLeft.finishOne() { written() } }
+        for (loop, keys) in byLoop.values { loop.submit(.streamBroadcast(keys, bytes, written: done)) }
     }
 
     /// Ends the body; the connection then serves the next request or closes.
@@ -86,4 +96,14 @@ public final class ResponseStream: Sendable {
         openFlag.store(false, ordering: .releasing)
         drainWaiter.withLock { $0 = nil }
     }
+}
+
+/// How many loops still have to write an event; shared by their tasks.
+private final class Countdown: Sendable {
+    private let left: Atomic<Int>
+
+    init(_ count: Int) { left = Atomic(count) }
+
+    /// One more is done; true for the last.
+    func finishOne() -> Bool { left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 }
 }

@@ -28,7 +28,10 @@ package struct LiveConfiguration: Sendable {
     /// How one event's bytes reach many subscribers: one by one, unless the front door has a
     /// faster way (the HTTP binding hands them to each event loop once:
     /// `ServiceRoutes.liveBroadcast`). Given when the service is opened.
-    package var broadcast: LiveBroadcast = { bytes, subscribers in for subscriber in subscribers { subscriber.send(bytes) } }
+    package var broadcast: LiveBroadcast = { bytes, subscribers, written in
+        for subscriber in subscribers { subscriber.send(bytes) }
+        written()
+    }
 
     package init() {}
 }
@@ -114,10 +117,10 @@ package final class LiveHub: Sendable {
     }
 
     /// Sends one event to many streams, the way the configuration says (the HTTP binding's:
-    /// one task per event loop).
-    func broadcast(_ bytes: [UInt8], to subscribers: [any LiveSubscriber]) {
+    /// one task per event loop); `written` runs once it is written to all of them.
+    func broadcast(_ bytes: [UInt8], to subscribers: [any LiveSubscriber], written: @escaping @Sendable () -> Void) {
         guard !subscribers.isEmpty else { return }
-        configuration.broadcast(bytes, subscribers)
+        configuration.broadcast(bytes, subscribers, written)
     }
 
     func addSweeper(_ sweep: @escaping @Sendable (ContinuousClock.Instant) -> Void) { sweepers.withLock { $0.append(sweep) } }

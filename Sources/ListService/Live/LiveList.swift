@@ -383,9 +383,11 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             targets.append(stream.subscriber)
         }
-        hub.broadcast(bytes, to: targets)
         hub.metrics.count(kind, streams: targets.count, bytes: bytes.count)
-        if let committedAt { hub.metrics.observeLatency(max(0, Date().timeIntervalSince(committedAt))) }
+        hub.broadcast(bytes, to: targets) { [hub] in
+            // Commit to written to the sockets: the server's own part of a change's latency.
+            if let committedAt { hub.metrics.observeLatency(max(0, Date().timeIntervalSince(committedAt))) }
+        }
         current.lastEvent = .now
     }
 

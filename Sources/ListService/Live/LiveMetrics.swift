@@ -86,7 +86,8 @@ extension LiveMetrics {
             MetricFamily(
                 "listservice_live_rejections_total", .counter, "Live streams refused at a cap (503).", rejections.load(ordering: .relaxed)),
             MetricFamily(
-                histogram: "listservice_live_commit_to_send_seconds", "From a change's commit to its event handed to the sockets.",
+                histogram: "listservice_live_commit_to_send_seconds",
+                "From a change's commit to its event written to every stream's socket.",
                 bounds: Self.latencyBounds, cumulative: histogram.cumulative, sum: histogram.sum, count: histogram.count),
         ]
     }

@@ -15,8 +15,10 @@ package protocol LiveSubscriber: AnyObject, Sendable {
 }
 
 /// Sends one event's bytes to many subscribers at once (`LiveConfiguration.broadcast`); the
-/// HTTP binding's hands the bytes to each event loop once.
-package typealias LiveBroadcast = @Sendable (_ bytes: [UInt8], _ subscribers: [any LiveSubscriber]) -> Void
+/// HTTP binding's hands the bytes to each event loop once. `written` runs once the bytes are
+/// written to every subscriber's socket (where the server's own latency is measured to).
+package typealias LiveBroadcast =
+    @Sendable (_ bytes: [UInt8], _ subscribers: [any LiveSubscriber], _ written: @escaping @Sendable () -> Void) -> Void
 
 /// One subscriber on one live list, with what the list needs to know of it.
 final class LiveStream: Sendable {
