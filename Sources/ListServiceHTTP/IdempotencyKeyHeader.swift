@@ -8,6 +8,8 @@ import ListServiceAuth
 /// key belongs to the caller.
 enum IdempotencyKeyHeader {
     static let name = "Idempotency-Key"
+    /// Marks an answer recorded for an earlier request under the key.
+    static let replayed: HTTPHeaders = ["Idempotent-Replayed": "true"]
     static let maxLength = 255
 
     /// The request's key with its owner and fingerprint (method, path, query, `If-Match`,

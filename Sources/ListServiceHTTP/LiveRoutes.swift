@@ -22,11 +22,7 @@ enum LiveRoutes {
                 } catch {
                     throw error.httpError
                 }
-                var headers = resolution.headers
-                headers.add(name: "Content-Type", value: "text/event-stream")
-                headers.add(name: "Cache-Control", value: "no-store")
-                headers.add(name: "X-Accel-Buffering", value: "no")
-                return Response(headers: headers, body: .stream { stream in opening.start(stream) })
+                return .eventStream(headers: resolution.headers, start: opening.start)
             }
         }
     }
@@ -62,4 +58,16 @@ enum LiveRoutes {
 
 extension ResponseStream: LiveSubscriber {
     public func send(_ bytes: [UInt8]) { write(bytes) }
+}
+
+extension Response {
+    /// A live stream's answer: `text/event-stream`, never stored, never buffered by a proxy;
+    /// `start` gets the stream once the head is sent.
+    static func eventStream(headers: HTTPHeaders, start: @escaping @Sendable (any LiveSubscriber) -> Void) -> Response {
+        var headers = headers
+        headers.add(name: "Content-Type", value: "text/event-stream")
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "X-Accel-Buffering", value: "no")
+        return Response(headers: headers, body: .stream { stream in start(stream) })
+    }
 }

@@ -9,7 +9,9 @@ enum MultiplexedLiveRoutes {
     static func add(endpoints: [CollectionEndpoint], service: CollectionService, credentials: Credentials, to router: inout Router) {
         let paths = LivePaths(endpoints: endpoints, credentials: credentials)
         router.get("/live") { request in
-            try requireOnly(["lastEventId", "ticket"], in: request)
+            _ = try mappingErrors { () throws(ListServiceError) in
+                try ParameterReader(request.query.pairs.map { ($0.name, $0.value) }, allowed: ["lastEventId", "ticket"])
+            }
             let resolution = try SessionResolution(request, store: service.sessions, now: service.now, needsSession: true)
             guard let session = resolution.session else {  // made above for a client that named none
                 throw HTTPError(.internalServerError, code: "no-session", detail: "No session could be made for the stream.")
@@ -23,13 +25,11 @@ enum MultiplexedLiveRoutes {
             } catch {
                 throw LiveOpenError.refused(error).httpError
             }
-            var headers = resolution.headers
-            headers.add(name: "Content-Type", value: "text/event-stream")
-            headers.add(name: "Cache-Control", value: "no-store")
-            headers.add(name: "X-Accel-Buffering", value: "no")
-            return Response(headers: headers, body: .stream { stream in opening.start(stream) })
+            return .eventStream(headers: resolution.headers, start: opening.start)
         }
-        router.put("/live/:stream/lists/:key", headCheck: JSONBody.headCheck(JSONBody.json)) { request in
+        // Putting or removing a list changes what the caller's own stream carries, no data:
+        // it needs what the list's read needs.
+        router.put("/live/:stream/lists/:key", headCheck: JSONBody.headCheck(JSONBody.json), changesData: false) { request in
             let (stream, key, session) = try target(of: request, service: service)
             let body = try JSONBody.object(of: request)
             guard case .string(let path)? = body["path"], body.keys == ["path"] else {
@@ -50,7 +50,7 @@ enum MultiplexedLiveRoutes {
             json.endObject()
             return .json(json.bytes, headers: ["Cache-Control": "no-store"])
         }
-        router.delete("/live/:stream/lists/:key", headCheck: JSONBody.noFormBodyCheck) { request in
+        router.delete("/live/:stream/lists/:key", headCheck: JSONBody.noFormBodyCheck, changesData: false) { request in
             let (stream, key, _) = try target(of: request, service: service)
             guard stream.remove(key) else {
                 throw HTTPError(.notFound, code: "not-found", detail: "This stream carries no list '\(key)'.")
@@ -85,13 +85,6 @@ enum MultiplexedLiveRoutes {
             UInt8(ascii: "-"), UInt8(ascii: "_"):
             true
         default: false
-        }
-    }
-
-    /// 400 for a query parameter the route does not take.
-    private static func requireOnly(_ allowed: [String], in request: Request) throws(HTTPError) {
-        if let unknown = request.query.pairs.first(where: { !allowed.contains($0.name) }) {
-            throw ListServiceError.unknownParameter(unknown.name, allowed: allowed).httpError
         }
     }
 }

@@ -33,7 +33,7 @@ enum OperationRoutes {
                         operation.run(request.body, keyed) { outcome in
                             switch outcome {
                             case .success(let answer):
-                                pending.complete(.json(answer.body, headers: answer.replayed ? ["Idempotent-Replayed": "true"] : [:]))
+                                pending.complete(.json(answer.body, headers: answer.replayed ? IdempotencyKeyHeader.replayed : [:]))
                             case .failure(let refusal): pending.complete(refusal.httpError.response)
                             }
                         }

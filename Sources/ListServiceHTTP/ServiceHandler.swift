@@ -91,15 +91,17 @@ package struct ServiceHandler: Sendable {
     }
 
     /// The caller, once their credential verified and their rate allows one more request.
+    /// What a request needs depends on whether its route may change data (`Router.changesData`).
     private func checkCredential(_ request: Request) throws(HTTPError) -> Caller {
         let caller: Caller
+        let changesData = router.changesData(request)
         do throws(HTTPError) {
-            caller = try policy.credentials.caller(of: request, keys: policy.keys)
+            caller = try policy.credentials.caller(of: request, keys: policy.keys, changesData: changesData)
         } catch {
             metrics.refusedAuthentications.add(1, ordering: .relaxed)
             throw error
         }
-        if let refusal = policy.rates?.refusal(of: request, by: caller) { throw refusal }
+        if let refusal = policy.rates?.refusal(of: request, by: caller, isWrite: changesData) { throw refusal }
         return caller
     }
 

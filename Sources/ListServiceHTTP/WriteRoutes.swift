@@ -75,7 +75,7 @@ enum WriteRoutes {
     /// A keyed write's recorded answer: the status its outcome had, `Location` for a created
     /// item, its `ETag`, its body.
     static func response(to recorded: RecordedAnswer, replayed: Bool) -> Response {
-        var headers: HTTPHeaders = replayed ? ["Idempotent-Replayed": "true"] : [:]
+        var headers: HTTPHeaders = replayed ? IdempotencyKeyHeader.replayed : [:]
         if let etag = recorded.etag { headers.add(name: "ETag", value: etag) }
         switch recorded.outcome {
         case .created:

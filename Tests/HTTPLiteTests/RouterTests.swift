@@ -17,6 +17,18 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Whether a request may change data: never for a safe method, as its route declares for
+    /// an unsafe one (true unless it says otherwise), and true for one no route takes.
+    @Test func changesData_isWhatTheRouteDeclares() {
+        var router = self.router
+        router.put("/streams/:id/lists/:key", changesData: false) { _ in Response(status: .ok) }
+        #expect(!router.changesData(Request(method: .get, path: "/orders")))
+        #expect(router.changesData(Request(method: .delete, path: "/orders/o-1")))
+        #expect(router.changesData(Request(method: .post, path: "/orders/import")))
+        #expect(!router.changesData(Request(method: .put, path: "/streams/s/lists/k")))
+        #expect(router.changesData(Request(method: .put, path: "/nowhere")))
+    }
+
     /// A route's head check refuses on the head (`screen`) and again before its handler
     /// (`handle`), so the handler never repeats it.
     @Test func aHeadCheck_refusesBeforeTheBodyAndBeforeTheHandler() throws {

@@ -93,7 +93,7 @@ import Testing
     @Test func listsAddedReplacedAndRemovedAtRandom_eachFoldsToAFreshPage() throws {
         let recorder = try open()
         let stream = streamID(recorder)
-        #expect(stream.count == 16)
+        #expect(stream.count == 32)
         var generator = SplitMix64(seed: 29)
         var paths: [String: String] = [:]
         for step in 0..<200 {

@@ -11,6 +11,8 @@ public struct Router: Sendable {
         let pattern: PathPattern
         /// The largest body this route takes; nil: `defaultMaxBodyBytes`.
         let maxBodyBytes: Int?
+        /// Whether it may change data (every unsafe method's route unless it says otherwise).
+        let changesData: Bool
         let headCheck: HeadCheck?
         let handler: Handler
     }
@@ -29,9 +31,11 @@ public struct Router: Sendable {
     /// Adds a route; `path` may hold `:name` segments, captured into `Request.pathParameters`.
     /// `maxBodyBytes` overrides `defaultMaxBodyBytes` for it (an import takes a large body);
     /// `headCheck` refuses a request from its head, before its body is read (see `screen(_:)`),
-    /// and runs again before `handler`, so the handler never repeats it.
+    /// and runs again before `handler`, so the handler never repeats it. `changesData: false`
+    /// declares an unsafe method's route that changes no data (see `changesData(_:)`).
     public mutating func add(
-        _ method: HTTPMethod, _ path: String, maxBodyBytes: Int? = nil, headCheck: HeadCheck? = nil, handler: @escaping Handler
+        _ method: HTTPMethod, _ path: String, maxBodyBytes: Int? = nil, headCheck: HeadCheck? = nil, changesData: Bool? = nil,
+        handler: @escaping Handler
     ) {
         let pattern = PathPattern(path)
         if pattern.parameterCount == 0 {
@@ -39,21 +43,32 @@ public struct Router: Sendable {
         } else {
             parameterRoutes.append(routes.count)
         }
-        routes.append(Route(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, headCheck: headCheck, handler: handler))
+        routes.append(
+            Route(
+                method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, changesData: changesData ?? !method.isSafe,
+                headCheck: headCheck, handler: handler))
     }
 
     public mutating func get(_ path: String, handler: @escaping Handler) { add(.get, path, handler: handler) }
     public mutating func post(_ path: String, maxBodyBytes: Int? = nil, headCheck: HeadCheck? = nil, handler: @escaping Handler) {
         add(.post, path, maxBodyBytes: maxBodyBytes, headCheck: headCheck, handler: handler)
     }
-    public mutating func put(_ path: String, headCheck: HeadCheck? = nil, handler: @escaping Handler) {
-        add(.put, path, headCheck: headCheck, handler: handler)
+    public mutating func put(_ path: String, headCheck: HeadCheck? = nil, changesData: Bool? = nil, handler: @escaping Handler) {
+        add(.put, path, headCheck: headCheck, changesData: changesData, handler: handler)
     }
     public mutating func patch(_ path: String, headCheck: HeadCheck? = nil, handler: @escaping Handler) {
         add(.patch, path, headCheck: headCheck, handler: handler)
     }
-    public mutating func delete(_ path: String, headCheck: HeadCheck? = nil, handler: @escaping Handler) {
-        add(.delete, path, headCheck: headCheck, handler: handler)
+    public mutating func delete(_ path: String, headCheck: HeadCheck? = nil, changesData: Bool? = nil, handler: @escaping Handler) {
+        add(.delete, path, headCheck: headCheck, changesData: changesData, handler: handler)
+    }
+
+    /// Whether `request` may change data: false for a safe method (no lookup), else what its
+    /// route declares (true for a request no route takes). Access checks ask this, so a route
+    /// that only changes what the caller's own stream carries needs what a read needs.
+    public func changesData(_ request: Request) -> Bool {
+        guard !request.method.isSafe else { return false }
+        return route(for: request.method, in: matches(request.path))?.route.changesData ?? true
     }
 
     /// Judges a request with a body from its head alone (for a `HeadScreen`): 404 when no

@@ -2,12 +2,7 @@
 enum LiveEvent {
     /// `event: <name>`, `id: <token>`, `data: <json>`, blank line.
     static func encode(_ name: StaticString, token: LiveToken, data: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(data.count + 64)
-        bytes.append(contentsOf: Array("event: \(name)\nid: \(token.text)\ndata: ".utf8))
-        bytes.append(contentsOf: data)  // JSONWriter escapes line breaks inside strings: one line
-        bytes.append(contentsOf: [0x0A, 0x0A])
-        return bytes
+        encode(name.description, id: token.text, data: data)  // JSONWriter escapes line breaks inside strings: one line
     }
 
     /// `event: <name>`, `id: <id>` (none: the client keeps the last id it had), `data: <json>`, blank line.

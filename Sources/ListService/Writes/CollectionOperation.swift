@@ -37,8 +37,8 @@ package struct OperationAnswer: Sendable {
     package let replayed: Bool
 
     /// A key's earlier answer, or the refusal of another request under it.
-    static func replaying(_ recorded: Result<RecordedAnswer, WriteRejection>) -> Result<OperationAnswer, OperationRefusal> {
-        recorded.map { OperationAnswer(body: $0.body, replayed: true) }.mapError(OperationRefusal.rejected)
+    static func replaying(_ recorded: Result<RecordedAnswer, WriteRejection>) -> Result<OperationAnswer, WriteRejection> {
+        recorded.map { OperationAnswer(body: $0.body, replayed: true) }
     }
 }
 

@@ -59,10 +59,10 @@ package struct APIKeys: Sendable {
     }
 
     /// Whether the keys cover `request` without a credential: reads do unless keys cover them
-    /// (`/health` and preflights never); writes unless the write policy is open. Nil when it
-    /// may go ahead anonymously, else the 401.
-    func anonymousRefusal(of request: Request) -> HTTPError? {
-        if !Credentials.changesNothing(request) {
+    /// (`/health` and preflights never); writes (requests that may change data) unless the
+    /// write policy is open. Nil when it may go ahead anonymously, else the 401.
+    func anonymousRefusal(of request: Request, changesData: Bool) -> HTTPError? {
+        if changesData {
             switch writes {
             case .open: return nil
             case .refused:

@@ -31,20 +31,10 @@ package struct Credentials: Sendable {
     /// Where a caller signs in: open to anonymous callers whatever keys and tokens require.
     static let signInPaths: Set<String> = [AuthRoutes.demoPath]
 
-    /// Whether `request` changes no data: a safe method, or a `PUT`/`DELETE` of a list on the
-    /// caller's own multiplexed stream (`/live/:stream/lists/:key`), which only says what a
-    /// stream carries, as opening one does, and is checked as its list's `GET` would be. Such a
-    /// request needs what a read needs, no more.
-    static func changesNothing(_ request: Request) -> Bool {
-        if request.method.isSafe { return true }
-        guard request.method == .put || request.method == .delete, request.path.hasPrefix("/live/") else { return false }
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
-        return segments.count == 5 && segments[3] == "lists"
-    }
-
     /// The caller of `request`, or the 401 to answer (nothing has changed). `keys` decides
-    /// what an anonymous caller may do.
-    func caller(of request: Request, keys: APIKeys) throws(HTTPError) -> Caller {
+    /// what an anonymous caller may do; `changesData`: whether the request's route may change
+    /// data (`Router.changesData`), which needs more than a read.
+    func caller(of request: Request, keys: APIKeys, changesData: Bool) throws(HTTPError) -> Caller {
         guard let header = request.headers["Authorization"], let presented = Self.bearerToken(header) else {
             if let ticket = Self.liveTicket(of: request) {
                 guard let identity = tickets.redeem(ticket, now: clock()) else {
@@ -54,8 +44,8 @@ package struct Credentials: Sendable {
                 return .identified(identity)
             }
             if Self.signInPaths.contains(request.path) { return .anonymous }
-            if let refusal = keys.anonymousRefusal(of: request) { throw refusal }
-            if requiresIdentity && !Self.changesNothing(request) {
+            if let refusal = keys.anonymousRefusal(of: request, changesData: changesData) { throw refusal }
+            if requiresIdentity && changesData {
                 throw Self.unauthorized("Changes need a signed-in caller: send Authorization: Bearer <token>.", error: nil)
             }
             return .anonymous

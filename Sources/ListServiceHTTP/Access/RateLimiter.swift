@@ -56,9 +56,13 @@ package final class RateLimiter: Sendable {
     }
 
     /// Nil when `request` by `caller` may go ahead (a token is taken), else the 429 to answer.
-    func refusal(of request: Request, by caller: Caller, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> HTTPError? {
+    /// `isWrite`: whether it counts as a write (its route may change data); by default, an
+    /// unsafe method.
+    func refusal(
+        of request: Request, by caller: Caller, isWrite: Bool? = nil, now: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) -> HTTPError? {
         guard !request.path.hasPrefix("/health") else { return nil }
-        let isWrite = !Credentials.changesNothing(request)
+        let isWrite = isWrite ?? !request.method.isSafe
         guard let policy = isWrite ? writes : reads else { return nil }
         let identity = caller.identity
         let key = BucketKey(isWrite: isWrite, identity: identity, address: identity == nil ? request.remoteAddress : nil)

@@ -6,7 +6,10 @@ extension Quakes {
     package static func operations(writes: WriteCoordinator) -> [CollectionOperation] {
         [
             CollectionOperation(path: "import", takesLargeBodies: true, requiredRole: .admin) { body, keyed, answer in
-                guard let answer = writes.answers.admitting(keyed, answer, answered: OperationAnswer.replaying) else { return }
+                guard
+                    let answer = writes.answers.admitting(
+                        keyed, answer, answered: { OperationAnswer.replaying($0).mapError(OperationRefusal.rejected) })
+                else { return }
                 DispatchQueue.global(qos: .userInitiated).async {
                     switch QuakeFeed.parse(body) {
                     case .failure(let refusal): answer(.failure(refusal))
@@ -29,7 +32,7 @@ extension Quakes {
     ) {
         writes.submit { batch in
             if let recorded = batch.recordedAnswer(to: keyed) {
-                return batch.onSettled { report(recorded.map { OperationAnswer(body: $0.body, replayed: true) }) }
+                return batch.onSettled { report(OperationAnswer.replaying(recorded)) }
             }
             var inserted = 0, updated = 0, unchanged = 0
             for quake in feed.quakes {

@@ -30,7 +30,7 @@ package final class LiveMux: Sendable {
         if let (existing, _) = resumed {
             stream = existing
         } else {
-            stream = LiveMuxStream(id: Self.makeID(), owner: owner, hub: hub)
+            stream = LiveMuxStream(id: SessionStore.makeID(), owner: owner, hub: hub)  // 128 random bits: not guessable
             streams.withLock { $0[stream.id] = stream }
         }
         return LiveMuxOpening { subscriber in
@@ -45,12 +45,6 @@ package final class LiveMux: Sendable {
 
     /// Streams held (connected or waiting for their client to come back).
     package var count: Int { streams.withLock { $0.count } }
-
-    /// 16 characters of `[0-9a-z]`, about 82 bits: a stream's id is not guessable.
-    private static func makeID() -> String {
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
-        return String(decoding: (0..<16).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] }, as: UTF8.self)
-    }
 
     /// Heartbeats; streams whose client left give back their place, and are dropped once
     /// they have waited `linger` for it.
