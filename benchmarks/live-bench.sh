@@ -11,13 +11,21 @@
 # streams one at a time, so its latencies include its own reading, as the floor's do. Beside
 # every delivered figure: the socket floor (benchmarks/socket-floor.c, one event sent to and
 # read from the same number of loopback streams, measured in this run) and the ratio; the
-# server's own commit -> handed-to-the-loops histogram is printed too.
+# server's own commit -> written-to-the-sockets histogram is printed too.
+#
+#   SERVER_BINARY=/tmp/before/server SCENARIOS="1 4" benchmarks/live-bench.sh
+# measures a given build (default: builds and runs .build/release/server) and only the scenarios
+# named (default: all), so two builds can be alternated in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT="${PORT:-18610}"
 DURATION="${DURATION:-10s}"
 source benchmarks/setup.sh
-swift build -c release --product server >/dev/null && swift build -c release --product live-load >/dev/null
+SERVER_BINARY="${SERVER_BINARY:-}"
+SCENARIOS="${SCENARIOS:-1 2 3 4 5 6}"
+[[ -n "$SERVER_BINARY" ]] || { swift build -c release --product server >/dev/null; SERVER_BINARY=.build/release/server; }
+swift build -c release --product live-load >/dev/null
+runs() { [[ " $SCENARIOS " == *" $1 "* ]]; }
 FLOOR=/tmp/listservice-socket-floor
 cc -O2 -o "$FLOOR" benchmarks/socket-floor.c
 SERVER_CORES="${SERVER_CORES:-0}"  # one core each (the floor pins to a single core number)
@@ -49,59 +57,72 @@ send_histogram() {
     END { printf "server commit->written to the sockets: mean=%.2fms  <=1ms %.0f%%  <=5ms %.0f%%  <=10ms %.0f%%\n", s/c*1000, b["0.001"]/c*100, b["0.005"]/c*100, b["0.01"]/c*100 }'
 }
 wrk_writes() { # script label
-  local out
+  local out before after
+  before=$(cpu_ticks)
   out=$(taskset -c "$CLIENT_CORES" wrk -t2 -c64 -d"$DURATION" -s "benchmarks/$1" "http://127.0.0.1:$PORT")
-  printf '%-36s req/s=%s\n' "$2" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
+  after=$(cpu_ticks)
+  printf '%-36s req/s=%-9s server cpu_us/req=%s\n' "$2" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
+    "$(awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}' <<<"$out")"
 }
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 echo "server pinned to core(s) $SERVER_CORES, load client and floor to core(s) $CLIENT_CORES (taskset)"
 
-start_server .build/release/server "$DATA_DIR"
-echo "== 1. 1,000 streams over 100 lists, 200 writes 20 ms apart"
-live_load 1000 1000 --lists 100 --writes 200 --interval 20
-send_histogram
-formatted_before=$(metric listservice_rows_formatted_total)
-$LOAD "$PORT" 1000 --lists 100 --writes 20 --interval 100 >/dev/null
-echo "== 7. rows formatted per write (1,000 streams, 100 locale and zone pairs): $(( ($(metric listservice_rows_formatted_total) - formatted_before) / 20 )) (the answer's own row, and one per pair whose window the row entered)"
-stop_server
+if runs 1; then
+  start_server "$SERVER_BINARY" "$DATA_DIR"
+  echo "== 1. 1,000 streams over 100 lists, 200 writes 20 ms apart"
+  live_load 1000 1000 --lists 100 --writes 200 --interval 20
+  send_histogram
+  formatted_before=$(metric listservice_rows_formatted_total)
+  $LOAD "$PORT" 1000 --lists 100 --writes 20 --interval 100 >/dev/null
+  echo "== 7. rows formatted per write (1,000 streams, 100 locale and zone pairs): $(( ($(metric listservice_rows_formatted_total) - formatted_before) / 20 )) (the answer's own row, and one per pair whose window the row entered)"
+  stop_server
+fi
 
 # 10,000 streams are 10,000 connections: room for the writer beside them.
-start_server .build/release/server "$DATA_DIR" --max-connections 11000
-echo "== 2. 10,000 streams over 100 lists, 20 writes 200 ms apart"
-live_load 10000 10000 --lists 100 --writes 20 --interval 200
-send_histogram
-stop_server
+if runs 2; then
+  start_server "$SERVER_BINARY" "$DATA_DIR" --max-connections 11000
+  echo "== 2. 10,000 streams over 100 lists, 20 writes 200 ms apart"
+  live_load 10000 10000 --lists 100 --writes 20 --interval 200
+  send_histogram
+  stop_server
+fi
 
-start_server .build/release/server "$DATA_DIR" --max-connections 11000
-echo "== 3. 10,000 streams open (9,900 on /tasks/live), 100 writes touching the 100 orders streams"
-$LOAD "$PORT" 10000 --lists 100 --idle-path "/tasks/live?view=active" --writes 100 --interval 20
-send_histogram
-stop_server
+if runs 3; then
+  start_server "$SERVER_BINARY" "$DATA_DIR" --max-connections 11000
+  echo "== 3. 10,000 streams open (9,900 on /tasks/live), 100 writes touching the 100 orders streams"
+  $LOAD "$PORT" 10000 --lists 100 --idle-path "/tasks/live?view=active" --writes 100 --interval 20
+  send_histogram
+  stop_server
+fi
 
-start_server .build/release/server "$DATA_DIR"
-echo "== 4. write throughput, 64 connections, $DURATION"
-wrk_writes patch.lua "PATCH, no stream"
-wrk_writes create-order.lua "POST /orders, no stream"
-$LOAD "$PORT" 1000 --lists 100 --hold 40 >/dev/null &
-LOAD_PID=$!
-sleep 3
-wrk_writes patch.lua "PATCH, 1,000 streams open"
-wrk_writes create-order.lua "POST /orders, 1,000 streams watching"
-kill "$LOAD_PID" 2>/dev/null; wait "$LOAD_PID" 2>/dev/null || true
-stop_server
+if runs 4; then
+  start_server "$SERVER_BINARY" "$DATA_DIR"
+  echo "== 4. write throughput, 64 connections, $DURATION"
+  wrk_writes patch.lua "PATCH, no stream"
+  wrk_writes create-order.lua "POST /orders, no stream"
+  $LOAD "$PORT" 1000 --lists 100 --hold 40 >/dev/null &
+  LOAD_PID=$!
+  sleep 3
+  wrk_writes patch.lua "PATCH, 1,000 streams open"
+  wrk_writes create-order.lua "POST /orders, 1,000 streams watching"
+  kill "$LOAD_PID" 2>/dev/null; wait "$LOAD_PID" 2>/dev/null || true
+  stop_server
+fi
 
-start_server .build/release/server "$DATA_DIR" --max-connections 11000
-echo "== 5. memory per idle stream, 10,000 streams over 100 lists"
-before=$(rss_kib)
-$LOAD "$PORT" 10000 --lists 100 --hold 6 >/dev/null &
-LOAD_PID=$!
-sleep 5
-after=$(rss_kib)
-echo "rss before=${before} KiB  with 10,000 streams=${after} KiB  per stream=$(( (after - before) * 1024 / 10000 )) bytes"
-wait "$LOAD_PID" || true
-echo "== 6. 10,000 streams reconnecting at once"
-lists_made=$(metric listservice_recomputations_total)
-$LOAD "$PORT" 10000 --lists 100 --reconnect --hold 0
-echo "list computations during both rounds: $(( $(metric listservice_recomputations_total) - lists_made )) recomputations; live lists now $(metric listservice_live_lists)"
-stop_server
+if runs 5 || runs 6; then
+  start_server "$SERVER_BINARY" "$DATA_DIR" --max-connections 11000
+  echo "== 5. memory per idle stream, 10,000 streams over 100 lists"
+  before=$(rss_kib)
+  $LOAD "$PORT" 10000 --lists 100 --hold 6 >/dev/null &
+  LOAD_PID=$!
+  sleep 5
+  after=$(rss_kib)
+  echo "rss before=${before} KiB  with 10,000 streams=${after} KiB  per stream=$(( (after - before) * 1024 / 10000 )) bytes"
+  wait "$LOAD_PID" || true
+  echo "== 6. 10,000 streams reconnecting at once"
+  lists_made=$(metric listservice_recomputations_total)
+  $LOAD "$PORT" 10000 --lists 100 --reconnect --hold 0
+  echo "list computations during both rounds: $(( $(metric listservice_recomputations_total) - lists_made )) recomputations; live lists now $(metric listservice_live_lists)"
+  stop_server
+fi

@@ -72,7 +72,7 @@ package final class CollectionService: Sendable {
     /// Every family the core counts, for `/metrics`: the caches, sessions, live lists, replication.
     package var metricFamilies: [MetricFamily] {
         metrics.metricFamilies + [MetricFamily("listservice_sessions", .gauge, "Live sessions.", sessions.count)]
-            + live.metrics.metricFamilies
+            + live.metrics.metricFamilies(interval: live.pacing.currentMilliseconds)
             + [
                 MetricFamily(
                     "listservice_live_multiplexed_streams", .gauge,
@@ -108,7 +108,8 @@ package final class CollectionService: Sendable {
         self.clock = clock
         answers.record(loaded.answers.sorted { $0.recordedAt < $1.recordedAt })
         let writes = WriteCoordinator(
-            engines: engines, storage: storage, sequences: sequences, position: loaded.position, answers: answers, log: log)
+            engines: engines, storage: storage, sequences: sequences, position: loaded.position, answers: answers, log: log,
+            livePacing: live.pacing)
         self.writes = writes
         endpoints = collections.map { $0.endpoint(writes) }
         storage.attach(writes)

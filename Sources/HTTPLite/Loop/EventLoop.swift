@@ -250,14 +250,23 @@ final class EventLoop {
 
     // MARK: cross-thread tasks
 
+    /// Runs what other threads queued. Stream output is gathered first and each connection
+    /// written once (one send for all the events it got since the last wake-up), then the
+    /// broadcasts' `written` callbacks run.
     private func runTasks() {
+        var toWrite = Set<ConnectionKey>()
+        var written: [@Sendable () -> Void] = []
+        defer {
+            for key in toWrite { withConnection(key) { _ in } }  // drives it: one write for all its chunks
+            for callback in written { callback() }
+        }
         for task in handle.takeTasks() {
             switch task {
             case .streamWrite(let key, let bytes):
-                withConnection(key) { streamChunk(bytes, to: $0) }
-            case .streamBroadcast(let keys, let bytes, let written):
-                for key in keys { withConnection(key) { streamChunk(bytes, to: $0) } }
-                written?()
+                streamChunk(bytes, to: key, writeLater: &toWrite)
+            case .streamBroadcast(let keys, let bytes, let callback):
+                for key in keys { streamChunk(bytes, to: key, writeLater: &toWrite) }
+                if let callback { written.append(callback) }
             case .streamFinish(let key):
                 withConnection(key) { $0.machine.streamFinished() }
             case .deferredComplete(let key, let response):
@@ -268,9 +277,13 @@ final class EventLoop {
         }
     }
 
-    private func streamChunk(_ bytes: [UInt8], to connection: Connection) {
+    /// Adds a chunk to the output of the connection `key` names, if it is still open; the
+    /// connection is written once `runTasks` has taken every task (noted in `writeLater`).
+    private func streamChunk(_ bytes: [UInt8], to key: ConnectionKey, writeLater: inout Set<ConnectionKey>) {
+        guard let connection = connections[key.fd], connection.key == key else { return }
         connection.stream?.taken(bytes.count)
         connection.machine.streamChunk(bytes)
+        writeLater.insert(key)
     }
 
     /// Feeds an event to the connection `key` names, if it is still open, and drives it.

@@ -25,6 +25,8 @@ package struct LiveConfiguration: Sendable {
     /// that time arrive as one event, and writers keep the processor (a quiet list's first
     /// change goes out at once).
     package var minimumEventInterval: Duration = .milliseconds(20)
+    /// How far the interval stretches while the processor is saturated (`LivePacing`).
+    package var maximumEventInterval: Duration = .milliseconds(250)
     /// How one event's bytes reach many subscribers: one by one, unless the front door has a
     /// faster way (the HTTP binding hands them to each event loop once:
     /// `ServiceRoutes.liveBroadcast`). Given when the service is opened.
@@ -42,6 +44,8 @@ package struct LiveConfiguration: Sendable {
 package final class LiveHub: Sendable {
     package let configuration: LiveConfiguration
     package let metrics = LiveMetrics()
+    /// How often a list may send an event, given the processor's load and the writers waiting.
+    package let pacing: LivePacing
     /// Distinguishes this process's tokens from those of an earlier run; among replicas of
     /// one database, the database's (then a token is good on every replica).
     package let epoch: String
@@ -70,6 +74,7 @@ package final class LiveHub: Sendable {
     package init(configuration: LiveConfiguration = LiveConfiguration(), sharedEpoch: String? = nil) {
         self.configuration = configuration
         isShared = sharedEpoch != nil
+        pacing = LivePacing(minimum: configuration.minimumEventInterval, maximum: configuration.maximumEventInterval)
         updateQueues = (0..<max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))).map {
             DispatchQueue(label: "listservice.live.\($0)")
         }

@@ -186,11 +186,8 @@ final class LiveList<C: ListCollection>: Sendable {
     /// Marks a refresh as queued; false when one already was (the caller then queues none).
     func queueRefresh() -> Bool { !isRefreshQueued.exchange(true, ordering: .acquiringAndReleasing) }
 
-    /// How long the next refresh should wait to keep `minimumEventInterval`, in nanoseconds.
-    func refreshDelay(now: UInt64) -> UInt64 {
-        let interval =
-            UInt64(hub.configuration.minimumEventInterval.components.attoseconds / 1_000_000_000)
-            + UInt64(hub.configuration.minimumEventInterval.components.seconds) * 1_000_000_000
+    /// How long the next refresh should wait so events are `interval` apart (nanoseconds).
+    func refreshDelay(now: UInt64, interval: UInt64) -> UInt64 {
         let last = lastRefresh.load(ordering: .relaxed)
         return last == 0 || now >= last + interval ? 0 : last + interval - now
     }
@@ -282,10 +279,11 @@ final class LiveList<C: ListCollection>: Sendable {
         var bytes = [[UInt8]?](repeating: nil, count: window.entries.count)
         var missing: [Int] = []
         for (index, entry) in window.entries.enumerated() {
-            let key = RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)
             if let row = before[entry.id], row.slot == entry.slot, row.revision == entry.revision {
                 bytes[index] = row.bytes
-            } else if usesMemo, let known = memo[key] {
+            } else if usesMemo,
+                let known = memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)]
+            {
                 bytes[index] = known
             } else {
                 missing.append(index)

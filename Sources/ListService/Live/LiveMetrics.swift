@@ -66,8 +66,8 @@ package enum ResetReason: String, CaseIterable, Sendable {
 }
 
 extension LiveMetrics {
-    /// Live lists' families on `/metrics`.
-    package var metricFamilies: [MetricFamily] {
+    /// Live lists' families on `/metrics`; `interval`: the pacing's event interval now.
+    func metricFamilies(interval milliseconds: Int) -> [MetricFamily] {
         let histogram = latencyHistogram
         return [
             MetricFamily(
@@ -89,6 +89,9 @@ extension LiveMetrics {
                 histogram: "listservice_live_commit_to_send_seconds",
                 "From a change's commit to its event written to every stream's socket.",
                 bounds: Self.latencyBounds, cumulative: histogram.cumulative, sum: histogram.sum, count: histogram.count),
+            MetricFamily(
+                "listservice_live_event_interval_milliseconds", .gauge,
+                "How often one live list may send an event now (longer while the processor is saturated).", milliseconds),
         ]
     }
 }

@@ -21,6 +21,8 @@ package final class WriteCoordinator: StorageHost {
     /// The keyed writes' answers, kept with the writes they answer.
     package let answers: AnswerLedger
     private let log: ServiceLog
+    /// Told each batch's size, so live lists yield the processor to writers that wait.
+    private let livePacing: LivePacing
 
     /// A batch another process keeps making stale is decided again at most this often.
     static let maximumAttempts = 8
@@ -45,9 +47,11 @@ package final class WriteCoordinator: StorageHost {
     }
 
     init(
-        engines: Engines, storage: any ChangeStorage, sequences: [String: Int], position: UInt64, answers: AnswerLedger, log: ServiceLog
+        engines: Engines, storage: any ChangeStorage, sequences: [String: Int], position: UInt64, answers: AnswerLedger, log: ServiceLog,
+        livePacing: LivePacing
     ) {
         self.engines = engines
+        self.livePacing = livePacing
         self.storage = storage
         self.answers = answers
         self.health = StorageHealth()
@@ -82,6 +86,7 @@ package final class WriteCoordinator: StorageHost {
             return pending.operations
         }
         guard !operations.isEmpty else { return }
+        livePacing.noteBatch(of: operations.count)
         for attempt in 1...Self.maximumAttempts {
             var batch = WriteBatch(engines: engines, sequences: state.sequences, answers: answers)
             for operation in operations { operation(&batch) }
