@@ -112,7 +112,8 @@ package final class LiveLists<C: ListCollection>: Sendable {
         var rounds: [Round: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
         for list in lists {
             let queue = hub.queue(for: list.display)
-            rounds[Round(queue: ObjectIdentifier(queue), delay: list.refreshDelay(now: now, interval: interval)), default: (queue, [])].lists.append(list)
+            rounds[Round(queue: ObjectIdentifier(queue), delay: list.refreshDelay(now: now, interval: interval)), default: (queue, [])]
+                .lists.append(list)
         }
         for (round, (queue, lists)) in rounds {
             let job: @Sendable () -> Void = {
