@@ -38,6 +38,7 @@ package final class DisplayFormatters: Sendable {
         let mediumDateTime: DateFormatter
         let decimalSeparator: String
         var currency: [String: NumberFormatter] = [:]
+        var decimal: NumberFormatter?
         var formattedAmounts: [AmountKey: String] = [:]
         var formattedDays: [Int64: String] = [:]
 
@@ -55,6 +56,20 @@ package final class DisplayFormatters: Sendable {
             if formattedAmounts.count >= Self.maxRememberedAmounts { formattedAmounts.removeAll(keepingCapacity: true) }
             formattedAmounts[key] = text
             return text
+        }
+
+        /// A count with the locale's grouping (`2,987`, `2.987`).
+        package mutating func count(_ value: Int) -> String {
+            let formatter: NumberFormatter
+            if let decimal {
+                formatter = decimal
+            } else {
+                formatter = NumberFormatter()
+                formatter.locale = locale
+                formatter.numberStyle = .decimal
+                decimal = formatter
+            }
+            return formatter.string(from: NSNumber(value: value)) ?? String(value)
         }
 
         /// Medium date and short time in the client's zone (`Nov 2, 2026 at 2:31 PM`).

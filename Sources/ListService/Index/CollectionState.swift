@@ -169,6 +169,36 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         return SlotOrder(ordered.map(\.slot))
     }
 
+    /// Hands `body` the filter fields of every live item `access` admits whose text contains
+    /// `foldedSearch` (what a list's counts count), all under one read lock; returns the
+    /// version they are of.
+    func forEachFilterFields(access: AccessScope, foldedSearch: String, _ body: (C.FilterFields) -> Void) -> UInt64 {
+        lock.withReadLock {
+            var own: [Int32]?
+            if case .owner(let owner) = access { own = slotsByOwner[owner] ?? [] }
+            if foldedSearch.isEmpty {
+                if let own {
+                    for slot in own { if let fields = filterFields[Int(slot)] { body(fields) } }
+                } else {
+                    for fields in filterFields { if let fields { body(fields) } }
+                }
+                return changeCount
+            }
+            var matches = SlotBits(count: filterFields.count, set: own == nil)
+            for slot in own ?? [] { matches[Int(slot)] = true }
+            search.keepMatches(of: foldedSearch, in: &matches)
+            matches.forEachWord { index, word in
+                var bits = word
+                while bits != 0 {
+                    let slot = index * 64 + bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    if slot < filterFields.count, let fields = filterFields[slot] { body(fields) }
+                }
+            }
+            return changeCount
+        }
+    }
+
     /// An owner's items are sorted on their own when they are fewer than the whole order's
     /// length over this (a sort of n compares n·log n keys; the walk reads every slot).
     private static var ownSortFactor: Int { 64 }

@@ -24,7 +24,12 @@ package struct ListDefinition<C: ListCollection>: Hashable, Sendable {
     /// search finds it.
     func includes(_ item: C.Item) -> Bool {
         access.admits(C.owner(of: item)) && C.matches(C.filterFields(of: item), view: view, scope: scope)
-            && (foldedSearch.isEmpty || C.searchableText(of: item).contains { TextFolding.fold($0).contains(foldedSearch) })
+            && Self.search(foldedSearch, finds: item)
+    }
+
+    /// Whether one of `item`'s searchable texts contains `foldedSearch` (folded); an empty search finds every item.
+    static func search(_ foldedSearch: String, finds item: C.Item) -> Bool {
+        foldedSearch.isEmpty || C.searchableText(of: item).contains { TextFolding.fold($0).contains(foldedSearch) }
     }
 }
 

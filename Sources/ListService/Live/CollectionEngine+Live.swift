@@ -83,6 +83,11 @@ extension CollectionEngine {
         return (rows, expiry)
     }
 
+    /// Whether `item` is among the items the counts of `criteria`'s list count (its access and search).
+    func countsInclude(_ item: C.Item, criteria: ListCriteria<C>) -> Bool {
+        criteria.access.admits(C.owner(of: item)) && ListDefinition<C>.search(criteria.foldedSearch, finds: item)
+    }
+
     /// Whether `item` belongs to the list `criteria` names (its filter, scope and search).
     func listIncludes(_ item: C.Item, criteria: ListCriteria<C>) -> Bool {
         criteria.definition.includes(item)

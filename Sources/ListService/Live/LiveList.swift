@@ -57,6 +57,9 @@ final class LiveList<C: ListCollection>: Sendable {
         var streams: [LiveStream] = []
         var lastEvent: ContinuousClock.Instant = .now
         var unwatchedSince: ContinuousClock.Instant?
+        /// Its counts' numbers, and their members as a page writes them.
+        var counts: [Int]
+        var countsMembers: [UInt8]
         /// The snapshot body of version `v` (without a session's selection), made on first need.
         var snapshot: (v: UInt64, bytes: [UInt8])?
     }
@@ -81,6 +84,7 @@ final class LiveList<C: ListCollection>: Sendable {
         }
         let (rows, expiry) = engine.liveRows(window.entries, criteria: criteria, now: engine.now)
         let last = window.hasMore ? window.entries.last : nil
+        let counts = engine.counts(for: criteria)
         self.request = request
         self.purpose = purpose
         self.display = criteria.display
@@ -94,7 +98,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
                 windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
                 v: hub.version(after: nil, at: window.position),
-                rowsExpiry: expiry))
+                rowsExpiry: expiry, counts: counts.values, countsMembers: engine.countsMembers(counts, display: criteria.display)))
     }
 
     var criteria: ListCriteria<C> { current.withLock { $0.criteria } }
@@ -114,6 +118,7 @@ final class LiveList<C: ListCollection>: Sendable {
         } else {
             facts = effects.map { effect in
                 EffectFacts(
+                    isCounted: [effect.old, effect.new].contains { $0.map { engine.countsInclude($0, criteria: criteria) } ?? false },
                     wasIn: effect.old.map { engine.listIncludes($0, criteria: criteria) } ?? false,
                     isIn: effect.new.map { engine.listIncludes($0, criteria: criteria) } ?? false,
                     old: effect.old.map { LiveSortPosition(key: C.sortKey(of: $0, by: criteria.sort), id: C.id(of: $0)) },
@@ -125,6 +130,7 @@ final class LiveList<C: ListCollection>: Sendable {
             end.map { criteria.direction.places(position.key, position.id, after: $0.key, $0.id) } ?? false
         }
         return facts.contains { fact in
+            if fact.isCounted { return true }  // the list's counts may change
             guard fact.wasIn || fact.isIn else { return false }
             guard fact.wasIn == fact.isIn, let old = fact.old, let new = fact.new else { return true }  // the total changes
             return !(sortsAfterEnd(old) && sortsAfterEnd(new))
@@ -223,6 +229,14 @@ final class LiveList<C: ListCollection>: Sendable {
                 of: window, before: reformat || isSwapped ? [:] : old, criteria: criteria, usesMemo: !reformat, engine: engine, memo: &memo)
             var changed = Set<String>()
             for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
+            let counts = engine.counts(for: criteria)
+            let changedCounts =
+                counts.values == current.counts
+                ? nil : engine.countsMembers(counts, display: criteria.display, changedSince: current.counts)
+            if changedCounts != nil {
+                current.counts = counts.values
+                current.countsMembers = engine.countsMembers(counts, display: criteria.display)
+            }
             let ops = WindowDiff.ops(from: current.rows.map { $0.id }, to: rows.map { $0.id }, changed: changed)
             let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
             // Every row formatted now: their expiry is the window's; some: the earlier of theirs and the rest's.
@@ -231,7 +245,7 @@ final class LiveList<C: ListCollection>: Sendable {
             } else if let expiry {
                 current.rowsExpiry = min(expiry, current.rowsExpiry ?? expiry)
             }
-            guard !ops.isEmpty || isTotalChanged || isCursorChanged || isSwapped else {
+            guard !ops.isEmpty || isTotalChanged || isCursorChanged || isSwapped || changedCounts != nil else {
                 current.rows = rows
                 return
             }
@@ -260,7 +274,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 "delta", token: LiveToken(epoch: epoch, v: current.v),
                 data: Self.deltaBody(
                     v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(nextCursor) : nil,
-                    ops: ops, rows: rows))
+                    counts: changedCounts, ops: ops, rows: rows))
             current.ring.append((base, delta))
             if current.ring.count > hub.configuration.replayEvents {
                 current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents)
@@ -410,8 +424,10 @@ final class LiveList<C: ListCollection>: Sendable {
 
     /// The body a GET of the list returns (without a session's selection).
     private func snapshotBody(_ current: Current) -> [UInt8] {
-        CollectionEngine<C>.pageBody(total: current.total, nextCursor: current.nextCursor, purpose: purpose, criteria: current.criteriaJSON)
-        {
+        CollectionEngine<C>.pageBody(
+            total: current.total, nextCursor: current.nextCursor, purpose: purpose, counts: current.countsMembers,
+            criteria: current.criteriaJSON
+        ) {
             json in
             json.beginArray()
             for row in current.rows { json.raw(row.bytes) }
@@ -419,9 +435,9 @@ final class LiveList<C: ListCollection>: Sendable {
         }
     }
 
-    /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]"ops":[…]}`.
+    /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]["counts":…,"formattedCounts":…,]"ops":[…]}`.
     private static func deltaBody(
-        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, ops: [WindowOp], rows: [Row]
+        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, counts: [UInt8]?, ops: [WindowOp], rows: [Row]
     ) -> [UInt8] {
         // Only inserted and updated rows are sent: look up those, not the whole window (a map's may be thousands).
         let sent = Set(
@@ -440,6 +456,7 @@ final class LiveList<C: ListCollection>: Sendable {
         json.field("at", Int((at.timeIntervalSince1970 * 1000).rounded()))
         json.field("total", total)
         if let nextCursor { json.field("nextCursor", nextCursor) }
+        if let counts { json.raw(counts) }
         json.key("ops")
         json.beginArray()
         for op in ops {

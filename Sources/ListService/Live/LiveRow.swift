@@ -25,6 +25,8 @@ struct LiveRow {
 /// for every list of that fingerprint, so it is found once per batch however many
 /// locales, zones and windows watch.
 struct LiveEffectFacts {
+    /// Whether the item, before or after, is among those the list's counts count.
+    let isCounted: Bool
     let wasIn: Bool
     let isIn: Bool
     let old: LiveSortPosition?

@@ -55,6 +55,7 @@ extension CollectionEngine {
                 return SortedResult(patched, version: version)
             }
         }
+        updateCounts(effects, version: version)
         live.changed(effects, engine: self)
     }
 
@@ -130,6 +131,7 @@ extension CollectionEngine {
             }
             cache = LRUCache(capacity: cache.capacity, maxCost: cache.maxCost)
         }
+        dropCounts()
         live.replacedAll(engine: self)
     }
 }

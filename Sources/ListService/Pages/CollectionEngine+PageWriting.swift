@@ -18,7 +18,7 @@ extension CollectionEngine {
         }
     }
 
-    func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, now: Date) throws(ListServiceError) -> ListPage {
+    func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, counts: ListCounts, now: Date) throws(ListServiceError) -> ListPage {
         guard let contents = contents(of: result, criteria: criteria) else {
             throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
         }
@@ -39,8 +39,11 @@ extension CollectionEngine {
         metrics.increment(.pagesBuilt)
         let nextCursor = contents.hasMore ? items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
         let body = Self.pageBody(
-            total: contents.total, nextCursor: nextCursor, purpose: .list, criteria: criteriaJSON(criteria), items: { $0.raw(rows) })
-        return ListPage(body: body, token: result.token, validUntil: min(criteria.validUntil, expiry ?? .distantFuture))
+            total: contents.total, nextCursor: nextCursor, purpose: .list, counts: countsMembers(counts, display: criteria.display),
+            criteria: criteriaJSON(criteria), items: { $0.raw(rows) })
+        return ListPage(
+            body: body, token: result.token, countsToken: counts.token,
+            validUntil: min(criteria.validUntil, counts.validUntil, expiry ?? .distantFuture))
     }
 
     /// One row object of a list (with its item's version, what `If-Match` takes, so a client
@@ -60,10 +63,10 @@ extension CollectionEngine {
         return C.rowExpiry(of: item, in: context)
     }
 
-    /// A page's body: `items` (written by `items`), `total`, `nextCursor` (lists only) and the
-    /// encoded `criteria`; pages and live snapshots alike.
+    /// A page's body: `items` (written by `items`), `total`, `nextCursor` (lists only), the
+    /// counts' members (`countsMembers`) and the encoded `criteria`; pages and live snapshots alike.
     static func pageBody(
-        total: Int, nextCursor: String?, purpose: ListPurpose, criteria: [UInt8], items: (inout JSONWriter) -> Void
+        total: Int, nextCursor: String?, purpose: ListPurpose, counts: [UInt8], criteria: [UInt8], items: (inout JSONWriter) -> Void
     ) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 4096)
         json.beginObject()
@@ -71,6 +74,7 @@ extension CollectionEngine {
         items(&json)
         json.field("total", total)
         if purpose == .list { json.field("nextCursor", nextCursor) }
+        json.raw(counts)  // members, not a value: `"counts":{…},"formattedCounts":{…}`
         json.key("criteria")
         json.raw(criteria)
         json.endObject()

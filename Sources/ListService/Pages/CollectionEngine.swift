@@ -12,6 +12,8 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     let clock: @Sendable () -> Date
     let results: Locked<LRUCache<ResultKey, SortedResult>>
     let pages: Locked<LRUCache<PageKey, ListPage>>
+    /// Lists' counts by search, access and count scope (`CollectionEngine+Counts`).
+    let countsCache: Locked<LRUCache<CountsKey, ListCounts>>
     /// False when the shared caches are switched off (cold benchmarks): every miss computes.
     let isSharing: Bool
     /// The collection's watched lists, told of every change after it is applied.
@@ -22,7 +24,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
 
     /// Identifies one encoded response body.
     enum PageKey: Hashable {
-        case list(ListCriteria<C>, revision: UInt64)
+        case list(ListCriteria<C>, revision: UInt64, countsRevision: UInt64)
         case row(id: String, DisplayContext, revision: UInt32)
     }
 
@@ -60,6 +62,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         // Sorted results are up to 4 bytes per item; a few dozen cover the lists in use.
         results = Locked(LRUCache(capacity: max(1, pageCapacity / 32), maxCost: cacheBytes / 4))
         pages = Locked(LRUCache(capacity: max(1, pageCapacity), maxCost: cacheBytes / 4 * 3))
+        countsCache = Locked(LRUCache(capacity: max(1, pageCapacity / 8)))
         isSharing = pageCapacity > 0
         live = LiveLists(hub: hub)
         live.attach(to: self)
@@ -77,10 +80,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         for criteria: ListCriteria<C>, compression: PageCompression? = nil
     ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         let (result, _) = sortedResult(for: criteria)
-        let key = PageKey.list(criteria, revision: result.token.revision)
+        let counts = counts(for: criteria)
+        let key = PageKey.list(criteria, revision: result.token.revision, countsRevision: counts.token.revision)
         let now = self.now
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
-        let page = try buildPage(criteria, result: result, now: now)
+        let page = try buildPage(criteria, result: result, counts: counts, now: now)
         share(page, as: key, compression: compression)
         return (page, .miss)
     }
@@ -88,7 +92,8 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// The map for `criteria`: every matching item's marker, in the collection's marker order.
     package func map(for criteria: ListCriteria<C>, compression: PageCompression? = nil) -> (ListPage, CacheOutcome) {
         let (result, _) = sortedResult(for: criteria)
-        let key = PageKey.list(criteria, revision: result.token.revision)
+        let counts = counts(for: criteria)
+        let key = PageKey.list(criteria, revision: result.token.revision, countsRevision: counts.token.revision)
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
         let items = contents(of: result, criteria: criteria)?.items ?? []
         let (markers, _) = writeRows(display: criteria.display, now: now) { context, json in
@@ -98,9 +103,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             return nil
         }
         let body = Self.pageBody(
-            total: items.count, nextCursor: nil, purpose: .map, criteria: criteriaJSON(criteria), items: { $0.raw(markers) })
+            total: items.count, nextCursor: nil, purpose: .map, counts: countsMembers(counts, display: criteria.display),
+            criteria: criteriaJSON(criteria), items: { $0.raw(markers) })
         metrics.increment(.pagesBuilt)
-        let page = ListPage(body: body, token: result.token, validUntil: criteria.validUntil)
+        let page = ListPage(
+            body: body, token: result.token, countsToken: counts.token, validUntil: min(criteria.validUntil, counts.validUntil))
         share(page, as: key, compression: compression)
         return (page, .miss)
     }

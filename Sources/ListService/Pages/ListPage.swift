@@ -7,6 +7,8 @@ package final class ListPage: Sendable {
     package let etag: String
     /// Says whether the list it came from is still current; a change to the list revokes it.
     let token: CacheValidity
+    /// Likewise for the counts it shows, if any.
+    let countsToken: CacheValidity?
     /// Time-relative criteria (this month, today) go stale at this instant.
     package let validUntil: Date
     /// The body compressed, once some client asked for it (see `compressed(_:)`).
@@ -14,10 +16,14 @@ package final class ListPage: Sendable {
 
     /// A page of one item's row carries the item's version in its ETag (`"<version>-<bytes>"`),
     /// so `If-Match` on a write can compare versions whatever representation it was read in.
-    init(body: [UInt8], token: CacheValidity, validUntil: Date = .distantFuture, itemVersion: String? = nil) {
+    init(
+        body: [UInt8], token: CacheValidity, countsToken: CacheValidity? = nil, validUntil: Date = .distantFuture,
+        itemVersion: String? = nil
+    ) {
         self.body = body
         self.etag = itemVersion.map { "\"\($0)-\(ETag.hexDigest(body))\"" } ?? ETag.make(for: body)
         self.token = token
+        self.countsToken = countsToken
         self.validUntil = validUntil
     }
 
@@ -32,7 +38,7 @@ package final class ListPage: Sendable {
         combined.append(UInt8(ascii: ","))
         combined.append(contentsOf: member)
         combined.append(UInt8(ascii: "}"))
-        return ListPage(body: combined, token: token, validUntil: validUntil)
+        return ListPage(body: combined, token: token, countsToken: countsToken, validUntil: validUntil)
     }
 
     /// The body in a compressed content coding, made by `compress` the first time a client asks
@@ -60,7 +66,7 @@ package final class ListPage: Sendable {
     }
 
     /// Whether the page may still be served: its list unchanged and its time not up.
-    func isFresh(now: Date) -> Bool { token.isCurrent && now < validUntil }
+    func isFresh(now: Date) -> Bool { token.isCurrent && countsToken?.isCurrent != false && now < validUntil }
 }
 
 /// Another representation of a page's body (its gzip coding) with its own strong ETag.

@@ -15,7 +15,11 @@ package enum Quakes: ListCollection {
         case time, magnitude
     }
 
-    package typealias FilterFields = Date
+    /// What the day's list and its counts read.
+    package struct FilterFields: Sendable {
+        let time: Date
+        let magnitude: Double?
+    }
 
     /// The requested day in the client's time zone.
     package struct Scope: Hashable, Sendable {
@@ -51,10 +55,10 @@ package enum Quakes: ListCollection {
     }
 
     package static func id(of quake: Earthquake) -> String { quake.id }
-    package static func filterFields(of quake: Earthquake) -> Date { quake.time }
+    package static func filterFields(of quake: Earthquake) -> FilterFields { FilterFields(time: quake.time, magnitude: quake.magnitude) }
 
     /// The one predicate list and map share: on the day.
-    package static func matches(_ time: Date, view: View, scope: Scope) -> Bool { scope.day.contains(time) }
+    package static func matches(_ fields: FilterFields, view: View, scope: Scope) -> Bool { scope.day.contains(fields.time) }
 
     package static let searchableFields: [@Sendable (Earthquake) -> String] = [{ $0.place ?? "" }]
 

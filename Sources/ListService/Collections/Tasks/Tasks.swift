@@ -18,10 +18,11 @@ package enum Tasks: ListCollection {
         case title
     }
 
-    /// What the views read.
+    /// What the views and the counts read.
     package struct FilterFields: Sendable {
         let isActive: Bool
         let isArchived: Bool
+        let dueDate: Date
     }
 
     package static let name = "tasks"
@@ -40,7 +41,7 @@ package enum Tasks: ListCollection {
     package static func id(of task: TaskItem) -> String { task.id }
 
     package static func filterFields(of task: TaskItem) -> FilterFields {
-        FilterFields(isActive: task.isActive, isArchived: task.isArchived)
+        FilterFields(isActive: task.isActive, isArchived: task.isArchived, dueDate: task.dueDate)
     }
 
     /// The one definition of each view.

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Orders count every filter: `all`, `pending`, `completed`, `cancelled`, `highValue` and
+/// `currentMonth` (the client's month, in its zone), by the filters' own definitions.
+extension Orders {
+    package static let countNames = OrderFilter.allCases.map(\.rawValue)
+
+    package static func countScope(of scope: Scope, display: DisplayContext, now: Date) -> (scope: Range<Date>, validUntil: Date) {
+        let month = CalendarDays.month(containing: now, in: display.timeZoneIdentifier)
+        return (month, month.upperBound)
+    }
+
+    package static func countBits(of fields: FilterFields, in month: Range<Date>, at: Date) -> UInt32 {
+        OrderFilter.allCases.enumerated().reduce(0) { $0 | bit($1.offset, $1.element.matches(fields, currentMonth: month)) }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Earthquakes count the day's quakes (`all`) and its magnitude bands: `under2`, `2to4`,
+/// `4to6`, `6plus` (a quake of unknown magnitude is in `all` only).
+extension Quakes {
+    package static let countNames = ["all", "under2", "2to4", "4to6", "6plus"]
+
+    /// The lower bound of each band after `under2`.
+    private static let bandFloors: [Double] = [2, 4, 6]
+
+    package static func countScope(of scope: Scope, display: DisplayContext, now: Date) -> (scope: Range<Date>, validUntil: Date) {
+        (scope.day, .distantFuture)  // a list of today is stale at midnight by its own criteria
+    }
+
+    package static func countBits(of fields: FilterFields, in day: Range<Date>, at: Date) -> UInt32 {
+        guard day.contains(fields.time) else { return 0 }
+        guard let magnitude = fields.magnitude else { return 1 }
+        let band = bandFloors.count { magnitude >= $0 }
+        return 1 | bit(1 + band, true)
+    }
+}

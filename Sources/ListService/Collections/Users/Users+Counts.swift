@@ -1,0 +1,12 @@
+import Foundation
+
+/// People count one chip: `all`.
+extension Users {
+    package static let countNames = ["all"]
+
+    package static func countScope(of scope: NoScope, display: DisplayContext, now: Date) -> (scope: NoScope, validUntil: Date) {
+        (NoScope(), .distantFuture)
+    }
+
+    package static func countBits(of fields: FilterFields, in scope: NoScope, at: Date) -> UInt32 { 1 }
+}

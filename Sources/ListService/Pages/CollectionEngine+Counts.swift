@@ -1,0 +1,117 @@
+import Foundation
+
+/// A list's counts (`counts` and `formattedCounts` on every answer): counted once per search,
+/// access and count scope (the client's month or day), shared by every list and session with
+/// those, and kept current by each change in O(number of counts), never by counting again.
+extension CollectionEngine {
+    /// What a list's counts depend on (not its view, sort or page).
+    struct CountsKey: Hashable {
+        let access: AccessScope
+        let foldedSearch: String
+        let scope: C.CountScope
+    }
+
+    /// The counts of the list `criteria` names: shared if cached and fresh, else counted now.
+    func counts(for criteria: ListCriteria<C>) -> ListCounts {
+        let now = self.now
+        let (scope, scopeEnd) = C.countScope(of: criteria.scope, display: criteria.display, now: now)
+        let key = CountsKey(access: criteria.access, foldedSearch: criteria.foldedSearch, scope: scope)
+        if isSharing, let cached = countsCache.withLock({ $0[key] }), cached.isFresh(now: now) { return cached }
+        let state = self.state
+        var values = [Int](repeating: 0, count: C.countNames.count)
+        var validUntil = scopeEnd
+        let version = state.forEachFilterFields(access: criteria.access, foldedSearch: criteria.foldedSearch) { fields in
+            Self.add(C.countBits(of: fields, in: scope, at: now), by: 1, to: &values)
+            if let expiry = C.countBitsExpiry(of: fields, in: scope, at: now) { validUntil = min(validUntil, expiry) }
+        }
+        let counts = ListCounts(values: values, version: version, takenAt: now, validUntil: validUntil)
+        countsCache.withLock { cache in
+            // A change applied since the count would not have updated it: do not keep it.
+            guard isSharing, state.version == version, self.state === state else { return }
+            cache[key]?.token.revoke()
+            for evicted in cache.insert(key, counts, cost: 1) { evicted.value.token.revoke() }
+        }
+        return counts
+    }
+
+    /// After a change: each cached count it alters is replaced (the items that were and are
+    /// counted, their bits before and after), the rest keep their tokens.
+    func updateCounts(_ effects: [CollectionState<C>.Effect], version: UInt64) {
+        countsCache.withLock { cache in
+            cache.updateValues { key, counts in
+                guard counts.version < version else { return nil }  // counted after the change
+                var values = counts.values
+                var validUntil = counts.validUntil
+                for effect in effects {
+                    if let old = effect.old, Self.counts(old, under: key) {
+                        Self.add(C.countBits(of: C.filterFields(of: old), in: key.scope, at: counts.takenAt), by: -1, to: &values)
+                    }
+                    if let new = effect.new, Self.counts(new, under: key) {
+                        let fields = C.filterFields(of: new)
+                        Self.add(C.countBits(of: fields, in: key.scope, at: counts.takenAt), by: 1, to: &values)
+                        if let expiry = C.countBitsExpiry(of: fields, in: key.scope, at: counts.takenAt) {
+                            validUntil = min(validUntil, expiry)
+                        }
+                    }
+                }
+                guard values != counts.values || validUntil != counts.validUntil else {
+                    return ListCounts(
+                        values: values, version: version, takenAt: counts.takenAt, validUntil: validUntil, token: counts.token)
+                }
+                counts.token.revoke()
+                return ListCounts(values: values, version: version, takenAt: counts.takenAt, validUntil: validUntil)
+            }
+        }
+    }
+
+    /// Every count is stale (the items were replaced).
+    func dropCounts() {
+        countsCache.withLock { cache in
+            cache.updateValues { _, counts in
+                counts.token.revoke()
+                return nil
+            }
+            cache = LRUCache(capacity: cache.capacity)
+        }
+    }
+
+    /// Whether `item` is among the items counted under `key`: its access admits it and its search finds it.
+    static func counts(_ item: C.Item, under key: CountsKey) -> Bool {
+        key.access.admits(C.owner(of: item)) && ListDefinition<C>.search(key.foldedSearch, finds: item)
+    }
+
+    private static func add(_ bits: UInt32, by step: Int, to values: inout [Int]) {
+        var bits = bits
+        while bits != 0 {
+            values[bits.trailingZeroBitCount] += step
+            bits &= bits - 1
+        }
+    }
+
+    /// `"counts":{…},"formattedCounts":{…}`: the members a page carries, numbers formatted
+    /// for `display` ("2.987" in German); with `changedSince`, only the counts that differ
+    /// from those (a live delta's).
+    func countsMembers(_ counts: ListCounts, display: DisplayContext, changedSince previous: [Int]? = nil) -> [UInt8] {
+        let shown = counts.values.indices.filter { previous == nil || previous?[$0] != counts.values[$0] }
+        let formatted = formatters.formatters(for: display).withFormatters { formatting in shown.map { formatting.count(counts.values[$0]) }
+        }
+        var json = JSONWriter(reservingCapacity: 256)
+        json.beginObject()
+        json.key("counts")
+        json.beginObject()
+        for index in shown {
+            json.key(C.countNames[index])
+            json.int(counts.values[index])
+        }
+        json.endObject()
+        json.key("formattedCounts")
+        json.beginObject()
+        for (index, text) in zip(shown, formatted) {
+            json.key(C.countNames[index])
+            json.string(text)
+        }
+        json.endObject()
+        json.endObject()
+        return Array(json.bytes.dropFirst().dropLast())
+    }
+}
