@@ -266,9 +266,11 @@ import Testing
         _ = router.send(.post, "/orders/\(pending.id)/complete")
         let cancelled = router.send(.get, "/orders", query: [("filter", "cancelled")], headers: sessionHeaders)
         #expect(cancelled.headers["X-Cache"] == "miss", "its rows are untouched, but its counts changed")
-        #expect((cancelled.bodyJSON["counts"] as? [String: Int])?["completed"] == service.engine(Orders.self).state.allItems.count {
-            $0.status == .completed
-        })
+        #expect(
+            (cancelled.bodyJSON["counts"] as? [String: Int])?["completed"]
+                == service.engine(Orders.self).state.allItems.count {
+                    $0.status == .completed
+                })
         let pendingAfter = router.send(.get, "/orders", query: [("filter", "pending")], headers: ["X-Session-ID": "other"])
         #expect(!ids(pendingAfter.bodyJSON).contains(pending.id))
         #expect(service.metrics.value(.recomputations) == recomputed, "patched, not recomputed")

@@ -20,7 +20,11 @@ import Testing
     /// A clock that moves one second each time it is read (counts taken again would show it).
     final class TickingClock: Sendable {
         let now = Locked(ListCountsTests.anchor)
-        func read() -> Date { now.withLock { $0 += 1; return $0 } }
+        func read() -> Date {
+            now.withLock {
+                $0 += 1; return $0
+            }
+        }
         func advance(by seconds: TimeInterval) { now.withLock { $0 += seconds } }
     }
 
@@ -63,7 +67,10 @@ import Testing
             ("limit=5&q=", staff, .everything, "", "UTC"), ("limit=5&filter=pending&q=john", staff, .everything, "john", "UTC"),
             ("limit=5&q=order%20%231&tz=Pacific/Kiritimati", staff, .everything, "order #1", "Pacific/Kiritimati"),
             ("limit=5&filter=cancelled&q=", Self.customer(Self.big), .owner(Self.big), "", "UTC"),
-            ("limit=5&filter=highValue&q=ann&tz=Pacific/Kiritimati", Self.customer(Self.big), .owner(Self.big), "ann", "Pacific/Kiritimati"),
+            (
+                "limit=5&filter=highValue&q=ann&tz=Pacific/Kiritimati", Self.customer(Self.big), .owner(Self.big), "ann",
+                "Pacific/Kiritimati"
+            ),
             ("limit=5&q=zzzz", staff, .everything, "zzzz", "UTC"),
         ]
         var orders = Self.orders
@@ -118,10 +125,11 @@ import Testing
 
     @Test func taskCounts_overdueAndDueToday_inTheClientsZone_goStaleWhenATaskFallsDue() throws {
         let now = Self.anchor
-        let tasks = DefaultTasks.make(count: 400, anchor: now) + [
-            TaskItem(
-                id: "t-soon", title: "Falls due in a minute", isActive: true, isArchived: false, dueDate: now + 60, priority: .high)
-        ]
+        let tasks =
+            DefaultTasks.make(count: 400, anchor: now) + [
+                TaskItem(
+                    id: "t-soon", title: "Falls due in a minute", isActive: true, isArchived: false, dueDate: now + 60, priority: .high)
+            ]
         let clock = TickingClock()
         let engine = CollectionEngine(
             state: CollectionState<Tasks>(items: tasks), metrics: ServiceMetrics(), formatters: FormatterCache(), clock: { clock.read() })
