@@ -238,6 +238,23 @@ def check_live_write_keeps_other_nodes(browser, timings):
     page.context.close()
 
 
+def check_chip_counts_change_live(browser, timings):
+    """Each filter chip shows the server's count for the current search, and a write moves it live."""
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders")
+    counts = browser.rows("/orders", limit=1)["formattedCounts"]
+    chip = "value => document.querySelector(`.chip[data-value='${value}'] .chip-count`)?.textContent"
+    page.wait_for_function(f"c => ({chip})('pending') === c", arg=counts["pending"], timeout=5000)
+    assert page.evaluate(f"({chip})('all')") == counts["all"], "the All chip shows the list's count"
+    status, _ = browser.api("POST", "/orders", ORDER)
+    assert status == 201, status
+    after = browser.rows("/orders", limit=1)["formattedCounts"]
+    assert after["pending"] != counts["pending"], (counts, after)
+    page.wait_for_function(f"c => ({chip})('pending') === c", arg=after["pending"], timeout=2000)
+    assert page.evaluate(f"({chip})('all')") == after["all"]
+    page.context.close()
+
+
 def check_complete_and_conflict(browser, timings):
     page = browser.page()
     page.goto(f"{browser.base}/#/orders?filter=pending")
@@ -549,6 +566,7 @@ def check_a_lost_answer_is_retried_once(browser, timings):
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
           check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
+          check_chip_counts_change_live,
           check_locale_and_zone_pickers,
           check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, check_signed_in_customers_and_staff,
           measure_first_rows]

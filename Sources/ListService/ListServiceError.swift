@@ -28,6 +28,13 @@ package struct ListServiceError: Error, Sendable, CustomStringConvertible {
             parameter: name, allowedValues: allowed)
     }
 
+    /// `around` named an item the list does not hold (or the caller may not see).
+    package static func notInList(_ what: String, id: String) -> ListServiceError {
+        ListServiceError(
+            kind: .notFound, code: "not-in-list", detail: "No \(what) with id '\(id)' is in this list.", parameter: "around",
+            allowedValues: nil)
+    }
+
     package static func notFound(_ what: String, id: String) -> ListServiceError {
         ListServiceError(kind: .notFound, code: "not-found", detail: "No \(what) with id '\(id)'.", parameter: nil, allowedValues: nil)
     }

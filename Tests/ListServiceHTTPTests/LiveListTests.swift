@@ -99,6 +99,13 @@ import Testing
                     (replica.items as NSArray).isEqual(to: expected),
                     "step \(step) \(collection) \(query): window differs from a fresh page")
                 #expect(replica.total == fresh["total"] as? Int, "step \(step) \(collection) \(query): total")
+                #expect(replica.counts == fresh["counts"] as? [String: Int], "step \(step) \(collection) \(query): counts")
+                #expect(
+                    replica.formattedCounts == fresh["formattedCounts"] as? [String: String],
+                    "step \(step) \(collection) \(query): formatted counts")
+                #expect(
+                    replica.position == fresh.filter { LiveWindowReplica.positionFields.contains($0.key) }.compactMapValues { $0 as? Int },
+                    "step \(step) \(collection) \(query): index, itemsBefore, itemsAfter")
             }
         }
         let deltas = watched.reduce(0) { $0 + $1.recorder.events.filter { $0.name == "delta" }.count }

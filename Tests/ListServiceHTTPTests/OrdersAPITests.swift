@@ -110,6 +110,19 @@ import Testing
         #expect(get("/orders/o-000007", query: [("filter", "x")]).status == .badRequest)
     }
 
+    @Test func around_opensTheListAtAnOrder_or404sNamingIt() {
+        let page = body(get("/orders", query: [("limit", "5"), ("around", "o-000150")]))
+        let ids = (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ids.count == 5 && ids[2] == "o-000150", "the order is row limit / 2")
+        #expect((page["index"] as? Int).map { $0 + 5 + (page["itemsAfter"] as? Int ?? 0) } == page["total"] as? Int)
+        let missing = get("/orders", query: [("around", "o-999999")])
+        #expect(missing.status == .notFound)
+        #expect(body(missing)["code"] as? String == "not-in-list")
+        #expect((body(missing)["detail"] as? String)?.contains("o-999999") == true)
+        let both = get("/orders", query: [("around", "o-000150"), ("cursor", "x")])
+        #expect(both.status == .badRequest && body(both)["parameter"] as? String == "around")
+    }
+
     @Test func metrics_countRequestsHitsAndSessions() {
         _ = get("/orders", headers: ["X-Session-ID": "m"])
         _ = get("/orders", headers: ["X-Session-ID": "m"])

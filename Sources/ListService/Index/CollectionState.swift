@@ -248,6 +248,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let slots: [Int32]
         let revisions: [UInt32]
         let itemVersions: ItemVersions<C>
+        /// The rank of the page's first row in the whole list.
+        let index: Int
         /// Whether more rows follow the page.
         let hasMore: Bool
         /// The state's log position when the page was read.
@@ -257,33 +259,57 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         func versions() -> [UInt64] { itemVersions.versions(of: self) }
     }
 
-    func page(of slots: SlotOrder, version: UInt64, list definition: ListDefinition<C>, start: PageStart, limit: Int) -> PageContents? {
+    /// The page of `slots` (the list `definition` names, evaluated again here if a change came
+    /// since) that `start` and `limit` name; a cursor that does not fit the list is a 400, an
+    /// `around` item it does not hold a 404 (`not-in-list`).
+    func page(
+        of slots: SlotOrder, version: UInt64, list definition: ListDefinition<C>, start: PageStart, limit: Int
+    ) throws(ListServiceError) -> PageContents {
         let (field, direction) = (definition.sort, definition.direction)
-        return lock.withReadLock {
+        let read = lock.withReadLock { () -> Result<PageContents, ListServiceError> in
             let list = version == changeCount ? slots : evaluateLocked(definition)
             let first: Int
             switch start {
             case .first: first = 0
             case .offset(let offset): first = min(offset, list.count)
             case .after(let cursor):
-                guard let key = SortKey(cursorText: cursor.sortValue) else { return nil }
-                // A sort value of another kind (a name in a list by total) was not issued for this list.
-                if let sample = list.slots(in: 0..<min(1, list.count)).first.flatMap({ self.items(Int($0)) }),
-                    !key.isSameKind(as: C.sortKey(of: sample, by: field))
-                {
-                    return nil
+                guard let key = SortKey(cursorText: cursor.sortValue),
+                    // A sort value of another kind (a name in a list by total) was not issued for this list.
+                    list.slots(in: 0..<min(1, list.count)).first.flatMap({ self.items(Int($0)) }).map({
+                        key.isSameKind(as: C.sortKey(of: $0, by: field))
+                    }) != false
+                else {
+                    return .failure(.invalidParameter("cursor", "The cursor does not fit this list's sort order."))
                 }
                 first = list.index(
                     of: list.partitionPoint {
                         Self.sorts($0, after: key, id: cursor.id, field: field, direction: direction) { self.items(Int($0)) }
                     })
+            case .around(let id):
+                guard let rank = rank(of: id, in: list, definition: definition) else { return .failure(.notInList(C.itemName, id: id)) }
+                first = max(0, min(rank - limit / 2, list.count - limit))
             }
             let end = first + min(limit, list.count - first)
             let slots = list.slots(in: first..<end).filter { isLive[Int($0)] }
-            return PageContents(
-                total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots, revisions: slots.map { revisions[Int($0)] },
-                itemVersions: itemVersions, hasMore: end < list.count, logPosition: logPosition)
+            return .success(
+                PageContents(
+                    total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots,
+                    revisions: slots.map { revisions[Int($0)] }, itemVersions: itemVersions, index: first, hasMore: end < list.count,
+                    logPosition: logPosition))
         }
+        return try read.get()
+    }
+
+    /// Where the item with `id` sits in `list` (callers hold the lock); nil when the list does not hold it.
+    private func rank(of id: String, in list: SlotOrder, definition: ListDefinition<C>) -> Int? {
+        guard let slot = slot(of: id), let item = items(Int(slot)), definition.includes(item) else { return nil }
+        let key = C.sortKey(of: item, by: definition.sort)
+        let after = list.index(
+            of: list.partitionPoint {
+                Self.sorts($0, after: key, id: id, field: definition.sort, direction: definition.direction) { self.items(Int($0)) }
+            })
+        guard after > 0, list.slots(in: (after - 1)..<after) == [slot] else { return nil }
+        return after - 1
     }
 
     /// Whether `slot`'s item sorts after (`key`, `id`) in an order by `field` in `direction`,

@@ -16,6 +16,8 @@ extension CollectionEngine {
 
         let entries: [Entry]
         let total: Int
+        /// The rank of its first row in the whole list.
+        let index: Int
         /// Whether rows follow the window (then `nextCursor` names its last row).
         let hasMore: Bool
         /// The collection state read (a bulk change swaps it, and slots then mean other items).
@@ -31,7 +33,7 @@ extension CollectionEngine {
         let state = self.state
         let version = state.version
         if let known = memo[key], known.state == ObjectIdentifier(state), known.version == version { return known.window }
-        let window = liveWindow(criteria)
+        let window = try? liveWindow(criteria)
         // Kept only if no change landed while it was read (versions only grow).
         if state.version == version, self.state === state {
             memo[key] = LiveWindowMemo(state: ObjectIdentifier(state), version: version, window: window)
@@ -39,11 +41,12 @@ extension CollectionEngine {
         return window
     }
 
-    /// The window `criteria` names now; nil when its cursor no longer fits.
-    func liveWindow(_ criteria: ListCriteria<C>) -> LiveWindow? {
+    /// The window `criteria` names now; a cursor that no longer fits, or an `around` item the
+    /// list no longer holds, is the page's error.
+    func liveWindow(_ criteria: ListCriteria<C>) throws(ListServiceError) -> LiveWindow {
         let (result, _) = sortedResult(for: criteria)
         let state = self.state
-        guard let contents = contents(of: result, criteria: criteria) else { return nil }
+        let contents = try contents(of: result, criteria: criteria)
         let versions = criteria.purpose == .map ? [] : contents.versions()
         var entries: [LiveWindow.Entry] = []
         entries.reserveCapacity(contents.items.count)
@@ -54,7 +57,7 @@ extension CollectionEngine {
                     version: versions.isEmpty ? 0 : versions[index]))
         }
         return LiveWindow(
-            entries: entries, total: contents.total, hasMore: contents.hasMore, state: ObjectIdentifier(state),
+            entries: entries, total: contents.total, index: contents.index, hasMore: contents.hasMore, state: ObjectIdentifier(state),
             position: contents.logPosition)
     }
 

@@ -42,6 +42,8 @@ final class LiveList<C: ListCollection>: Sendable {
         var criteriaJSON: [UInt8]
         var rows: [Row]
         var total: Int
+        /// Where the window sits in the whole list (lists only; a map is the whole list).
+        var position: PagePosition?
         var nextCursor: String?
         /// The row `nextCursor` was made from (its slot and revision), so it is made again only when that changes.
         var cursorRow: RowIdentity?
@@ -79,9 +81,7 @@ final class LiveList<C: ListCollection>: Sendable {
     init(criteria: ListCriteria<C>, request: ListRequest, purpose: ListPurpose, engine: CollectionEngine<C>, hub: LiveHub)
         throws(ListServiceError)
     {
-        guard let window = engine.liveWindow(criteria) else {
-            throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
-        }
+        let window = try engine.liveWindow(criteria)
         let (rows, expiry) = engine.liveRows(window.entries, criteria: criteria, now: engine.now)
         let last = window.hasMore ? window.entries.last : nil
         let counts = engine.counts(for: criteria)
@@ -94,7 +94,8 @@ final class LiveList<C: ListCollection>: Sendable {
             Current(
                 criteria: criteria, windowKey: LiveWindowKey(criteria), criteriaJSON: engine.criteriaJSON(criteria),
                 rows: zip(window.entries, rows).map { Row(id: $0.id, slot: $0.slot, revision: $0.revision, bytes: $1) },
-                total: window.total, nextCursor: last.map { engine.nextCursor(after: $0.item, criteria: criteria) },
+                total: window.total, position: Self.position(of: window, purpose: purpose),
+                nextCursor: last.map { engine.nextCursor(after: $0.item, criteria: criteria) },
                 cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
                 windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
                 v: hub.version(after: nil, at: window.position),
@@ -217,7 +218,7 @@ final class LiveList<C: ListCollection>: Sendable {
             let window =
                 engine.liveWindow(criteria, key: current.windowKey, memo: &windows)
                 ?? CollectionEngine<C>.LiveWindow(
-                    entries: [], total: 0, hasMore: false, state: current.state, position: engine.state.position)
+                    entries: [], total: 0, index: 0, hasMore: false, state: current.state, position: engine.state.position)
             let last = window.hasMore ? window.entries.last : nil
             let cursorRow = last.map { RowIdentity(slot: $0.slot, revision: $0.revision) }
             let nextCursor =
@@ -239,19 +240,22 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             let ops = WindowDiff.ops(from: current.rows.map { $0.id }, to: rows.map { $0.id }, changed: changed)
             let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
+            let position = Self.position(of: window, purpose: purpose)
+            let isPositionChanged = position != current.position
             // Every row formatted now: their expiry is the window's; some: the earlier of theirs and the rest's.
             if reformat {
                 current.rowsExpiry = expiry
             } else if let expiry {
                 current.rowsExpiry = min(expiry, current.rowsExpiry ?? expiry)
             }
-            guard !ops.isEmpty || isTotalChanged || isCursorChanged || isSwapped || changedCounts != nil else {
+            guard !ops.isEmpty || isTotalChanged || isCursorChanged || isPositionChanged || isSwapped || changedCounts != nil else {
                 current.rows = rows
                 return
             }
             let base = current.v
             current.rows = rows
             current.total = window.total
+            current.position = position
             current.nextCursor = nextCursor
             current.cursorRow = cursorRow
             current.windowEnd = last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }
@@ -274,7 +278,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 "delta", token: LiveToken(epoch: epoch, v: current.v),
                 data: Self.deltaBody(
                     v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(nextCursor) : nil,
-                    counts: changedCounts, ops: ops, rows: rows))
+                    position: isPositionChanged ? position : nil, counts: changedCounts, ops: ops, rows: rows))
             current.ring.append((base, delta))
             if current.ring.count > hub.configuration.replayEvents {
                 current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents)
@@ -313,6 +317,11 @@ final class LiveList<C: ListCollection>: Sendable {
             Row(id: entry.id, slot: entry.slot, revision: entry.revision, bytes: bytes[index] ?? [])
         }
         return (rows, expiry)
+    }
+
+    /// Where a list's window sits; a map's window is its whole list.
+    private static func position(of window: CollectionEngine<C>.LiveWindow, purpose: ListPurpose) -> PagePosition? {
+        purpose == .list ? PagePosition(index: window.index, rows: window.entries.count, total: window.total) : nil
     }
 
     /// A slow stream drained: it gets the window as it is now, then events again.
@@ -425,7 +434,8 @@ final class LiveList<C: ListCollection>: Sendable {
     /// The body a GET of the list returns (without a session's selection).
     private func snapshotBody(_ current: Current) -> [UInt8] {
         CollectionEngine<C>.pageBody(
-            total: current.total, nextCursor: current.nextCursor, purpose: purpose, counts: current.countsMembers,
+            total: current.total, nextCursor: current.nextCursor, purpose: purpose, position: current.position,
+            counts: current.countsMembers,
             criteria: current.criteriaJSON
         ) {
             json in
@@ -435,9 +445,10 @@ final class LiveList<C: ListCollection>: Sendable {
         }
     }
 
-    /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]["counts":…,"formattedCounts":…,]"ops":[…]}`.
+    /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]["index":…,"itemsBefore":…,"itemsAfter":…,]["counts":…,"formattedCounts":…,]"ops":[…]}`.
     private static func deltaBody(
-        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, counts: [UInt8]?, ops: [WindowOp], rows: [Row]
+        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, position: PagePosition?, counts: [UInt8]?, ops: [WindowOp],
+        rows: [Row]
     ) -> [UInt8] {
         // Only inserted and updated rows are sent: look up those, not the whole window (a map's may be thousands).
         let sent = Set(
@@ -456,6 +467,7 @@ final class LiveList<C: ListCollection>: Sendable {
         json.field("at", Int((at.timeIntervalSince1970 * 1000).rounded()))
         json.field("total", total)
         if let nextCursor { json.field("nextCursor", nextCursor) }
+        if let position { position.write(to: &json) }
         if let counts { json.raw(counts) }
         json.key("ops")
         json.beginArray()

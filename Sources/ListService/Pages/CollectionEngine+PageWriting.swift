@@ -19,9 +19,7 @@ extension CollectionEngine {
     }
 
     func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, counts: ListCounts, now: Date) throws(ListServiceError) -> ListPage {
-        guard let contents = contents(of: result, criteria: criteria) else {
-            throw .invalidParameter("cursor", "The cursor does not fit this list's sort order.")
-        }
+        let contents = try contents(of: result, criteria: criteria)
         let items = contents.items
         let versions = contents.versions()
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
@@ -39,7 +37,9 @@ extension CollectionEngine {
         metrics.increment(.pagesBuilt)
         let nextCursor = contents.hasMore ? items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
         let body = Self.pageBody(
-            total: contents.total, nextCursor: nextCursor, purpose: .list, counts: countsMembers(counts, display: criteria.display),
+            total: contents.total, nextCursor: nextCursor, purpose: .list,
+            position: PagePosition(index: contents.index, rows: items.count, total: contents.total),
+            counts: countsMembers(counts, display: criteria.display),
             criteria: criteriaJSON(criteria), items: { $0.raw(rows) })
         return ListPage(
             body: body, token: result.token, countsToken: counts.token,
@@ -63,10 +63,12 @@ extension CollectionEngine {
         return C.rowExpiry(of: item, in: context)
     }
 
-    /// A page's body: `items` (written by `items`), `total`, `nextCursor` (lists only), the
-    /// counts' members (`countsMembers`) and the encoded `criteria`; pages and live snapshots alike.
+    /// A page's body: `items` (written by `items`), `total`, `nextCursor` and where the page
+    /// sits (lists only), the counts' members (`countsMembers`) and the encoded `criteria`;
+    /// pages and live snapshots alike.
     static func pageBody(
-        total: Int, nextCursor: String?, purpose: ListPurpose, counts: [UInt8], criteria: [UInt8], items: (inout JSONWriter) -> Void
+        total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], criteria: [UInt8],
+        items: (inout JSONWriter) -> Void
     ) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 4096)
         json.beginObject()
@@ -74,6 +76,7 @@ extension CollectionEngine {
         items(&json)
         json.field("total", total)
         if purpose == .list { json.field("nextCursor", nextCursor) }
+        if let position { position.write(to: &json) }
         json.raw(counts)  // members, not a value: `"counts":{…},"formattedCounts":{…}`
         json.key("criteria")
         json.raw(criteria)
@@ -94,9 +97,9 @@ extension CollectionEngine {
         return json.bytes
     }
 
-    /// The page's rows and total, read together (see `CollectionState.page`); nil for a bad cursor.
-    func contents(of result: SortedResult, criteria: ListCriteria<C>) -> CollectionState<C>.PageContents? {
-        state.page(of: result.slots, version: result.version, list: criteria.definition, start: criteria.start, limit: criteria.limit)
+    /// The page's rows and total, read together (see `CollectionState.page`).
+    func contents(of result: SortedResult, criteria: ListCriteria<C>) throws(ListServiceError) -> CollectionState<C>.PageContents {
+        try state.page(of: result.slots, version: result.version, list: criteria.definition, start: criteria.start, limit: criteria.limit)
     }
 
     /// The criteria as applied, defaults filled in.

@@ -95,7 +95,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let counts = counts(for: criteria)
         let key = PageKey.list(criteria, revision: result.token.revision, countsRevision: counts.token.revision)
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
-        let items = contents(of: result, criteria: criteria)?.items ?? []
+        let items = (try? contents(of: result, criteria: criteria))?.items ?? []
         let (markers, _) = writeRows(display: criteria.display, now: now) { context, json in
             json.beginArray()
             for item in items { _ = Self.writeListRow(item, version: 0, purpose: .map, in: &context, to: &json) }
@@ -103,7 +103,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             return nil
         }
         let body = Self.pageBody(
-            total: items.count, nextCursor: nil, purpose: .map, counts: countsMembers(counts, display: criteria.display),
+            total: items.count, nextCursor: nil, purpose: .map, position: nil, counts: countsMembers(counts, display: criteria.display),
             criteria: criteriaJSON(criteria), items: { $0.raw(markers) })
         metrics.increment(.pagesBuilt)
         let page = ListPage(

@@ -29,7 +29,7 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     /// The parameters a request for `purpose` may carry.
     package static func parameters(for purpose: Purpose) -> [String] {
         let shared = (C.viewParameter.map { [$0] } ?? []) + ["q"] + C.scopeParameters + ["locale", "tz"]
-        return purpose == .list ? shared + ["sort", "order", "limit", "cursor", "offset"] : shared
+        return purpose == .list ? shared + ["sort", "order", "limit", "cursor", "offset", "around"] : shared
     }
 
     /// Validates `request`; every problem names its parameter.
@@ -64,6 +64,13 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     private static func pageStart(_ reader: ParameterReader) throws(ListServiceError) -> PageStart {
         let offset = try reader.integer("offset", in: 0...10_000_000, default: nil)
         let cursorText = reader.string("cursor").flatMap { $0.isEmpty ? nil : $0 }  // empty: the first page
+        if let id = reader.string("around") {
+            guard cursorText == nil && offset == nil else {
+                throw .invalidParameter("around", "Give around, cursor or offset: one of them, not two.")
+            }
+            guard !id.isEmpty, id.utf8.count <= 200 else { throw .invalidParameter("around", "around names an item's id.") }
+            return .around(id)
+        }
         switch (cursorText, offset) {
         case (let text?, nil):
             guard let cursor = PageCursor(encoded: text) else {
@@ -87,6 +94,9 @@ package enum PageStart: Sendable, Hashable {
     case offset(Int)
     /// Keyset pagination: just after the row the cursor names, wherever it now is.
     case after(PageCursor)
+    /// The page whose rows centre on the item with this id (it is row `limit / 2` where the
+    /// list allows: nearer its start or end, the page is the list's first or last).
+    case around(String)
 }
 
 /// What a list is for: rows (`GET /{name}`) or map markers (`GET /{name}/map`).

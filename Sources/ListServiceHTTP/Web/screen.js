@@ -74,6 +74,8 @@ export function listScreen(config, app) {
     onBody: (body, kind) => {
       if ('total' in body) total = body.total;
       if ('nextCursor' in body) nextCursor = body.nextCursor;
+      // A snapshot carries every count, a delta the ones that changed.
+      if (body.formattedCounts) for (const control of Object.values(controls)) control.setCounts?.(body.formattedCounts);
       if (kind !== 'delta') performance.mark(`listservice:rows:${config.name}`);
       if (kind === 'delta' && body.ops.length) app.announce(`${body.ops.length} ${body.ops.length === 1 ? 'row' : 'rows'} changed`);
       rows.removeAttribute('aria-busy');

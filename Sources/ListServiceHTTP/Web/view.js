@@ -34,11 +34,22 @@ export function searchBox(label, onChange) {
 
 /** Toggle buttons, one pressed: `options` is [[value, label], …]. */
 export function chips(label, options, onChange) {
+  const counts = new Map(options.map(([value]) => [value, h('span.chip-count', { 'aria-hidden': 'true' })]));
   const buttons = options.map(([value, text]) =>
-    h('button.chip', { type: 'button', 'data-value': value, 'aria-pressed': 'false', onclick: () => onChange(value) }, text));
+    h('button.chip', { type: 'button', 'data-value': value, 'aria-pressed': 'false', onclick: () => onChange(value) },
+      h('span.chip-label', {}, text), counts.get(value)));
   return {
     element: h('div.chips', { role: 'group', 'aria-label': label }, buttons),
     set(value) { for (const button of buttons) button.setAttribute('aria-pressed', String(button.dataset.value === value)); },
+    /** Shows the server's formatted counts ("2,979") on the chips they name. */
+    setCounts(formatted) {
+      for (const [value, text] of Object.entries(formatted)) {
+        const count = counts.get(value);
+        if (!count) continue;
+        count.textContent = text;
+        count.parentElement.setAttribute('aria-label', `${count.previousSibling.textContent}, ${text}`);
+      }
+    },
   };
 }
 

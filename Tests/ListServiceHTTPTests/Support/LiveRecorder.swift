@@ -47,7 +47,13 @@ struct LiveWindowReplica {
     var items: [[String: Any]] = []
     var total = 0
     var v = 0
+    /// The list's counts and where its window sits, as its events left them.
+    var counts: [String: Int] = [:]
+    var formattedCounts: [String: String] = [:]
+    var position: [String: Int] = [:]
     var problems: [String] = []
+
+    static let positionFields = ["index", "itemsBefore", "itemsAfter"]
 
     mutating func apply(_ event: (name: String, id: String, data: [String: Any])) {
         let data = event.data
@@ -56,10 +62,16 @@ struct LiveWindowReplica {
             items = data["items"] as? [[String: Any]] ?? []
             total = data["total"] as? Int ?? -1
             v = data["v"] as? Int ?? -1
+            counts = data["counts"] as? [String: Int] ?? [:]
+            formattedCounts = data["formattedCounts"] as? [String: String] ?? [:]
+            position = data.filter { Self.positionFields.contains($0.key) }.compactMapValues { $0 as? Int }
         case "delta":
             if data["base"] as? Int != v { problems.append("delta base \(data["base"] ?? "nil") after v \(v)") }
             v = data["v"] as? Int ?? -1
             if let newTotal = data["total"] as? Int { total = newTotal }
+            counts.merge(data["counts"] as? [String: Int] ?? [:]) { $1 }
+            formattedCounts.merge(data["formattedCounts"] as? [String: String] ?? [:]) { $1 }
+            position.merge(data.filter { Self.positionFields.contains($0.key) }.compactMapValues { $0 as? Int }) { $1 }
             for op in data["ops"] as? [[String: Any]] ?? [] {
                 let id = op["id"] as? String
                 let position = id.flatMap { id in items.firstIndex { $0["id"] as? String == id } }
