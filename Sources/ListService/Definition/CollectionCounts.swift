@@ -18,10 +18,15 @@ package protocol CollectionCounts: CollectionQuery {
     /// When the counts such an item falls in change by themselves after `at` (a task falls
     /// overdue); nil when they do not.
     static func countBitsExpiry(of fields: FilterFields, in scope: CountScope, at: Date) -> Date?
+    /// The view (in its scope) that count `index` counts the members of, when it is one: then
+    /// the engine counts it from the view's member bits (with a search's match bits) instead
+    /// of testing each item. Nil by default.
+    static func countedView(_ index: Int, in scope: CountScope) -> (view: View, scope: Scope)?
 }
 
 extension CollectionCounts {
     package static func countBitsExpiry(of fields: FilterFields, in scope: CountScope, at: Date) -> Date? { nil }
+    package static func countedView(_ index: Int, in scope: CountScope) -> (view: View, scope: Scope)? { nil }
 
     /// Bit `index` set when `condition` holds.
     static func bit(_ index: Int, _ condition: Bool) -> UInt32 { condition ? 1 << UInt32(index) : 0 }

@@ -35,6 +35,9 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// Members of the views queried lately, by slot. Read under the read lock by many queries
     /// at once (hence its own lock), changed under the write lock.
     private let viewMembers = Locked<[ViewScope: SlotBits]>([:])
+    /// Which items the searches made lately find, by slot, kept current like `viewMembers`: a
+    /// new search is run once over every item, for its lists and its counts alike.
+    private let searchMatches = Locked<[String: SlotBits]>([:])
     /// Versions of this state's items, by slot and revision (a new state starts afresh).
     private let itemVersions = ItemVersions<C>()
 
@@ -148,7 +151,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         guard case .owner(let owner) = list.access else {
             if C.holdsEveryItem(list.view) && list.foldedSearch.isEmpty { return sorted }
             var matches = members(of: ViewScope(view: list.view, scope: list.scope))
-            search.keepMatches(of: list.foldedSearch, in: &matches)
+            if !list.foldedSearch.isEmpty { matches.formIntersection(self.matches(of: list.foldedSearch)) }
             let found = matches.setCount
             if found == 0 { return SlotOrder([]) }
             if sorted.count == liveCount && found == liveCount { return sorted }
@@ -169,6 +172,19 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         return SlotOrder(ordered.map(\.slot))
     }
 
+    /// How many items each view (in its scope) holds among those `foldedSearch` finds, from
+    /// the views' member bits and the search's match bits; with the version they are of.
+    func countMembers(of views: [(view: C.View, scope: C.Scope)], foldedSearch: String) -> (counts: [Int], version: UInt64) {
+        lock.withReadLock {
+            let found = foldedSearch.isEmpty ? nil : matches(of: foldedSearch)
+            let counts = views.map { view in
+                let members = members(of: ViewScope(view: view.view, scope: view.scope))
+                return found.map { members.intersectionCount($0) } ?? members.setCount
+            }
+            return (counts, changeCount)
+        }
+    }
+
     /// Hands `body` the filter fields of every live item `access` admits whose text contains
     /// `foldedSearch` (what a list's counts count), all under one read lock; returns the
     /// version they are of.
@@ -184,9 +200,14 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 }
                 return changeCount
             }
-            var matches = SlotBits(count: filterFields.count, set: own == nil)
-            for slot in own ?? [] { matches[Int(slot)] = true }
-            search.keepMatches(of: foldedSearch, in: &matches)
+            var matches: SlotBits
+            if let own {
+                matches = SlotBits(count: filterFields.count)
+                for slot in own { matches[Int(slot)] = true }
+                search.keepMatches(of: foldedSearch, in: &matches)
+            } else {
+                matches = self.matches(of: foldedSearch)
+            }
             matches.forEachWord { index, word in
                 var bits = word
                 while bits != 0 {
@@ -227,6 +248,30 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// The most views whose members are kept (orders have six filters; `currentMonth` has one
     /// per month and time zone offset in use).
     private static var maxCachedViews: Int { 64 }
+
+    /// The items `foldedSearch` (not empty) finds: from the cache, else searched now over every
+    /// item (then cached, up to `maxCachedSearches`; changes keep the cached ones current).
+    private func matches(of foldedSearch: String) -> SlotBits {
+        if let cached = searchMatches.withLock({ $0[foldedSearch] }) { return cached }
+        var matches = SlotBits(count: filterFields.count, set: true)
+        search.keepMatches(of: foldedSearch, in: &matches)
+        searchMatches.withLock { cache in
+            if cache.count >= Self.maxCachedSearches { cache.removeAll() }
+            cache[foldedSearch] = matches
+        }
+        return matches
+    }
+
+    /// The most searches whose matches are kept (128 KiB each at a million items).
+    private static var maxCachedSearches: Int { 32 }
+
+    /// Sets `slot`'s bit in every cached search to whether its folded text (nil: deleted)
+    /// holds the search, as the index would find it (under the write lock).
+    private func updateSearchMatches(slot: Int32, foldedText: [String]?) {
+        searchMatches.withLock { cache in
+            for key in Array(cache.keys) { cache[key]?[Int(slot)] = foldedText?.contains { $0.contains(key) } ?? false }
+        }
+    }
 
     /// Sets `slot`'s bit in every cached view to whether its item belongs (under the write lock).
     private func updateViewMembers(slot: Int32) {
@@ -373,6 +418,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                     updateViewMembers(slot: slot)
                     revisions[Int(slot)] &+= 1
                     search.set(item: Int(slot), to: nil)
+                    updateSearchMatches(slot: slot, foldedText: nil)
                     liveCount -= 1
                     effects.append(Effect(slot: slot, old: old, new: nil))
                 }
@@ -389,7 +435,9 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         filterFields[Int(slot)] = C.filterFields(of: item)
         updateViewMembers(slot: slot)
         revisions[Int(slot)] &+= 1
-        search.set(item: Int(slot), to: C.searchableText(of: item).map(TextFolding.fold))
+        let foldedText = C.searchableText(of: item).map(TextFolding.fold)
+        search.set(item: Int(slot), to: foldedText)
+        updateSearchMatches(slot: slot, foldedText: foldedText)
         for key in Array(sortOrders.keys) {
             guard let point = sortPoint(of: item, in: key) else { continue }
             sortOrders[key]?.insert(slot, at: point)

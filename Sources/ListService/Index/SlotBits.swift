@@ -23,6 +23,13 @@ struct SlotBits: Sendable, Equatable {
     /// The number of set bits.
     var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 
+    /// The number of slots set both here and in `other`.
+    func intersectionCount(_ other: SlotBits) -> Int {
+        var count = 0
+        for index in 0..<min(words.count, other.words.count) { count += (words[index] & other.words[index]).nonzeroBitCount }
+        return count
+    }
+
     /// Calls `body` with each word that has set slots: word `index` holds slots
     /// `64 * index ..< 64 * index + 64`, the lowest bit first.
     func forEachWord(_ body: (_ index: Int, _ word: UInt64) -> Void) {

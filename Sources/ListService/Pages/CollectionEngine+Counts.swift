@@ -12,44 +12,75 @@ extension CollectionEngine {
     }
 
     /// The counts of the list `criteria` names: shared if cached and fresh, else counted now.
+    /// They are kept even when shared pages are off (cold benchmarks): what a write keeps
+    /// current is never counted again, so only a search not seen lately is counted, from its
+    /// matches.
     func counts(for criteria: ListCriteria<C>) -> ListCounts {
         let now = self.now
         let (scope, scopeEnd) = C.countScope(of: criteria.scope, display: criteria.display, now: now)
         let key = CountsKey(access: criteria.access, foldedSearch: criteria.foldedSearch, scope: scope)
-        if isSharing, let cached = countsCache.withLock({ $0[key] }), cached.isFresh(now: now) { return cached }
+        if let cached = countsCache.withLock({ $0[key] }), cached.isFresh(now: now) { return cached }
         let state = self.state
         var values = [Int](repeating: 0, count: C.countNames.count)
         var validUntil = scopeEnd
-        let version = state.forEachFilterFields(access: criteria.access, foldedSearch: criteria.foldedSearch) { fields in
-            Self.add(C.countBits(of: fields, in: scope, at: now), by: 1, to: &values)
-            if let expiry = C.countBitsExpiry(of: fields, in: scope, at: now) { validUntil = min(validUntil, expiry) }
+        let version: UInt64
+        let views = C.countNames.indices.compactMap { C.countedView($0, in: scope) }
+        if case .everything = criteria.access, views.count == values.count {
+            // Every count is a view's: popcounts of bits the state keeps, no item visited.
+            (values, version) = state.countMembers(of: views, foldedSearch: criteria.foldedSearch)
+        } else {
+            version = state.forEachFilterFields(access: criteria.access, foldedSearch: criteria.foldedSearch) { fields in
+                Self.add(C.countBits(of: fields, in: scope, at: now), by: 1, to: &values)
+                if let expiry = C.countBitsExpiry(of: fields, in: scope, at: now) { validUntil = min(validUntil, expiry) }
+            }
         }
         let counts = ListCounts(values: values, version: version, takenAt: now, validUntil: validUntil)
         countsCache.withLock { cache in
             // A change applied since the count would not have updated it: do not keep it.
-            guard isSharing, state.version == version, self.state === state else { return }
+            guard state.version == version, self.state === state else { return }
             cache[key]?.token.revoke()
             for evicted in cache.insert(key, counts, cost: 1) { evicted.value.token.revoke() }
         }
         return counts
     }
 
+    /// The most searches, accesses and count scopes whose counts are kept.
+    static var countsCapacity: Int { 256 }
+
+    /// One changed item as the counts read it: owner, folded text and filter fields, found once
+    /// however many counts are kept.
+    private struct CountedItem {
+        let owner: OwnerID
+        let foldedText: [String]
+        let fields: C.FilterFields
+
+        init(_ item: C.Item) {
+            owner = C.owner(of: item)
+            foldedText = C.searchableText(of: item).map(TextFolding.fold)
+            fields = C.filterFields(of: item)
+        }
+
+        func isCounted(under key: CountsKey) -> Bool {
+            key.access.admits(owner) && (key.foldedSearch.isEmpty || foldedText.contains { $0.contains(key.foldedSearch) })
+        }
+    }
+
     /// After a change: each cached count it alters is replaced (the items that were and are
     /// counted, their bits before and after), the rest keep their tokens.
     func updateCounts(_ effects: [CollectionState<C>.Effect], version: UInt64) {
+        let changed = effects.map { (old: $0.old.map(CountedItem.init), new: $0.new.map(CountedItem.init)) }
         countsCache.withLock { cache in
             cache.updateValues { key, counts in
                 guard counts.version < version else { return nil }  // counted after the change
                 var values = counts.values
                 var validUntil = counts.validUntil
-                for effect in effects {
-                    if let old = effect.old, Self.counts(old, under: key) {
-                        Self.add(C.countBits(of: C.filterFields(of: old), in: key.scope, at: counts.takenAt), by: -1, to: &values)
+                for effect in changed {
+                    if let old = effect.old, old.isCounted(under: key) {
+                        Self.add(C.countBits(of: old.fields, in: key.scope, at: counts.takenAt), by: -1, to: &values)
                     }
-                    if let new = effect.new, Self.counts(new, under: key) {
-                        let fields = C.filterFields(of: new)
-                        Self.add(C.countBits(of: fields, in: key.scope, at: counts.takenAt), by: 1, to: &values)
-                        if let expiry = C.countBitsExpiry(of: fields, in: key.scope, at: counts.takenAt) {
+                    if let new = effect.new, new.isCounted(under: key) {
+                        Self.add(C.countBits(of: new.fields, in: key.scope, at: counts.takenAt), by: 1, to: &values)
+                        if let expiry = C.countBitsExpiry(of: new.fields, in: key.scope, at: counts.takenAt) {
                             validUntil = min(validUntil, expiry)
                         }
                     }
@@ -73,11 +104,6 @@ extension CollectionEngine {
             }
             cache = LRUCache(capacity: cache.capacity)
         }
-    }
-
-    /// Whether `item` is among the items counted under `key`: its access admits it and its search finds it.
-    static func counts(_ item: C.Item, under key: CountsKey) -> Bool {
-        key.access.admits(C.owner(of: item)) && ListDefinition<C>.search(key.foldedSearch, finds: item)
     }
 
     private static func add(_ bits: UInt32, by step: Int, to values: inout [Int]) {

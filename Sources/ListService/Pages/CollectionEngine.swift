@@ -12,7 +12,8 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     let clock: @Sendable () -> Date
     let results: Locked<LRUCache<ResultKey, SortedResult>>
     let pages: Locked<LRUCache<PageKey, ListPage>>
-    /// Lists' counts by search, access and count scope (`CollectionEngine+Counts`).
+    /// Lists' counts by search, access and count scope (`CollectionEngine+Counts`), kept
+    /// whatever `pageCapacity` says (each is a few numbers; each write updates each).
     let countsCache: Locked<LRUCache<CountsKey, ListCounts>>
     /// False when the shared caches are switched off (cold benchmarks): every miss computes.
     let isSharing: Bool
@@ -62,7 +63,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         // Sorted results are up to 4 bytes per item; a few dozen cover the lists in use.
         results = Locked(LRUCache(capacity: max(1, pageCapacity / 32), maxCost: cacheBytes / 4))
         pages = Locked(LRUCache(capacity: max(1, pageCapacity), maxCost: cacheBytes / 4 * 3))
-        countsCache = Locked(LRUCache(capacity: max(1, pageCapacity / 8)))
+        countsCache = Locked(LRUCache(capacity: Self.countsCapacity))
         isSharing = pageCapacity > 0
         live = LiveLists(hub: hub)
         live.attach(to: self)

@@ -10,6 +10,12 @@ extension Orders {
         return (month, month.upperBound)
     }
 
+    /// Every count is a filter's members.
+    package static func countedView(_ index: Int, in month: Range<Date>) -> (view: OrderFilter, scope: Scope)? {
+        let filter = OrderFilter.allCases[index]
+        return (filter, Scope(currentMonth: filter == .currentMonth ? month : nil))
+    }
+
     package static func countBits(of fields: FilterFields, in month: Range<Date>, at: Date) -> UInt32 {
         OrderFilter.allCases.enumerated().reduce(0) { $0 | bit($1.offset, $1.element.matches(fields, currentMonth: month)) }
     }
