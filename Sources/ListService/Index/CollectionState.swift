@@ -249,11 +249,16 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// per month and time zone offset in use).
     private static var maxCachedViews: Int { 64 }
 
-    /// The items `foldedSearch` (not empty) finds: from the cache, else searched now over every
-    /// item (then cached, up to `maxCachedSearches`; changes keep the cached ones current).
+    /// The items `foldedSearch` (not empty) finds: from the cache, else searched now (then
+    /// cached, up to `maxCachedSearches`; changes keep the cached ones current) among the
+    /// matches of the longest cached search it contains (what finds "john" finds "jo": typing
+    /// narrows), else among every item.
     private func matches(of foldedSearch: String) -> SlotBits {
-        if let cached = searchMatches.withLock({ $0[foldedSearch] }) { return cached }
-        var matches = SlotBits(count: filterFields.count, set: true)
+        let (cached, wider) = searchMatches.withLock { cache in
+            (cache[foldedSearch], cache.filter { foldedSearch.contains($0.key) }.max { $0.key.count < $1.key.count }?.value)
+        }
+        if let cached { return cached }
+        var matches = wider ?? SlotBits(count: filterFields.count, set: true)
         search.keepMatches(of: foldedSearch, in: &matches)
         searchMatches.withLock { cache in
             if cache.count >= Self.maxCachedSearches { cache.removeAll() }
