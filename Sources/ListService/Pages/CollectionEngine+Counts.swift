@@ -115,11 +115,12 @@ extension CollectionEngine {
     }
 
     /// `"counts":{…},"formattedCounts":{…}`: the members a page carries, numbers formatted
-    /// for `display` ("2.987" in German); with `changedSince`, only the counts that differ
-    /// from those (a live delta's).
+    /// for `display` ("2.987" in German; once per counts and locale, however many lists show
+    /// them); with `changedSince`, only the counts that differ from those (a live delta's).
     func countsMembers(_ counts: ListCounts, display: DisplayContext, changedSince previous: [Int]? = nil) -> [UInt8] {
         let shown = counts.values.indices.filter { previous == nil || previous?[$0] != counts.values[$0] }
-        let formatted = formatters.formatters(for: display).withFormatters { formatting in shown.map { formatting.count(counts.values[$0]) }
+        let texts = counts.formatted(for: display.localeTag) { values in
+            formatters.formatters(for: display).withFormatters { formatting in values.map { formatting.count($0) } }
         }
         var json = JSONWriter(reservingCapacity: 256)
         json.beginObject()
@@ -132,9 +133,9 @@ extension CollectionEngine {
         json.endObject()
         json.key("formattedCounts")
         json.beginObject()
-        for (index, text) in zip(shown, formatted) {
+        for index in shown {
             json.key(C.countNames[index])
-            json.string(text)
+            json.string(texts[index])
         }
         json.endObject()
         json.endObject()

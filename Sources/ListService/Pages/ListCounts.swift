@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// How many items each of a collection's counts holds under one search, access and count
@@ -12,6 +13,8 @@ final class ListCounts: Sendable {
     /// When the numbers go stale by themselves (a new month, a task falling due).
     let validUntil: Date
     let token: CacheValidity
+    /// The values formatted per locale, made on first need (many lists of one locale show them).
+    private let formatted = Locked<[String: [String]]>([:])
 
     init(values: [Int], version: UInt64, takenAt: Date, validUntil: Date, token: CacheValidity = CacheValidity()) {
         self.values = values
@@ -22,4 +25,12 @@ final class ListCounts: Sendable {
     }
 
     func isFresh(now: Date) -> Bool { token.isCurrent && now < validUntil }
+
+    /// The values formatted for `localeTag`: remembered, else made by `format`.
+    func formatted(for localeTag: String, _ format: ([Int]) -> [String]) -> [String] {
+        if let known = formatted.withLock({ $0[localeTag] }) { return known }
+        let made = format(values)
+        formatted.withLock { $0[localeTag] = made }
+        return made
+    }
 }
