@@ -11,13 +11,38 @@ extension CollectionEngine {
         let scope: C.CountScope
     }
 
+    /// What a count scope is resolved from: the list's scope and display.
+    struct CountScopeKey: Hashable {
+        let scope: C.Scope
+        let display: DisplayContext
+    }
+
+    /// A count scope, resolved at `at`, good until `validUntil`.
+    struct ResolvedCountScope {
+        let scope: C.CountScope
+        let at: Date
+        let validUntil: Date
+    }
+
+    /// The count scope of `criteria` at `now` (resolved once per scope and display while it holds).
+    private func countScope(for criteria: ListCriteria<C>, now: Date) -> (C.CountScope, Date) {
+        let key = CountScopeKey(scope: criteria.scope, display: criteria.display)
+        if let known = countScopes.withLock({ $0[key] }), known.at <= now, now < known.validUntil { return (known.scope, known.validUntil) }
+        let (scope, validUntil) = C.countScope(of: criteria.scope, display: criteria.display, now: now)
+        countScopes.withLock { known in
+            if known.count >= 1024 { known.removeAll() }
+            known[key] = ResolvedCountScope(scope: scope, at: now, validUntil: validUntil)
+        }
+        return (scope, validUntil)
+    }
+
     /// The counts of the list `criteria` names: shared if cached and fresh, else counted now.
     /// They are kept even when shared pages are off (cold benchmarks): what a write keeps
     /// current is never counted again, so only a search not seen lately is counted, from its
     /// matches.
     func counts(for criteria: ListCriteria<C>) -> ListCounts {
         let now = self.now
-        let (scope, scopeEnd) = C.countScope(of: criteria.scope, display: criteria.display, now: now)
+        let (scope, scopeEnd) = countScope(for: criteria, now: now)
         let key = CountsKey(access: criteria.access, foldedSearch: criteria.foldedSearch, scope: scope)
         if let cached = countsCache.withLock({ $0[key] }), cached.isFresh(now: now) { return cached }
         let state = self.state

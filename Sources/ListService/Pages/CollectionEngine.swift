@@ -15,6 +15,8 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// Lists' counts by search, access and count scope (`CollectionEngine+Counts`), kept
     /// whatever `pageCapacity` says (each is a few numbers; each write updates each).
     let countsCache: Locked<LRUCache<CountsKey, ListCounts>>
+    /// Count scopes resolved lately (a calendar month in a zone costs a calendar to find).
+    let countScopes = Locked<[CountScopeKey: ResolvedCountScope]>([:])
     /// False when the shared caches are switched off (cold benchmarks): every miss computes.
     let isSharing: Bool
     /// The collection's watched lists, told of every change after it is applied.
