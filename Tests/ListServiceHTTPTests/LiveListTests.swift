@@ -269,6 +269,31 @@ extension LiveListTests {
 }
 
 extension LiveListTests {
+    @Test func aTaskFallingDue_movesTheOverdueCount_onTheStream_withoutAWrite() async throws {
+        let clock = Locked(Self.now)
+        let soon = TaskItem(
+            id: "t-soon", title: "Falls due in a second", isActive: true, isArchived: false, dueDate: Self.now + 1, priority: .low)
+        let service = CollectionService(
+            stores: [CollectionState<Tasks>(items: DefaultTasks.make(count: 30, anchor: Self.now) + [soon])],
+            clock: { clock.withLock { $0 } })
+        let router = ServiceRoutes.makeHandler(service: service)
+        let query = [("view", "archived"), ("limit", "3")]  // the task is in no row of this window
+        let watcher = try Self.watch("tasks", query, service: service)
+        let before = router.send(.get, "/tasks", query: query).bodyJSON["counts"] as? [String: Int] ?? [:]
+        clock.withLock { $0 += 2 }
+        var replica = LiveWindowReplica()
+        for _ in 0..<40 {
+            replica = LiveWindowReplica()
+            for event in watcher.events { replica.apply(event) }
+            if let overdue = replica.counts["overdue"], overdue != before["overdue"] { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let after = router.send(.get, "/tasks", query: query).bodyJSON["counts"] as? [String: Int] ?? [:]
+        #expect(after["overdue"] == (before["overdue"] ?? 0) + 1, "a page read now counts it overdue")
+        #expect(replica.counts == after, "no write happened, yet the stream's counts were brought up to date")
+        #expect(replica.problems.isEmpty)
+    }
+
     @Test func underAFloodOfWrites_aListSendsAtMostOneEventPerInterval_andEndsExact() async throws {
         var configuration = LiveConfiguration()
         configuration.minimumEventInterval = .milliseconds(300)

@@ -59,9 +59,11 @@ final class LiveList<C: ListCollection>: Sendable {
         var streams: [LiveStream] = []
         var lastEvent: ContinuousClock.Instant = .now
         var unwatchedSince: ContinuousClock.Instant?
-        /// Its counts' numbers, and their members as a page writes them.
+        /// Its counts' numbers, their members as a page writes them, and when they go stale
+        /// by themselves (a new month, a task falling due).
         var counts: [Int]
         var countsMembers: [UInt8]
+        var countsValidUntil: Date
         /// The snapshot body of version `v` (without a session's selection), made on first need.
         var snapshot: (v: UInt64, bytes: [UInt8])?
     }
@@ -99,13 +101,16 @@ final class LiveList<C: ListCollection>: Sendable {
                 cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
                 windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
                 v: hub.version(after: nil, at: window.position),
-                rowsExpiry: expiry, counts: counts.values, countsMembers: engine.countsMembers(counts, display: criteria.display)))
+                rowsExpiry: expiry, counts: counts.values, countsMembers: engine.countsMembers(counts, display: criteria.display),
+                countsValidUntil: counts.validUntil))
     }
 
     var criteria: ListCriteria<C> { current.withLock { $0.criteria } }
 
-    /// When the window goes stale by itself: its criteria's end (month, day) or a row's.
-    var validUntil: Date { current.withLock { min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture) } }
+    /// When the window goes stale by itself: its criteria's end (month, day), a row's or its counts'.
+    var validUntil: Date {
+        current.withLock { min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture, $0.countsValidUntil) }
+    }
 
     /// Whether a change of these items can alter the window or the total: one that adds an
     /// item to the list or takes one out, or one whose item sorts, before or after, at or
@@ -231,6 +236,7 @@ final class LiveList<C: ListCollection>: Sendable {
             var changed = Set<String>()
             for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
             let counts = engine.counts(for: criteria)
+            current.countsValidUntil = counts.validUntil
             let changedCounts =
                 counts.values == current.counts
                 ? nil : engine.countsMembers(counts, display: criteria.display, changedSince: current.counts)
