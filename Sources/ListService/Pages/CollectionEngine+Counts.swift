@@ -61,8 +61,12 @@ extension CollectionEngine {
         }
         let counts = ListCounts(values: values, version: version, takenAt: now, validUntil: validUntil)
         countsCache.withLock { cache in
-            // A change applied since the count would not have updated it: do not keep it.
-            guard state.version == version, self.state === state else { return }
+            // A change applied since the count would not have updated it: do not keep it, and
+            // let a page made from it go stale at once (as an uncached result's does).
+            guard state.version == version, self.state === state else {
+                counts.token.revoke()
+                return
+            }
             cache[key]?.token.revoke()
             for evicted in cache.insert(key, counts, cost: 1) { evicted.value.token.revoke() }
         }
