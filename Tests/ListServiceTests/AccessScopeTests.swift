@@ -11,12 +11,7 @@ import Testing
     /// An account holding half the orders (its lists are walked from the presorted order);
     /// every other account holds a few (their lists are sorted on their own).
     static let big = OwnerID("c-big")
-    static let orders: [Order] = DefaultOrders.make(count: 3_000, anchor: anchor).enumerated().map { index, order in
-        var order = order
-        if index % 2 == 0 { order.customer = big }
-        if index % 97 == 0 { order.customer = .none }  // unowned: staff only
-        return order
-    }
+    static let orders = Order.owned(count: 3_000, anchor: anchor, mostlyBy: big)
 
     static func customer(_ account: String) -> Caller { .identified(Identity(subject: account, role: .customer)) }
 

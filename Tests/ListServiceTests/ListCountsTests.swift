@@ -10,12 +10,7 @@ import Testing
     static let anchor = ISO8601.parse("2026-11-30T23:30:00Z") ?? Date()
     static let big = OwnerID("c-big")
     /// Half the orders one customer's; a few unowned.
-    static let orders: [Order] = DefaultOrders.make(count: 3_000, anchor: anchor).enumerated().map { index, order in
-        var order = order
-        if index % 2 == 0 { order.customer = big }
-        if index % 97 == 0 { order.customer = .none }
-        return order
-    }
+    static let orders = Order.owned(count: 3_000, anchor: anchor, mostlyBy: big)
 
     /// A clock that moves one second each time it is read (counts taken again would show it).
     final class TickingClock: Sendable {

@@ -255,7 +255,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// narrows), else among every item.
     private func matches(of foldedSearch: String) -> SlotBits {
         let (cached, wider) = searchMatches.withLock { cache in
-            (cache[foldedSearch], cache.filter { foldedSearch.contains($0.key) }.max { $0.key.count < $1.key.count }?.value)
+            cache[foldedSearch].map { ($0, nil) }
+                ?? (nil, cache.filter { foldedSearch.contains($0.key) }.max { $0.key.count < $1.key.count }?.value)
         }
         if let cached { return cached }
         var matches = wider ?? SlotBits(count: filterFields.count, set: true)
@@ -274,7 +275,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// holds the search, as the index would find it (under the write lock).
     private func updateSearchMatches(slot: Int32, foldedText: [String]?) {
         searchMatches.withLock { cache in
-            for key in Array(cache.keys) { cache[key]?[Int(slot)] = foldedText?.contains { $0.contains(key) } ?? false }
+            for key in Array(cache.keys) { cache[key]?[Int(slot)] = foldedText.map { TextFolding.search(key, findsIn: $0) } ?? false }
         }
     }
 

@@ -29,7 +29,7 @@ package struct ListDefinition<C: ListCollection>: Hashable, Sendable {
 
     /// Whether one of `item`'s searchable texts contains `foldedSearch` (folded); an empty search finds every item.
     static func search(_ foldedSearch: String, finds item: C.Item) -> Bool {
-        foldedSearch.isEmpty || C.searchableText(of: item).contains { TextFolding.fold($0).contains(foldedSearch) }
+        foldedSearch.isEmpty || TextFolding.search(foldedSearch, findsIn: C.searchableText(of: item).map(TextFolding.fold))
     }
 }
 

@@ -10,6 +10,12 @@ package enum TextFolding {
         return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
+    /// Whether `foldedSearch` is in one of `foldedTexts` (an item's searchable fields, folded);
+    /// an empty search finds everything. What the search index finds, item by item.
+    static func search(_ foldedSearch: String, findsIn foldedTexts: [String]) -> Bool {
+        foldedSearch.isEmpty || foldedTexts.contains { $0.contains(foldedSearch) }
+    }
+
     /// Whether `text` is ASCII only, so that folding it is cheap.
     static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 }

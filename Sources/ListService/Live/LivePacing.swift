@@ -39,8 +39,8 @@ package final class LivePacing: Sendable {
         minimum: Duration, maximum: Duration, cores: Int = LivePacing.usableCores(),
         cpuTime: @escaping @Sendable () -> UInt64 = LivePacing.processCPUNanoseconds
     ) {
-        self.minimum = Self.nanoseconds(minimum)
-        self.maximum = max(self.minimum, Self.nanoseconds(maximum))
+        self.minimum = minimum.nanoseconds
+        self.maximum = max(self.minimum, maximum.nanoseconds)
         self.cores = UInt64(max(1, cores))
         self.cpuTime = cpuTime
         sample.withLock { $0.interval = self.minimum }
@@ -96,9 +96,5 @@ package final class LivePacing: Sendable {
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
         func nanoseconds(_ time: timeval) -> UInt64 { UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1_000 }
         return nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime)
-    }
-
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
     }
 }

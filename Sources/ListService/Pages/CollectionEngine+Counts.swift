@@ -49,13 +49,13 @@ extension CollectionEngine {
         var values = [Int](repeating: 0, count: C.countNames.count)
         var validUntil = scopeEnd
         let version: UInt64
-        let views = C.countNames.indices.compactMap { C.countedView($0, in: scope) }
-        if case .everything = criteria.access, views.count == values.count {
+        let views = C.countedViews(in: scope)
+        if case .everything = criteria.access, case let every = views.compactMap({ $0 }), every.count == views.count {
             // Every count is a view's: popcounts of bits the state keeps, no item visited.
-            (values, version) = state.countMembers(of: views, foldedSearch: criteria.foldedSearch)
+            (values, version) = state.countMembers(of: every, foldedSearch: criteria.foldedSearch)
         } else {
             version = state.forEachFilterFields(access: criteria.access, foldedSearch: criteria.foldedSearch) { fields in
-                Self.add(C.countBits(of: fields, in: scope, at: now), by: 1, to: &values)
+                Self.add(C.allCountBits(of: fields, views: views, in: scope, at: now), by: 1, to: &values)
                 if let expiry = C.countBitsExpiry(of: fields, in: scope, at: now) { validUntil = min(validUntil, expiry) }
             }
         }
@@ -90,7 +90,7 @@ extension CollectionEngine {
         }
 
         func isCounted(under key: CountsKey) -> Bool {
-            key.access.admits(owner) && (key.foldedSearch.isEmpty || foldedText.contains { $0.contains(key.foldedSearch) })
+            key.access.admits(owner) && TextFolding.search(key.foldedSearch, findsIn: foldedText)
         }
     }
 
@@ -103,12 +103,13 @@ extension CollectionEngine {
                 guard counts.version < version else { return nil }  // counted after the change
                 var values = counts.values
                 var validUntil = counts.validUntil
+                let views = C.countedViews(in: key.scope)
                 for effect in changed {
                     if let old = effect.old, old.isCounted(under: key) {
-                        Self.add(C.countBits(of: old.fields, in: key.scope, at: counts.takenAt), by: -1, to: &values)
+                        Self.add(C.allCountBits(of: old.fields, views: views, in: key.scope, at: counts.takenAt), by: -1, to: &values)
                     }
                     if let new = effect.new, new.isCounted(under: key) {
-                        Self.add(C.countBits(of: new.fields, in: key.scope, at: counts.takenAt), by: 1, to: &values)
+                        Self.add(C.allCountBits(of: new.fields, views: views, in: key.scope, at: counts.takenAt), by: 1, to: &values)
                         if let expiry = C.countBitsExpiry(of: new.fields, in: key.scope, at: counts.takenAt) {
                             validUntil = min(validUntil, expiry)
                         }

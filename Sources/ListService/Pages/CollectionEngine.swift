@@ -27,7 +27,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
 
     /// Identifies one encoded response body.
     enum PageKey: Hashable {
-        case list(ListCriteria<C>, revision: UInt64, countsRevision: UInt64)
+        case list(ListCriteria<C>, revision: UInt64)
         case row(id: String, DisplayContext, revision: UInt32)
     }
 
@@ -83,11 +83,11 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         for criteria: ListCriteria<C>, compression: PageCompression? = nil
     ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         let (result, _) = sortedResult(for: criteria)
-        let counts = counts(for: criteria)
-        let key = PageKey.list(criteria, revision: result.token.revision, countsRevision: counts.token.revision)
+        let key = PageKey.list(criteria, revision: result.token.revision)
         let now = self.now
+        // A page whose counts changed is stale by their token: counts are read on a miss only.
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
-        let page = try buildPage(criteria, result: result, counts: counts, now: now)
+        let page = try buildPage(criteria, result: result, counts: counts(for: criteria), now: now)
         share(page, as: key, compression: compression)
         return (page, .miss)
     }
@@ -95,9 +95,9 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// The map for `criteria`: every matching item's marker, in the collection's marker order.
     package func map(for criteria: ListCriteria<C>, compression: PageCompression? = nil) -> (ListPage, CacheOutcome) {
         let (result, _) = sortedResult(for: criteria)
-        let counts = counts(for: criteria)
-        let key = PageKey.list(criteria, revision: result.token.revision, countsRevision: counts.token.revision)
+        let key = PageKey.list(criteria, revision: result.token.revision)
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
+        let counts = counts(for: criteria)
         let items = (try? contents(of: result, criteria: criteria))?.items ?? []
         let (markers, _) = writeRows(display: criteria.display, now: now) { context, json in
             json.beginArray()

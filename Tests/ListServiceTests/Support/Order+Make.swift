@@ -21,6 +21,19 @@ extension Order {
 }
 
 extension Order {
+    /// The default orders with owners: every other one `big`'s, every 97th unowned (staff
+    /// only), the rest their generated customers' (a few each).
+    static func owned(count: Int, anchor: Date, mostlyBy big: OwnerID) -> [Order] {
+        DefaultOrders.make(count: count, anchor: anchor).enumerated().map { index, order in
+            var order = order
+            if index % 2 == 0 { order.customer = big }
+            if index % 97 == 0 { order.customer = .none }
+            return order
+        }
+    }
+}
+
+extension Order {
     /// A valid `POST /orders` body.
     static let validCreateBody = """
         {"customerName":"Zoë Kim","currency":"EUR","items":[{"name":"Mug","quantity":3,"unitPrice":12.5,"requiresSignature":false},

@@ -15,8 +15,4 @@ extension Orders {
         let filter = OrderFilter.allCases[index]
         return (filter, Scope(currentMonth: filter == .currentMonth ? month : nil))
     }
-
-    package static func countBits(of fields: FilterFields, in month: Range<Date>, at: Date) -> UInt32 {
-        OrderFilter.allCases.enumerated().reduce(0) { $0 | bit($1.offset, $1.element.matches(fields, currentMonth: month)) }
-    }
 }

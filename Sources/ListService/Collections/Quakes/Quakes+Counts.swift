@@ -12,10 +12,14 @@ extension Quakes {
         (scope.day, .distantFuture)  // a list of today is stale at midnight by its own criteria
     }
 
+    /// `all` is the day's list.
+    package static func countedView(_ index: Int, in day: Range<Date>) -> (view: View, scope: Scope)? {
+        index == 0 ? (.all, Scope(day: day)) : nil
+    }
+
+    /// The band of a quake of the day whose magnitude is known.
     package static func countBits(of fields: FilterFields, in day: Range<Date>, at: Date) -> UInt32 {
-        guard day.contains(fields.time) else { return 0 }
-        guard let magnitude = fields.magnitude else { return 1 }
-        let band = bandFloors.count { magnitude >= $0 }
-        return 1 | bit(1 + band, true)
+        guard day.contains(fields.time), let magnitude = fields.magnitude else { return 0 }
+        return bit(1 + bandFloors.count { magnitude >= $0 }, true)
     }
 }

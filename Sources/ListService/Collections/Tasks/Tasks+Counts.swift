@@ -10,17 +10,18 @@ extension Tasks {
         return (today, today.upperBound)
     }
 
+    /// The first counts are the views'.
+    package static func countedView(_ index: Int, in today: Range<Date>) -> (view: View, scope: NoScope)? {
+        index < View.allCases.count ? (View.allCases[index], NoScope()) : nil
+    }
+
     package static func countBits(of fields: FilterFields, in today: Range<Date>, at: Date) -> UInt32 {
-        let views = View.allCases.enumerated().reduce(UInt32(0)) {
-            $0 | bit($1.offset, matches(fields, view: $1.element, scope: NoScope()))
-        }
-        let isOpen = fields.isActive && !fields.isArchived
-        return views | bit(View.allCases.count, isOpen && fields.dueDate < at)
-            | bit(View.allCases.count + 1, isOpen && today.contains(fields.dueDate))
+        bit(View.allCases.count, fields.isOpen && fields.dueDate < at)
+            | bit(View.allCases.count + 1, fields.isOpen && today.contains(fields.dueDate))
     }
 
     /// An open task not yet due becomes overdue just after its due time.
     package static func countBitsExpiry(of fields: FilterFields, in today: Range<Date>, at: Date) -> Date? {
-        fields.isActive && !fields.isArchived && fields.dueDate >= at ? fields.dueDate.addingTimeInterval(0.001) : nil
+        fields.isOpen && fields.dueDate >= at ? fields.dueDate.addingTimeInterval(0.001) : nil
     }
 }

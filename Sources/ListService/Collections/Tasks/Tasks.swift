@@ -23,6 +23,9 @@ package enum Tasks: ListCollection {
         let isActive: Bool
         let isArchived: Bool
         let dueDate: Date
+
+        /// Still to be done (`TaskItem.isOpen`).
+        var isOpen: Bool { isActive && !isArchived }
     }
 
     package static let name = "tasks"
@@ -47,7 +50,7 @@ package enum Tasks: ListCollection {
     /// The one definition of each view.
     package static func matches(_ fields: FilterFields, view: View, scope: NoScope) -> Bool {
         switch view {
-        case .active: fields.isActive && !fields.isArchived
+        case .active: fields.isOpen
         case .archived: fields.isArchived
         case .all: true
         }

@@ -8,7 +8,5 @@ extension Users {
         (NoScope(), .distantFuture)
     }
 
-    package static func countBits(of fields: FilterFields, in scope: NoScope, at: Date) -> UInt32 { 1 }
-
     package static func countedView(_ index: Int, in scope: NoScope) -> (view: View, scope: NoScope)? { (.all, NoScope()) }
 }
