@@ -14,6 +14,8 @@ package struct ListServiceError: Error, Sendable, CustomStringConvertible {
     package let parameter: String?
     /// The values the parameter accepts, when they are a closed set.
     package let allowedValues: [String]?
+    /// Every parameter at fault, when the fault is how two of them go together (`group`, `sort`).
+    package var parameters: [String]? = nil
 
     package var description: String { detail }
 
@@ -26,6 +28,13 @@ package struct ListServiceError: Error, Sendable, CustomStringConvertible {
             kind: .invalidParameter, code: "unknown-parameter",
             detail: "Unknown query parameter '\(name)'; this endpoint takes \(allowed.joined(separator: ", ")).",
             parameter: name, allowedValues: allowed)
+    }
+
+    /// Two parameters that do not go together (`group=day` with `sort=total`); names both.
+    package static func conflictingParameters(_ first: String, _ second: String, _ detail: String) -> ListServiceError {
+        ListServiceError(
+            kind: .invalidParameter, code: "invalid-parameter", detail: detail, parameter: first, allowedValues: nil,
+            parameters: [first, second])
     }
 
     /// `around` named an item the list does not hold (or the caller may not see).

@@ -8,6 +8,7 @@ extension ListServiceError {
     var httpError: HTTPError {
         var extensions: [(name: String, json: String)] = []
         if let parameter { extensions.append(("parameter", JSONString.quoted(parameter))) }
+        if let parameters { extensions.append(("parameters", "[" + parameters.map(JSONString.quoted).joined(separator: ",") + "]")) }
         if let allowedValues {
             extensions.append(("allowed", "[" + allowedValues.map(JSONString.quoted).joined(separator: ",") + "]"))
         }

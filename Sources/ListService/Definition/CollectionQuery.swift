@@ -107,6 +107,16 @@ package enum SortValue: Sendable, Hashable {
     case text(String)
 }
 
+extension SortValue {
+    /// A rank in the high bits and an instant (milliseconds since 1970, up to 2109) reversed in
+    /// the low 42: ascending, by rank and then the latest instant first; descending, the
+    /// highest rank and then the earliest instant first.
+    package static func ranked(_ rank: Int, thenReversed milliseconds: Int64) -> SortValue {
+        let limit = Int64(1 << 42) - 1
+        return .number(Int64(rank) << 42 | (limit - min(max(milliseconds, 0), limit)))
+    }
+}
+
 /// A sort value as it compares: a number, or text compared case- and accent-insensitively
 /// first. Ties between equal keys always break by id, ascending.
 package enum SortKey: Comparable, Sendable, Hashable {

@@ -25,7 +25,7 @@ package final class DisplayFormatters: Sendable {
     }
 
     /// Runs `body` with exclusive use of the formatters.
-    package func withFormatters<T: Sendable>(_ body: (inout Formatting) -> T) -> T {
+    package func withFormatters<T>(_ body: (inout Formatting) -> T) -> T {
         state.withLock { body(&$0) }
     }
 
@@ -41,6 +41,14 @@ package final class DisplayFormatters: Sendable {
         var decimal: NumberFormatter?
         var formattedAmounts: [AmountKey: String] = [:]
         var formattedDays: [Int64: String] = [:]
+        /// Formatters for date templates (`EEEEMMMMd`), made on first use, and what they wrote.
+        var templated: [String: DateFormatter] = [:]
+        var formattedTemplates: [TemplateKey: String] = [:]
+
+        struct TemplateKey: Hashable {
+            let template: String
+            let date: Date
+        }
 
         struct AmountKey: Hashable {
             let currency: String
@@ -95,6 +103,28 @@ package final class DisplayFormatters: Sendable {
                 currency[code] = formatter
             }
             return formatter.string(from: NSDecimalNumber(decimal: amount.decimal)) ?? "\(code) \(amount.plainText)"
+        }
+
+        /// `date` in the locale's own pattern for `template` (`EEEEMMMMd`: "Monday, November 23",
+        /// "Montag, 23. November"), in the client's zone.
+        /// Remembered per template and instant (section headings repeat on every page).
+        package mutating func date(_ date: Date, template: String) -> String {
+            let key = TemplateKey(template: template, date: date)
+            if let known = formattedTemplates[key] { return known }
+            let formatter: DateFormatter
+            if let known = templated[template] {
+                formatter = known
+            } else {
+                formatter = DateFormatter()
+                formatter.locale = locale
+                formatter.timeZone = mediumDate.timeZone
+                formatter.setLocalizedDateFormatFromTemplate(template)
+                templated[template] = formatter
+            }
+            let text = formatter.string(from: date)
+            if formattedTemplates.count >= Self.maxRememberedAmounts { formattedTemplates.removeAll(keepingCapacity: true) }
+            formattedTemplates[key] = text
+            return text
         }
 
         /// The medium date, remembered per local calendar day (finding the day is cheap;

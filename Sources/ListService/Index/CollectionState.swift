@@ -305,6 +305,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let hasMore: Bool
         /// The state's log position when the page was read.
         let logPosition: UInt64
+        /// The whole list's sections, when asked for (see `SectionReading`), each with its last item.
+        var sections: [(run: SlotRun, last: C.Item)] = []
 
         /// Each item's version (what `If-Match` takes), in page order.
         func versions() -> [UInt64] { itemVersions.versions(of: self) }
@@ -314,7 +316,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// since) that `start` and `limit` name; a cursor that does not fit the list is a 400, an
     /// `around` item it does not hold a 404 (`not-in-list`).
     func page(
-        of slots: SlotOrder, version: UInt64, list definition: ListDefinition<C>, start: PageStart, limit: Int
+        of slots: SlotOrder, version: UInt64, list definition: ListDefinition<C>, start: PageStart, limit: Int,
+        sections: SectionReading? = nil
     ) throws(ListServiceError) -> PageContents {
         let (field, direction) = (definition.sort, definition.direction)
         let read = lock.withReadLock { () -> Result<PageContents, ListServiceError> in
@@ -342,13 +345,26 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
             }
             let end = first + min(limit, list.count - first)
             let slots = list.slots(in: first..<end).filter { isLive[Int($0)] }
-            return .success(
-                PageContents(
-                    total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots,
-                    revisions: slots.map { revisions[Int($0)] }, itemVersions: itemVersions, index: first, hasMore: end < list.count,
-                    logPosition: logPosition))
+            var contents = PageContents(
+                total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots,
+                revisions: slots.map { revisions[Int($0)] }, itemVersions: itemVersions, index: first, hasMore: end < list.count,
+                logPosition: logPosition)
+            if let sections {
+                let runs = storedItems.withUnsafeBufferPointer { items in
+                    list.runs(key: { sections.section(items[Int($0)]) }, value: sections.value.map { value in { value(items[Int($0)]) } })
+                }
+                contents.sections = runs.map { ($0, storedItems[Int($0.lastSlot)]) }
+            }
+            return .success(contents)
         }
         return try read.get()
+    }
+
+    /// What a page reads of its list's sections: the section of an item (changing only where a
+    /// section ends along the list) and, for a summary, the number each item adds to it.
+    struct SectionReading {
+        let section: (C.Item) -> Int64
+        let value: ((C.Item) -> Int64)?
     }
 
     /// Where the item with `id` sits in `list` (callers hold the lock); nil when the list does not hold it.

@@ -127,6 +127,42 @@ struct SlotOrder: Sendable, Sequence {
         return result
     }
 
+    /// The stretches of equal `key` along the order, each with its first rank, length, last
+    /// slot and, given `value`, the sum of `value` over its slots. `key` must change only where
+    /// a stretch ends: a chunk whose last slot has the stretch's key is taken whole and an end
+    /// inside a chunk is found by binary search, so `key` is read about twice per chunk plus
+    /// log₂ of a chunk per stretch, not once per slot. `value`, when given, is read per slot.
+    func runs(key: (Int32) -> Int64, value: ((Int32) -> Int64)? = nil) -> [SlotRun] {
+        var runs: [SlotRun] = []
+        var rank = 0
+        for chunk in chunks {
+            var offset = 0
+            while offset < chunk.count {
+                let runKey = key(chunk[offset])
+                var end = chunk.count
+                if key(chunk[chunk.count - 1]) != runKey {
+                    var low = offset + 1, high = chunk.count - 1  // the key at `high` differs
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if key(chunk[middle]) == runKey { low = middle + 1 } else { high = middle }
+                    }
+                    end = low
+                }
+                let sum = value.map { value in chunk[offset..<end].reduce(0) { $0 &+ value($1) } } ?? 0
+                if let last = runs.last, last.key == runKey {
+                    runs[runs.count - 1].count += end - offset
+                    runs[runs.count - 1].lastSlot = chunk[end - 1]
+                    runs[runs.count - 1].sum &+= sum
+                } else {
+                    runs.append(SlotRun(key: runKey, start: rank + offset, count: end - offset, lastSlot: chunk[end - 1], sum: sum))
+                }
+                offset = end
+            }
+            rank += chunk.count
+        }
+        return runs
+    }
+
     /// The slots at `range` of the whole order.
     func slots(in range: Range<Int>) -> [Int32] {
         var result: [Int32] = []
@@ -142,4 +178,15 @@ struct SlotOrder: Sendable, Sequence {
         }
         return result
     }
+}
+
+/// One stretch of equal keys along a `SlotOrder` (see `SlotOrder.runs`).
+struct SlotRun: Equatable {
+    let key: Int64
+    /// The rank of its first slot.
+    let start: Int
+    var count: Int
+    var lastSlot: Int32
+    /// The sum of the values asked for over its slots (0 when none were).
+    var sum: Int64
 }

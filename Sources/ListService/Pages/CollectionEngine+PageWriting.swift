@@ -7,26 +7,38 @@ extension CollectionEngine {
     func writeRows(
         display: DisplayContext, now: Date, _ body: (inout RowContext<C.Phrases>, inout JSONWriter) -> Date?
     ) -> ([UInt8], Date?) {
-        let formatters = formatters.formatters(for: display)
-        return formatters.withFormatters { formatting in
-            var context = RowContext(
-                formatting: formatting, phrases: C.translations.phrases(for: display.localeTag), display: display, now: now)
+        withRowContext(display: display, now: now) { context in
             var json = JSONWriter(reservingCapacity: 4096)
             let expiry = body(&context, &json)
-            formatting = context.formatting
             return (json.bytes, expiry)
         }
     }
 
+    /// Runs `body` with a row context for `display`: the display's formatters, held meanwhile.
+    func withRowContext<T>(display: DisplayContext, now: Date, _ body: (inout RowContext<C.Phrases>) -> T) -> T {
+        let formatters = formatters.formatters(for: display)
+        return formatters.withFormatters { formatting in
+            var context = RowContext(
+                formatting: formatting, phrases: C.translations.phrases(for: display.localeTag), display: display, now: now)
+            defer { formatting = context.formatting }
+            return body(&context)
+        }
+    }
+
     func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, counts: ListCounts, now: Date) throws(ListServiceError) -> ListPage {
-        let contents = try contents(of: result, criteria: criteria)
+        let plan = sectionReading(for: criteria, now: now)
+        let contents = try contents(of: result, criteria: criteria, sections: plan?.reading)
+        let sections = plan.map { self.sections(of: contents, plan: $0, criteria: criteria) }
         let items = contents.items
         let versions = contents.versions()
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             json.beginArray()
-            for (item, version) in zip(items, versions) {
-                if let rowExpiry = Self.writeListRow(item, version: version, purpose: .list, in: &context, to: &json) {
+            for (index, (item, version)) in zip(items, versions).enumerated() {
+                let sectionKey = sections?.rowKeys[index]
+                if let rowExpiry = Self.writeListRow(
+                    item, version: version, purpose: .list, sectionKey: sectionKey, in: &context, to: &json)
+                {
                     expiry = min(expiry ?? rowExpiry, rowExpiry)
                 }
             }
@@ -39,24 +51,27 @@ extension CollectionEngine {
         let body = Self.pageBody(
             total: contents.total, nextCursor: nextCursor, purpose: .list,
             position: PagePosition(index: contents.index, rows: items.count, total: contents.total),
-            counts: countsMembers(counts, display: criteria.display),
+            counts: countsMembers(counts, display: criteria.display), sections: sections?.member,
             criteria: criteriaJSON(criteria), items: { $0.raw(rows) })
         return ListPage(
             body: body, token: result.token, countsToken: counts.token,
-            validUntil: min(criteria.validUntil, counts.validUntil, expiry ?? .distantFuture))
+            validUntil: min(criteria.validUntil, counts.validUntil, expiry ?? .distantFuture, sections?.validUntil ?? .distantFuture))
     }
 
     /// One row object of a list (with its item's version, what `If-Match` takes, so a client
     /// writes straight from a list) or one marker of a map, as every page and live list
-    /// writes it; the instant the row's text goes stale, if it does.
+    /// writes it, with its section's key in a grouped list; the instant the row's text goes
+    /// stale, if it does.
     static func writeListRow(
-        _ item: C.Item, version: UInt64, purpose: ListPurpose, in context: inout RowContext<C.Phrases>, to json: inout JSONWriter
+        _ item: C.Item, version: UInt64, purpose: ListPurpose, sectionKey: String? = nil, in context: inout RowContext<C.Phrases>,
+        to json: inout JSONWriter
     ) -> Date? {
         json.beginObject()
         if purpose == .map {
             C.writeMarker(item, in: &context, to: &json)
         } else {
             C.writeRow(item, in: &context, to: &json)
+            if let sectionKey { json.field("sectionKey", sectionKey) }
             json.field("version", hexDigits: version)
         }
         json.endObject()
@@ -64,11 +79,11 @@ extension CollectionEngine {
     }
 
     /// A page's body: `items` (written by `items`), `total`, `nextCursor` and where the page
-    /// sits (lists only), the counts' members (`countsMembers`) and the encoded `criteria`;
-    /// pages and live snapshots alike.
+    /// sits (lists only), the counts' members (`countsMembers`), a grouped list's `sections`
+    /// member and the encoded `criteria`; pages and live snapshots alike.
     static func pageBody(
-        total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], criteria: [UInt8],
-        items: (inout JSONWriter) -> Void
+        total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], sections: [UInt8]? = nil,
+        criteria: [UInt8], items: (inout JSONWriter) -> Void
     ) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 4096)
         json.beginObject()
@@ -78,6 +93,7 @@ extension CollectionEngine {
         if purpose == .list { json.field("nextCursor", nextCursor) }
         if let position { position.write(to: &json) }
         json.raw(counts)  // members, not a value: `"counts":{…},"formattedCounts":{…}`
+        if let sections { json.raw(sections) }  // `"sections":[…]`
         json.key("criteria")
         json.raw(criteria)
         json.endObject()
@@ -98,8 +114,13 @@ extension CollectionEngine {
     }
 
     /// The page's rows and total, read together (see `CollectionState.page`).
-    func contents(of result: SortedResult, criteria: ListCriteria<C>) throws(ListServiceError) -> CollectionState<C>.PageContents {
-        try state.page(of: result.slots, version: result.version, list: criteria.definition, start: criteria.start, limit: criteria.limit)
+    /// With `sections`, the whole list's sections too, read under the same lock.
+    func contents(
+        of result: SortedResult, criteria: ListCriteria<C>, sections: CollectionState<C>.SectionReading? = nil
+    ) throws(ListServiceError) -> CollectionState<C>.PageContents {
+        try state.page(
+            of: result.slots, version: result.version, list: criteria.definition, start: criteria.start, limit: criteria.limit,
+            sections: sections)
     }
 
     /// The criteria as applied, defaults filled in.
@@ -117,6 +138,7 @@ extension CollectionEngine {
         if criteria.purpose == .list {
             json.field("sort", criteria.sort.rawValue)
             json.field("order", criteria.direction.rawValue)
+            json.field("group", criteria.group?.rawValue)
             json.field("limit", criteria.limit)
         }
         json.field("locale", criteria.display.localeTag)

@@ -11,6 +11,8 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     package let foldedSearch: String
     package let sort: C.SortField
     package let direction: SortDirection
+    /// How the list falls into sections (`group=`), if asked; it fits the sort.
+    package let group: C.Grouping?
     package let limit: Int
     package let start: PageStart
     package let display: DisplayContext
@@ -29,7 +31,7 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     /// The parameters a request for `purpose` may carry.
     package static func parameters(for purpose: Purpose) -> [String] {
         let shared = (C.viewParameter.map { [$0] } ?? []) + ["q"] + C.scopeParameters + ["locale", "tz"]
-        return purpose == .list ? shared + ["sort", "order", "limit", "cursor", "offset", "around"] : shared
+        return purpose == .list ? shared + ["sort", "order", "group", "limit", "cursor", "offset", "around"] : shared
     }
 
     /// Validates `request`; every problem names its parameter.
@@ -41,9 +43,16 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         search = try reader.searchText("q")
         foldedSearch = TextFolding.fold(search)
         if purpose == .map, let markerSort = C.markerSort {
-            (sort, direction, limit) = (markerSort.field, markerSort.direction, Int.max)
+            (sort, direction, group, limit) = (markerSort.field, markerSort.direction, nil, Int.max)
         } else {
-            sort = try reader.choice("sort", default: C.defaultSortField(for: view))
+            let group: C.Grouping? = try reader.choice("group")
+            self.group = group
+            sort = try reader.choice("sort", default: group.map(C.sortField(for:)) ?? C.defaultSortField(for: view))
+            if let group, C.sortField(for: group) != sort {
+                throw .conflictingParameters(
+                    "group", "sort",
+                    "group=\(group.rawValue) needs sort=\(C.sortField(for: group).rawValue) (this list is sorted by \(sort.rawValue)).")
+            }
             direction = try reader.direction("order", aliases: C.directionAliases, default: C.defaultDirection(for: sort, view: view))
             limit = try reader.integer("limit", in: Self.limitRange, default: 50) ?? 50
         }

@@ -30,7 +30,12 @@ package struct ParameterReader {
     /// One of a closed set of values (`filter=pending`), or the default when absent.
     package func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T) throws(ListServiceError) -> T
     where T.RawValue == String {
-        guard let text = values[name] else { return defaultValue }
+        try choice(name) ?? defaultValue
+    }
+
+    /// One of a closed set of values (`group=day`), or nil when absent.
+    package func choice<T: RawRepresentable & CaseIterable>(_ name: String) throws(ListServiceError) -> T? where T.RawValue == String {
+        guard let text = values[name] else { return nil }
         guard let value = T(rawValue: text) else {
             let allowed = T.allCases.map(\.rawValue)
             throw .invalidParameter(

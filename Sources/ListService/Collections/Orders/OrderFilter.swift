@@ -19,7 +19,14 @@ package enum OrderFilter: String, ListChoice {
     }
 }
 
-/// The fields an order list can be sorted by.
+/// The fields an order list can be sorted by. `status`: pending, completed, cancelled, then
+/// the newest first within each.
 package enum OrderSortField: String, ListChoice {
-    case date, total, customer
+    case date, total, customer, status
+}
+
+/// How an order list falls into sections: by the client's calendar day or month (sorted by
+/// date), or by status (sorted by status).
+package enum OrderGrouping: String, ListChoice {
+    case day, month, status
 }

@@ -31,7 +31,10 @@ package enum Orders: ListCollection {
     /// High-value lists are about money; every other list is about recency. Newest or
     /// largest first unless asked otherwise.
     package static func defaultSortField(for view: OrderFilter) -> OrderSortField { view == .highValue ? .total : .date }
-    package static func defaultDirection(for field: OrderSortField, view: OrderFilter) -> SortDirection { .desc }
+    /// Descending (the newest first), but statuses in their own order: pending first.
+    package static func defaultDirection(for field: OrderSortField, view: OrderFilter) -> SortDirection {
+        field == .status ? .asc : .desc
+    }
 
     package static func scope(
         for view: OrderFilter, parameters: ParameterReader, display: DisplayContext, now: Date
@@ -60,6 +63,7 @@ package enum Orders: ListCollection {
         case .date: .number(order.date.millisecondsSince1970)
         case .total: .number(order.totalInDollars.cents)  // amounts, not numbers: £9,893 is more than $8,902
         case .customer: .text(order.customerName)
+        case .status: .ranked(order.status.rank, thenReversed: order.date.millisecondsSince1970)
         }
     }
 

@@ -6,7 +6,7 @@ extension Quakes {
     package static let countNames = ["all", "under2", "2to4", "4to6", "6plus"]
 
     /// The lower bound of each band after `under2`.
-    private static let bandFloors: [Double] = [2, 4, 6]
+    static let bandFloors: [Double] = [2, 4, 6]
 
     package static func countScope(of scope: Scope, display: DisplayContext, now: Date) -> (scope: Range<Date>, validUntil: Date) {
         (scope.day, .distantFuture)  // a list of today is stale at midnight by its own criteria

@@ -63,11 +63,8 @@ package enum Tasks: ListCollection {
     package static func sortValue(of task: TaskItem, by field: SortField) -> SortValue {
         let due = task.dueDate.millisecondsSince1970
         switch field {
-        case .priority:
-            // Priority in the high bits, the due date reversed in the low 42 bits (milliseconds
-            // until 2109): descending gives urgent first and, within a priority, earliest due first.
-            let dueBits = Int64(1 << 42) - 1 - min(max(due, 0), Int64(1 << 42) - 1)
-            return .number(Int64(task.priority.rank) << 42 | dueBits)
+        // Descending gives urgent first and, within a priority, the earliest due first.
+        case .priority: return .ranked(task.priority.rank, thenReversed: due)
         case .dueDate: return .number(due)
         case .title: return .text(task.title)
         }
