@@ -39,6 +39,7 @@ private struct ContractCheck: CollectionVisitor {
             #expect(allowed(view) == Set(C.View.allCases.map(\.rawValue)), "GET \(path): the values of \(view)")
         }
         #expect(allowed("sort") == Set(C.SortField.allCases.map(\.rawValue)), "GET \(path): the values of sort")
+        #expect(allowed("group") == Set(C.Grouping.allCases.map(\.rawValue)), "GET \(path): the values of group")
         #expect(
             allowed("order") == Set(SortDirection.allCases.map(\.rawValue) + C.directionAliases.keys), "GET \(path): the values of order")
         if C.markerSort != nil {
@@ -55,8 +56,12 @@ private struct ContractCheck: CollectionVisitor {
             Issue.record("GET \(path): no row schema found")
             return
         }
+        // A grouped list's rows carry their section's key as well.
+        let grouped = C.Grouping.allCases.first.map { "limit=500&group=\($0.rawValue)" } ?? "limit=500"
         guard let (page, _) = try? list(C.self, "limit=500", service: service),
-            let rows = page["items"] as? [[String: Any]], !rows.isEmpty
+            let (groupedPage, _) = try? list(C.self, grouped, service: service),
+            let plainRows = page["items"] as? [[String: Any]], let groupedRows = groupedPage["items"] as? [[String: Any]],
+            case let rows = plainRows + groupedRows, !rows.isEmpty
         else {
             Issue.record("GET \(path): no rows to hold against \(name)")
             return

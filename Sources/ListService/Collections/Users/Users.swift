@@ -41,7 +41,9 @@ package enum Users: ListCollection {
 
     package static func sortValue(of user: User, by field: SortField) -> SortValue {
         switch field {
-        case .name: .text(user.name)
+        // A name that starts with no letter (a digit, a symbol) sorts after every letter, as its
+        // index letter "#" comes last.
+        case .name: .text(user.name.first?.isLetter == false ? "\u{10FFFD}" + user.name : user.name)
         case .taps: .number(Int64(user.taps))
         }
     }
