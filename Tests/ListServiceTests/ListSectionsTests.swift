@@ -197,7 +197,9 @@ import Testing
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
         let byTime = ofTheDay.sorted { ($1.time, $0.id) < ($0.time, $1.id) }
-        let hours = Self.group(byTime) { "\(CalendarDays.dayName(of: $0.time, in: zone))T\(String(format: "%02d", calendar.component(.hour, from: $0.time)))" }
+        let hours = Self.group(byTime) { quake in
+            "\(CalendarDays.dayName(of: quake.time, in: zone))T\(String(format: "%02d", calendar.component(.hour, from: quake.time)))"
+        }
         #expect(Self.served(try Self.sections(of: Self.page("group=hour&tz=\(zone)", engine))) == hours)
         let byMagnitude = ofTheDay.sorted {
             let (a, b) = (Quakes.sortKey(of: $0, by: .magnitude), Quakes.sortKey(of: $1, by: .magnitude))
