@@ -61,12 +61,20 @@ import Testing
             case "orders":
                 query.append(
                     ("filter", ["all", "pending", "completed", "cancelled", "highValue"].randomElement(using: &generator) ?? "all"))
-                query.append(("sort", ["date", "total", "customer"].randomElement(using: &generator) ?? "date"))
+                let sort = ["date", "total", "customer", "status"].randomElement(using: &generator) ?? "date"
+                query.append(("sort", sort))
                 if Bool.random(using: &generator) { query.append(("q", ["a", "jo", "e"].randomElement(using: &generator) ?? "a")) }
+                if sort == "date" && Bool.random(using: &generator) {
+                    query.append(("group", ["day", "month"].randomElement(using: &generator) ?? "day"))
+                }
+                if sort == "status" && Bool.random(using: &generator) { query.append(("group", "status")) }
             case "tasks":
                 query.append(("view", ["active", "archived", "all"].randomElement(using: &generator) ?? "all"))
+                if Bool.random(using: &generator) { query.append(("group", ["due", "priority"].randomElement(using: &generator) ?? "due")) }
             default:
-                query.append(("sort", ["name", "taps"].randomElement(using: &generator) ?? "name"))
+                let sort = ["name", "taps"].randomElement(using: &generator) ?? "name"
+                query.append(("sort", sort))
+                if sort == "name" && Bool.random(using: &generator) { query.append(("group", "initial")) }
             }
             query.append(("order", ["asc", "desc"].randomElement(using: &generator) ?? "asc"))
             if Int.random(in: 0..<4, using: &generator) == 0 { query.append(("offset", String(Int.random(in: 1...6, using: &generator)))) }
@@ -106,10 +114,15 @@ import Testing
                 #expect(
                     replica.position == fresh.filter { LiveWindowReplica.positionFields.contains($0.key) }.compactMapValues { $0 as? Int },
                     "step \(step) \(collection) \(query): index, itemsBefore, itemsAfter")
+                #expect(
+                    LiveWindowReplica.derived(replica.sections) == LiveWindowReplica.derived(fresh["sections"] as? [[String: Any]] ?? []),
+                    "step \(step) \(collection) \(query): sections")
             }
         }
         let deltas = watched.reduce(0) { $0 + $1.recorder.events.filter { $0.name == "delta" }.count }
         #expect(deltas > 50, "the writes reached the windows as deltas, not only resets")
+        let sectionDeltas = watched.reduce(0) { $0 + $1.recorder.events.filter { $0.name == "delta" && $0.data["sections"] != nil }.count }
+        #expect(watched.contains { $0.query.contains { $0.0 == "group" } } && sectionDeltas > 5, "sections changed live")
     }
 }
 

@@ -12,9 +12,13 @@ extension CollectionEngine {
             let revision: UInt32
             let item: C.Item
             let version: UInt64
+            /// Its section's key, in a grouped list.
+            let sectionKey: String?
         }
 
         let entries: [Entry]
+        /// The whole list's sections, in a grouped list.
+        let sections: ListSections?
         let total: Int
         /// The rank of its first row in the whole list.
         let index: Int
@@ -46,7 +50,9 @@ extension CollectionEngine {
     func liveWindow(_ criteria: ListCriteria<C>) throws(ListServiceError) -> LiveWindow {
         let (result, _) = sortedResult(for: criteria)
         let state = self.state
-        let contents = try contents(of: result, criteria: criteria)
+        let plan = sectionReading(for: criteria, now: now)
+        let contents = try contents(of: result, criteria: criteria, sections: plan?.reading)
+        let sections = plan.map { self.sections(of: contents, plan: $0, criteria: criteria) }
         let versions = criteria.purpose == .map ? [] : contents.versions()
         var entries: [LiveWindow.Entry] = []
         entries.reserveCapacity(contents.items.count)
@@ -54,11 +60,11 @@ extension CollectionEngine {
             entries.append(
                 LiveWindow.Entry(
                     id: C.id(of: item), slot: contents.slots[index], revision: contents.revisions[index], item: item,
-                    version: versions.isEmpty ? 0 : versions[index]))
+                    version: versions.isEmpty ? 0 : versions[index], sectionKey: sections?.rowKeys[index]))
         }
         return LiveWindow(
-            entries: entries, total: contents.total, index: contents.index, hasMore: contents.hasMore, state: ObjectIdentifier(state),
-            position: contents.logPosition)
+            entries: entries, sections: sections, total: contents.total, index: contents.index, hasMore: contents.hasMore,
+            state: ObjectIdentifier(state), position: contents.logPosition)
     }
 
     /// Rows (or markers) exactly as a page of `criteria` writes them, one byte array each,
@@ -69,7 +75,8 @@ extension CollectionEngine {
         let (bytes, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             for entry in entries {
-                let rowExpiry = Self.writeListRow(entry.item, version: entry.version, purpose: criteria.purpose, in: &context, to: &json)
+                let rowExpiry = Self.writeListRow(
+                    entry.item, version: entry.version, purpose: criteria.purpose, sectionKey: entry.sectionKey, in: &context, to: &json)
                 bounds.append(json.bytes.count)
                 if let rowExpiry { expiry = min(expiry ?? rowExpiry, rowExpiry) }
             }

@@ -64,6 +64,10 @@ final class LiveList<C: ListCollection>: Sendable {
         var counts: [Int]
         var countsMembers: [UInt8]
         var countsValidUntil: Date
+        /// A grouped list's sections, and when they go stale by themselves (midnight, a task
+        /// falling due).
+        var sections: [ListSections.Section]?
+        var sectionsValidUntil: Date
         /// The snapshot body of version `v` (without a session's selection), made on first need.
         var snapshot: (v: UInt64, bytes: [UInt8])?
     }
@@ -95,21 +99,26 @@ final class LiveList<C: ListCollection>: Sendable {
         current = Locked(
             Current(
                 criteria: criteria, windowKey: LiveWindowKey(criteria), criteriaJSON: engine.criteriaJSON(criteria),
-                rows: zip(window.entries, rows).map { Row(id: $0.id, slot: $0.slot, revision: $0.revision, bytes: $1) },
+                rows: zip(window.entries, rows).map {
+                    Row(id: $0.id, slot: $0.slot, revision: $0.revision, sectionKey: $0.sectionKey, bytes: $1)
+                },
                 total: window.total, position: Self.position(of: window, purpose: purpose),
                 nextCursor: last.map { engine.nextCursor(after: $0.item, criteria: criteria) },
                 cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
                 windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
                 v: hub.version(after: nil, at: window.position),
                 rowsExpiry: expiry, counts: counts.values, countsMembers: engine.countsMembers(counts, display: criteria.display),
-                countsValidUntil: counts.validUntil))
+                countsValidUntil: counts.validUntil, sections: window.sections?.sections,
+                sectionsValidUntil: window.sections?.validUntil ?? .distantFuture))
     }
 
     var criteria: ListCriteria<C> { current.withLock { $0.criteria } }
 
-    /// When the window goes stale by itself: its criteria's end (month, day), a row's or its counts'.
+    /// When the window goes stale by itself: its criteria's end (month, day), a row's, its counts' or its sections'.
     var validUntil: Date {
-        current.withLock { min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture, $0.countsValidUntil) }
+        current.withLock {
+            min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture, $0.countsValidUntil, $0.sectionsValidUntil)
+        }
     }
 
     /// Whether a change of these items can alter the window or the total: one that adds an
@@ -138,6 +147,7 @@ final class LiveList<C: ListCollection>: Sendable {
         return facts.contains { fact in
             if fact.isCounted { return true }  // the list's counts may change
             guard fact.wasIn || fact.isIn else { return false }
+            if criteria.group != nil { return true }  // a section's count or summary changes, wherever the item sits
             guard fact.wasIn == fact.isIn, let old = fact.old, let new = fact.new else { return true }  // the total changes
             return !(sortsAfterEnd(old) && sortsAfterEnd(new))
         }
@@ -223,7 +233,7 @@ final class LiveList<C: ListCollection>: Sendable {
             let window =
                 engine.liveWindow(criteria, key: current.windowKey, memo: &windows)
                 ?? CollectionEngine<C>.LiveWindow(
-                    entries: [], total: 0, index: 0, hasMore: false, state: current.state, position: engine.state.position)
+                    entries: [], sections: nil, total: 0, index: 0, hasMore: false, state: current.state, position: engine.state.position)
             let last = window.hasMore ? window.entries.last : nil
             let cursorRow = last.map { RowIdentity(slot: $0.slot, revision: $0.revision) }
             let nextCursor =
@@ -244,6 +254,9 @@ final class LiveList<C: ListCollection>: Sendable {
                 current.counts = counts.values
                 current.countsMembers = engine.countsMembers(counts, display: criteria.display)
             }
+            let changedSections = window.sections.flatMap { ListSections.deltaMembers(from: current.sections ?? [], to: $0.sections) }
+            current.sectionsValidUntil = window.sections?.validUntil ?? .distantFuture
+            if let sections = window.sections?.sections { current.sections = sections }
             let ops = WindowDiff.ops(from: current.rows.map { $0.id }, to: rows.map { $0.id }, changed: changed)
             let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
             let position = Self.position(of: window, purpose: purpose)
@@ -254,7 +267,10 @@ final class LiveList<C: ListCollection>: Sendable {
             } else if let expiry {
                 current.rowsExpiry = min(expiry, current.rowsExpiry ?? expiry)
             }
-            guard !ops.isEmpty || isTotalChanged || isCursorChanged || isPositionChanged || isSwapped || changedCounts != nil else {
+            guard
+                !ops.isEmpty || isTotalChanged || isCursorChanged || isPositionChanged || isSwapped || changedCounts != nil
+                    || changedSections != nil
+            else {
                 current.rows = rows
                 return
             }
@@ -284,7 +300,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 "delta", token: LiveToken(epoch: epoch, v: current.v),
                 data: Self.deltaBody(
                     v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(nextCursor) : nil,
-                    position: isPositionChanged ? position : nil, counts: changedCounts, ops: ops, rows: rows))
+                    position: isPositionChanged ? position : nil, counts: changedCounts, sections: changedSections, ops: ops, rows: rows))
             current.ring.append((base, delta))
             if current.ring.count > hub.configuration.replayEvents {
                 current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents)
@@ -303,11 +319,9 @@ final class LiveList<C: ListCollection>: Sendable {
         var bytes = [[UInt8]?](repeating: nil, count: window.entries.count)
         var missing: [Int] = []
         for (index, entry) in window.entries.enumerated() {
-            if let row = before[entry.id], row.slot == entry.slot, row.revision == entry.revision {
+            if let row = before[entry.id], row.slot == entry.slot, row.revision == entry.revision, row.sectionKey == entry.sectionKey {
                 bytes[index] = row.bytes
-            } else if usesMemo,
-                let known = memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)]
-            {
+            } else if usesMemo, let known = memo[rowKey(of: entry, display: criteria.display)] {
                 bytes[index] = known
             } else {
                 missing.append(index)
@@ -316,13 +330,17 @@ final class LiveList<C: ListCollection>: Sendable {
         let (formatted, expiry) = engine.liveRows(missing.map { window.entries[$0] }, criteria: criteria, now: engine.now)
         for (index, row) in zip(missing, formatted) {
             bytes[index] = row
-            let entry = window.entries[index]
-            memo[RowKey(slot: entry.slot, revision: entry.revision, display: criteria.display, purpose: purpose)] = row
+            memo[rowKey(of: window.entries[index], display: criteria.display)] = row
         }
         let rows = window.entries.enumerated().map { index, entry in
-            Row(id: entry.id, slot: entry.slot, revision: entry.revision, bytes: bytes[index] ?? [])
+            Row(id: entry.id, slot: entry.slot, revision: entry.revision, sectionKey: entry.sectionKey, bytes: bytes[index] ?? [])
         }
         return (rows, expiry)
+    }
+
+    /// What names a row's formatting within one batch.
+    private func rowKey(of entry: CollectionEngine<C>.LiveWindow.Entry, display: DisplayContext) -> RowKey {
+        RowKey(slot: entry.slot, revision: entry.revision, display: display, purpose: purpose, sectionKey: entry.sectionKey)
     }
 
     /// Where a list's window sits; a map's window is its whole list.
@@ -441,7 +459,7 @@ final class LiveList<C: ListCollection>: Sendable {
     private func snapshotBody(_ current: Current) -> [UInt8] {
         CollectionEngine<C>.pageBody(
             total: current.total, nextCursor: current.nextCursor, purpose: purpose, position: current.position,
-            counts: current.countsMembers,
+            counts: current.countsMembers, sections: current.sections.map(ListSections.member(of:)),
             criteria: current.criteriaJSON
         ) {
             json in
@@ -451,10 +469,11 @@ final class LiveList<C: ListCollection>: Sendable {
         }
     }
 
-    /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]["index":…,"itemsBefore":…,"itemsAfter":…,]["counts":…,"formattedCounts":…,]"ops":[…]}`.
+    /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]["index":…,"itemsBefore":…,"itemsAfter":…,]["counts":…,"formattedCounts":…,]`
+    /// `["sections":…,]["removedSections":…,]"ops":[…]}`.
     private static func deltaBody(
-        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, position: PagePosition?, counts: [UInt8]?, ops: [WindowOp],
-        rows: [Row]
+        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, position: PagePosition?, counts: [UInt8]?, sections: [UInt8]?,
+        ops: [WindowOp], rows: [Row]
     ) -> [UInt8] {
         // Only inserted and updated rows are sent: look up those, not the whole window (a map's may be thousands).
         let sent = Set(
@@ -475,6 +494,7 @@ final class LiveList<C: ListCollection>: Sendable {
         if let nextCursor { json.field("nextCursor", nextCursor) }
         if let position { position.write(to: &json) }
         if let counts { json.raw(counts) }
+        if let sections { json.raw(sections) }
         json.key("ops")
         json.beginArray()
         for op in ops {

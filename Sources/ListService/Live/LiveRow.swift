@@ -12,11 +12,12 @@ struct LiveSortPosition {
     let id: String
 }
 
-/// A formatted row of a live window.
+/// A formatted row of a live window, with its section's key in a grouped list.
 struct LiveRow {
     let id: String
     let slot: Int32
     let revision: UInt32
+    let sectionKey: String?
     let bytes: [UInt8]
 }
 
@@ -44,22 +45,28 @@ struct LiveRowKey: Hashable {
     let revision: UInt32
     let display: DisplayContext
     let purpose: ListPurpose
+    let sectionKey: String?
 }
 
 /// What names a live window apart from how its rows are shown: the list (its fingerprint:
 /// collection, view, scope, caller's access, search, sort), where the window starts, its size
-/// and purpose. Lists with one key differ only in locale and zone.
+/// and purpose. Lists with one key differ only in locale and zone, but for a grouped list,
+/// whose sections are the zone's days and the locale's letters: its key holds both.
 struct LiveWindowKey: Hashable {
     let fingerprint: String
     let start: PageStart
     let limit: Int
     let purpose: ListPurpose
+    let grouping: String?
+    let groupedDisplay: DisplayContext?
 
     init<C: ListCollection>(_ criteria: ListCriteria<C>) {
         fingerprint = criteria.fingerprint
         start = criteria.start
         limit = criteria.limit
         purpose = criteria.purpose
+        grouping = criteria.group?.rawValue
+        groupedDisplay = criteria.group == nil ? nil : criteria.display
     }
 }
 

@@ -22,7 +22,9 @@ struct ListSections {
     let validUntil: Date
 
     /// `"sections":[…]`: the member a page carries (without braces).
-    var member: [UInt8] {
+    var member: [UInt8] { Self.member(of: sections) }
+
+    static func member(of sections: [Section]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 64 + sections.reduce(0) { $0 + $1.json.count + 1 })
         json.beginObject()
         json.key("sections")
@@ -31,5 +33,48 @@ struct ListSections {
         json.endArray()
         json.endObject()
         return Array(json.bytes.dropFirst().dropLast())
+    }
+
+    /// What a live delta says of the sections since `old` (nil when nothing did): `"sections":[…]`
+    /// with each section whose title, subtitle, count or summary changed, in full, and each new
+    /// one with `after` (the key of the section before it, null for the first); and
+    /// `"removedSections":[…]` with the keys of those gone. A section whose `firstIndex` only
+    /// shifted is not sent: a client derives it from the counts before it.
+    static func deltaMembers(from old: [Section], to new: [Section]) -> [UInt8]? {
+        let before = Dictionary(old.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let now = Set(new.map(\.key))
+        var json = JSONWriter(reservingCapacity: 256)
+        json.beginObject()
+        var isChanged = false
+        for (index, section) in new.enumerated() {
+            let previous = before[section.key]
+            guard previous?.content != section.content else { continue }
+            if !isChanged {
+                json.key("sections")
+                json.beginArray()
+                isChanged = true
+            }
+            guard previous == nil else {
+                json.raw(section.json)
+                continue
+            }
+            var appeared = Array(section.json.dropLast())  // the object without its closing brace
+            var after = JSONWriter(reservingCapacity: 32)
+            after.beginObject()
+            after.field("after", index == 0 ? nil : new[index - 1].key)
+            after.endObject()
+            appeared += [UInt8(ascii: ",")] + after.bytes.dropFirst()  // `"after":…}`
+            json.raw(appeared)
+        }
+        if isChanged { json.endArray() }
+        let removed = old.map(\.key).filter { !now.contains($0) }
+        if !removed.isEmpty {
+            json.key("removedSections")
+            json.beginArray()
+            for key in removed { json.string(key) }
+            json.endArray()
+        }
+        json.endObject()
+        return isChanged || !removed.isEmpty ? Array(json.bytes.dropFirst().dropLast()) : nil
     }
 }

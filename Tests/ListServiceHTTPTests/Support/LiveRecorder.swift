@@ -51,6 +51,9 @@ struct LiveWindowReplica {
     var counts: [String: Int] = [:]
     var formattedCounts: [String: String] = [:]
     var position: [String: Int] = [:]
+    /// A grouped list's sections as its events left them (a section whose `firstIndex` only
+    /// shifted is not resent: compare `derivedSections`).
+    var sections: [[String: Any]] = []
     var problems: [String] = []
 
     static let positionFields = ["index", "itemsBefore", "itemsAfter"]
@@ -65,6 +68,7 @@ struct LiveWindowReplica {
             counts = data["counts"] as? [String: Int] ?? [:]
             formattedCounts = data["formattedCounts"] as? [String: String] ?? [:]
             position = data.filter { Self.positionFields.contains($0.key) }.compactMapValues { $0 as? Int }
+            sections = data["sections"] as? [[String: Any]] ?? []
         case "delta":
             if data["base"] as? Int != v { problems.append("delta base \(data["base"] ?? "nil") after v \(v)") }
             v = data["v"] as? Int ?? -1
@@ -72,6 +76,7 @@ struct LiveWindowReplica {
             counts.merge(data["counts"] as? [String: Int] ?? [:]) { $1 }
             formattedCounts.merge(data["formattedCounts"] as? [String: String] ?? [:]) { $1 }
             position.merge(data.filter { Self.positionFields.contains($0.key) }.compactMapValues { $0 as? Int }) { $1 }
+            applySections(data)
             for op in data["ops"] as? [[String: Any]] ?? [] {
                 let id = op["id"] as? String
                 let position = id.flatMap { id in items.firstIndex { $0["id"] as? String == id } }
@@ -97,6 +102,46 @@ struct LiveWindowReplica {
                 }
             }
         default: problems.append("unknown event \(event.name)")
+        }
+    }
+
+    /// A delta's `removedSections`, then its `sections`: a known key replaced, a new one
+    /// placed after the key its `after` names (first for null).
+    private mutating func applySections(_ data: [String: Any]) {
+        let removed = Set(data["removedSections"] as? [String] ?? [])
+        sections.removeAll { removed.contains($0["key"] as? String ?? "") }
+        for var section in data["sections"] as? [[String: Any]] ?? [] {
+            let key = section["key"] as? String
+            if let known = sections.firstIndex(where: { $0["key"] as? String == key }) {
+                if section["after"] != nil { problems.append("after on a known section \(key ?? "?")") }
+                sections[known] = section
+                continue
+            }
+            guard let after = section.removeValue(forKey: "after") else {
+                problems.append("a new section \(key ?? "?") without after")
+                continue
+            }
+            if let afterKey = after as? String {
+                guard let index = sections.firstIndex(where: { $0["key"] as? String == afterKey }) else {
+                    problems.append("section \(key ?? "?") after unknown \(afterKey)")
+                    continue
+                }
+                sections.insert(section, at: index + 1)
+            } else {
+                sections.insert(section, at: 0)
+            }
+        }
+    }
+
+    /// The sections with what a client keeps of each (not the cursor), `firstIndex` derived
+    /// from the counts before it.
+    static func derived(_ sections: [[String: Any]]) -> [[String: String]] {
+        var firstIndex = 0
+        return sections.map { section in
+            defer { firstIndex += section["count"] as? Int ?? 0 }
+            var kept = section.filter { $0.key != "cursor" && $0.key != "firstIndex" }.mapValues { "\($0)" }
+            kept["firstIndex"] = String(firstIndex)
+            return kept
         }
     }
 }
