@@ -70,7 +70,9 @@ import Testing
                 if sort == "status" && Bool.random(using: &generator) { query.append(("group", "status")) }
             case "tasks":
                 query.append(("view", ["active", "archived", "all"].randomElement(using: &generator) ?? "all"))
-                if Bool.random(using: &generator) { query.append(("group", ["due", "priority"].randomElement(using: &generator) ?? "due")) }
+                if Bool.random(using: &generator) {
+                    query.append(("group", ["due", "priority"].randomElement(using: &generator) ?? "due"))
+                }
             default:
                 let sort = ["name", "taps"].randomElement(using: &generator) ?? "name"
                 query.append(("sort", sort))
