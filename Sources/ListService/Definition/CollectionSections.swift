@@ -22,31 +22,25 @@ package protocol CollectionSections: CollectionPresentation {
     static func heading(
         of section: Int64, grouping: Grouping, in context: SectionContext, writing row: inout RowContext<Phrases>
     ) -> (title: String, subtitle: String?, validUntil: Date?)
-    /// What a section's summary adds up over its items (nil: the grouping has no summary).
-    static func tally(for grouping: Grouping, in context: SectionContext) -> SectionTally<Item>?
-    /// A section's summary from its tally ("≈ $12,345.67", "3 overdue"); nil for none.
+    /// Whether a section of `grouping` has a summary (of `summaryValue` over its items).
+    static func summarizes(_ grouping: Grouping) -> Bool
+    /// What `item` adds to its section's summary.
+    static func summaryValue(of item: Item, grouping: Grouping, in context: SectionContext) -> Int64
+    /// When `item`'s summary value changes by itself (a task falls overdue); nil for never.
+    static func summaryExpiry(of item: Item, grouping: Grouping, in context: SectionContext) -> Date?
+    /// A section's summary from its total ("≈ $12,345.67", "3 overdue"); nil for none.
     static func summary(of total: Int64, grouping: Grouping, in context: inout RowContext<Phrases>) -> String?
 }
 
 extension CollectionSections {
-    package static func tally(for grouping: Grouping, in context: SectionContext) -> SectionTally<Item>? { nil }
+    package static func summarizes(_ grouping: Grouping) -> Bool { false }
+    package static func summaryValue(of item: Item, grouping: Grouping, in context: SectionContext) -> Int64 { 0 }
+    package static func summaryExpiry(of item: Item, grouping: Grouping, in context: SectionContext) -> Date? { nil }
     package static func summary(of total: Int64, grouping: Grouping, in context: inout RowContext<Phrases>) -> String? { nil }
 }
 
-/// What a section summary adds up: a number per item and, where an item's number changes by
-/// itself (a task falls overdue), when.
-package struct SectionTally<Item> {
-    package let value: (Item) -> Int64
-    package let expiry: ((Item) -> Date?)?
-
-    package init(value: @escaping (Item) -> Int64, expiry: ((Item) -> Date?)? = nil) {
-        self.value = value
-        self.expiry = expiry
-    }
-}
-
 /// Where and when sections are found: the client's zone and locale, and the instant.
-package struct SectionContext {
+package struct SectionContext: Sendable {
     package let display: DisplayContext
     package let now: Date
     package let timeZone: TimeZone

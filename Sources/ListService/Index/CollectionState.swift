@@ -305,8 +305,12 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let hasMore: Bool
         /// The state's log position when the page was read.
         let logPosition: UInt64
-        /// The whole list's sections, when asked for (see `SectionReading`), each with its last item.
+        /// The state's version when the page was read.
+        let version: UInt64
+        /// The whole list's sections, when asked for (see `SectionReading`), each with its last
+        /// item, and when a summary changes by itself.
         var sections: [(run: SlotRun, last: C.Item)] = []
+        var sectionsExpiry: Date?
 
         /// Each item's version (what `If-Match` takes), in page order.
         func versions() -> [UInt64] { itemVersions.versions(of: self) }
@@ -348,23 +352,35 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
             var contents = PageContents(
                 total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots,
                 revisions: slots.map { revisions[Int($0)] }, itemVersions: itemVersions, index: first, hasMore: end < list.count,
-                logPosition: logPosition)
-            if let sections {
-                let runs = storedItems.withUnsafeBufferPointer { items in
-                    list.runs(key: { sections.section(items[Int($0)]) }, value: sections.value.map { value in { value(items[Int($0)]) } })
-                }
-                contents.sections = runs.map { ($0, storedItems[Int($0.lastSlot)]) }
-            }
+                logPosition: logPosition, version: changeCount)
+            if let sections { (contents.sections, contents.sectionsExpiry) = self.sections(of: list, reading: sections) }
             return .success(contents)
         }
         return try read.get()
     }
 
-    /// What a page reads of its list's sections: the section of an item (changing only where a
-    /// section ends along the list) and, for a summary, the number each item adds to it.
+    /// What a page reads of its list's sections: how the list is grouped, for whom and when.
     struct SectionReading {
-        let section: (C.Item) -> Int64
-        let value: ((C.Item) -> Int64)?
+        let grouping: C.Grouping
+        let context: SectionContext
+    }
+
+    /// The sections of `list` (callers hold the lock): each with its last item, and when a
+    /// summary changes by itself. Items are read in place, by the collection's own functions.
+    private func sections(
+        of list: SlotOrder, reading: SectionReading
+    ) -> (sections: [(run: SlotRun, last: C.Item)], expiry: Date?) {
+        let (grouping, context) = (reading.grouping, reading.context)
+        var expiry: Date?
+        let runs = storedItems.withUnsafeBufferPointer { items in
+            let section = { (slot: Int32) in C.section(of: items[Int(slot)], grouping: grouping, in: context) }
+            guard C.summarizes(grouping) else { return list.runs(key: section) }
+            return list.runs(key: section) { slot in
+                if let due = C.summaryExpiry(of: items[Int(slot)], grouping: grouping, in: context) { expiry = min(expiry ?? due, due) }
+                return C.summaryValue(of: items[Int(slot)], grouping: grouping, in: context)
+            }
+        }
+        return (runs.map { ($0, storedItems[Int($0.lastSlot)]) }, expiry)
     }
 
     /// Where the item with `id` sits in `list` (callers hold the lock); nil when the list does not hold it.

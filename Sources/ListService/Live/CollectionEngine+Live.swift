@@ -50,9 +50,8 @@ extension CollectionEngine {
     func liveWindow(_ criteria: ListCriteria<C>) throws(ListServiceError) -> LiveWindow {
         let (result, _) = sortedResult(for: criteria)
         let state = self.state
-        let plan = sectionReading(for: criteria, now: now)
-        let contents = try contents(of: result, criteria: criteria, sections: plan?.reading)
-        let sections = plan.map { self.sections(of: contents, plan: $0, criteria: criteria) }
+        let (contents, sections) = try contentsAndSections(of: result, criteria: criteria, now: now)
+        let sectionKeys = sections?.rowKeys(from: contents.index, count: contents.items.count)
         let versions = criteria.purpose == .map ? [] : contents.versions()
         var entries: [LiveWindow.Entry] = []
         entries.reserveCapacity(contents.items.count)
@@ -60,7 +59,7 @@ extension CollectionEngine {
             entries.append(
                 LiveWindow.Entry(
                     id: C.id(of: item), slot: contents.slots[index], revision: contents.revisions[index], item: item,
-                    version: versions.isEmpty ? 0 : versions[index], sectionKey: sections?.rowKeys[index]))
+                    version: versions.isEmpty ? 0 : versions[index], sectionKey: sectionKeys?[index]))
         }
         return LiveWindow(
             entries: entries, sections: sections, total: contents.total, index: contents.index, hasMore: contents.hasMore,

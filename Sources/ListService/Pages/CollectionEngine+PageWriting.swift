@@ -26,16 +26,15 @@ extension CollectionEngine {
     }
 
     func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, counts: ListCounts, now: Date) throws(ListServiceError) -> ListPage {
-        let plan = sectionReading(for: criteria, now: now)
-        let contents = try contents(of: result, criteria: criteria, sections: plan?.reading)
-        let sections = plan.map { self.sections(of: contents, plan: $0, criteria: criteria) }
+        let (contents, sections) = try contentsAndSections(of: result, criteria: criteria, now: now)
         let items = contents.items
+        let sectionKeys = sections?.rowKeys(from: contents.index, count: items.count)
         let versions = contents.versions()
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             json.beginArray()
             for (index, (item, version)) in zip(items, versions).enumerated() {
-                let sectionKey = sections?.rowKeys[index]
+                let sectionKey = sectionKeys?[index]
                 if let rowExpiry = Self.writeListRow(
                     item, version: version, purpose: .list, sectionKey: sectionKey, in: &context, to: &json)
                 {
@@ -114,11 +113,13 @@ extension CollectionEngine {
     }
 
     /// The page's rows and total, read together (see `CollectionState.page`).
-    /// With `sections`, the whole list's sections too, read under the same lock.
+    /// Read from `state` (the current one by default); with `sections`, the whole list's
+    /// sections too, read under the same lock.
     func contents(
-        of result: SortedResult, criteria: ListCriteria<C>, sections: CollectionState<C>.SectionReading? = nil
+        of result: SortedResult, criteria: ListCriteria<C>, in state: CollectionState<C>? = nil,
+        sections: CollectionState<C>.SectionReading? = nil
     ) throws(ListServiceError) -> CollectionState<C>.PageContents {
-        try state.page(
+        try (state ?? self.state).page(
             of: result.slots, version: result.version, list: criteria.definition, start: criteria.start, limit: criteria.limit,
             sections: sections)
     }

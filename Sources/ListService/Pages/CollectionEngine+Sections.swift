@@ -1,52 +1,49 @@
 import Foundation
 
 /// A grouped list's sections (`group=`): found along the list as it is read (a binary search
-/// per section boundary; a summary adds up its items), then written for the client's locale
-/// and zone with a cursor that opens a page at each section's first row.
+/// per section boundary; a summary adds up its items), written for the client's locale and
+/// zone with a cursor that opens a page at each section's first row, and kept for the list,
+/// grouping and display until the items change or a heading's time is up, so the pages of one
+/// grouped list (whatever their start, for every session) find them once.
 extension CollectionEngine {
-    /// What the page read of `criteria` needs to find its sections (nil when not grouped), and
-    /// the instant it decides them at.
-    func sectionReading(for criteria: ListCriteria<C>, now: Date) -> SectionPlan? {
-        guard let group = criteria.group else { return nil }
-        let context = SectionContext(display: criteria.display, now: now)
-        let tally = C.tally(for: group, in: context)
-        let expiry = ExpiryBox()
-        let value = tally.map { tally in
-            { (item: C.Item) -> Int64 in
-                if let itemExpiry = tally.expiry?(item) { expiry.lower(to: itemExpiry) }
-                return tally.value(item)
-            }
+    /// What a list's sections depend on.
+    struct SectionsKey: Hashable {
+        let list: ListDefinition<C>
+        let grouping: C.Grouping
+        let display: DisplayContext
+    }
+
+    /// The page `criteria` names with its list's sections (nil when not grouped).
+    func contentsAndSections(
+        of result: SortedResult, criteria: ListCriteria<C>, now: Date
+    ) throws(ListServiceError) -> (CollectionState<C>.PageContents, ListSections?) {
+        guard let grouping = criteria.group else { return (try contents(of: result, criteria: criteria), nil) }
+        let key = SectionsKey(list: criteria.definition, grouping: grouping, display: criteria.display)
+        let state = self.state
+        if let known = sectionsCache.withLock({ $0[key] }), known.state == ObjectIdentifier(state), now < known.validUntil {
+            let contents = try contents(of: result, criteria: criteria, in: state)
+            if contents.version == known.version { return (contents, known) }
         }
-        return SectionPlan(
-            group: group, context: context, hasSummary: tally != nil, expiry: expiry,
-            reading: CollectionState<C>.SectionReading(section: { C.section(of: $0, grouping: group, in: context) }, value: value))
+        let reading = CollectionState<C>.SectionReading(grouping: grouping, context: SectionContext(display: criteria.display, now: now))
+        let contents = try contents(of: result, criteria: criteria, in: state, sections: reading)
+        let sections = write(contents, reading: reading, criteria: criteria, state: state)
+        sectionsCache.withLock { _ = $0.insert(key, sections, cost: sections.member.count) }
+        return (contents, sections)
     }
 
-    /// How one page finds its list's sections.
-    struct SectionPlan {
-        let group: C.Grouping
-        let context: SectionContext
-        let hasSummary: Bool
-        /// The earliest instant a summarised item's number changes by itself, found while reading.
-        let expiry: ExpiryBox
-        let reading: CollectionState<C>.SectionReading
-    }
-
-    /// The earliest of the instants it is told (a reference, for the closures that read items).
-    final class ExpiryBox {
-        private(set) var earliest = Date.distantFuture
-        func lower(to date: Date) { earliest = min(earliest, date) }
-    }
-
-    /// The sections `contents` read under `plan`, written for `criteria`'s display.
-    func sections(of contents: CollectionState<C>.PageContents, plan: SectionPlan, criteria: ListCriteria<C>) -> ListSections {
+    /// The sections `contents` read, written for `criteria`'s display.
+    private func write(
+        _ contents: CollectionState<C>.PageContents, reading: CollectionState<C>.SectionReading, criteria: ListCriteria<C>,
+        state: CollectionState<C>
+    ) -> ListSections {
         var usedKeys: [String: Int] = [:]
         var sections: [ListSections.Section] = []
-        var validUntil = plan.expiry.earliest
+        var validUntil = contents.sectionsExpiry ?? .distantFuture
         let runs = contents.sections
-        withRowContext(display: criteria.display, now: plan.context.now) { context in
+        let (grouping, context) = (reading.grouping, reading.context)
+        withRowContext(display: criteria.display, now: context.now) { row in
             for (index, section) in runs.enumerated() {
-                var key = C.sectionKey(section.run.key, grouping: plan.group, in: plan.context)
+                var key = C.sectionKey(section.run.key, grouping: grouping, in: context)
                 // A key seen before (a locale's letter the list's order does not keep together) is numbered.
                 if let seen = usedKeys[key] {
                     usedKeys[key] = seen + 1
@@ -54,15 +51,16 @@ extension CollectionEngine {
                 } else {
                     usedKeys[key] = 1
                 }
-                let heading = C.heading(of: section.run.key, grouping: plan.group, in: plan.context, writing: &context)
+                let heading = C.heading(of: section.run.key, grouping: grouping, in: context, writing: &row)
                 if let headingEnd = heading.validUntil { validUntil = min(validUntil, headingEnd) }
-                let summary = plan.hasSummary ? C.summary(of: section.run.sum, grouping: plan.group, in: &context) : nil
                 var content = JSONWriter(reservingCapacity: 128)
                 content.field("title", heading.title)
                 if let subtitle = heading.subtitle { content.field("subtitle", subtitle) }
                 content.field("count", section.run.count)
-                content.field("formattedCount", context.formatting.count(section.run.count))
-                if let summary { content.field("summary", summary) }
+                content.field("formattedCount", row.formatting.count(section.run.count))
+                if C.summarizes(grouping), let summary = C.summary(of: section.run.sum, grouping: grouping, in: &row) {
+                    content.field("summary", summary)
+                }
                 var object = JSONWriter(reservingCapacity: 256)
                 object.beginObject()
                 object.field("key", key)
@@ -75,13 +73,7 @@ extension CollectionEngine {
                         key: key, json: object.bytes, content: content.bytes, firstIndex: section.run.start, count: section.run.count))
             }
         }
-        var rowKeys: [String] = []
-        rowKeys.reserveCapacity(contents.items.count)
-        var current = 0
-        for rank in contents.index..<(contents.index + contents.items.count) {
-            while current + 1 < sections.count && sections[current + 1].firstIndex <= rank { current += 1 }
-            rowKeys.append(sections.isEmpty ? "" : sections[current].key)
-        }
-        return ListSections(sections: sections, rowKeys: rowKeys, validUntil: validUntil)
+        return ListSections(
+            sections: sections, validUntil: validUntil, version: contents.version, state: ObjectIdentifier(state))
     }
 }

@@ -15,6 +15,9 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// Lists' counts by search, access and count scope (`CollectionEngine+Counts`), kept
     /// whatever `pageCapacity` says (each is a few numbers; each write updates each).
     let countsCache: Locked<LRUCache<CountsKey, ListCounts>>
+    /// Grouped lists' sections by list, grouping and display (`CollectionEngine+Sections`),
+    /// kept whatever `pageCapacity` says: each holds until the items change or its time is up.
+    let sectionsCache = Locked(LRUCache<SectionsKey, ListSections>(capacity: 64, maxCost: 16 * 1024 * 1024))
     /// Count scopes resolved lately (a calendar month in a zone costs a calendar to find).
     let countScopes = Locked<[CountScopeKey: ResolvedCountScope]>([:])
     /// False when the shared caches are switched off (cold benchmarks): every miss computes.

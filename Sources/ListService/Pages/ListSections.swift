@@ -1,8 +1,9 @@
 import Foundation
 
-/// A list's sections as one answer shows them (`sections`): every section of the whole list,
-/// in order, each written display-ready, and the key of each row of the page.
-struct ListSections {
+/// A list's sections as answers show them (`sections`): every section of the whole list, in
+/// order, each written display-ready, as of one state version. Immutable, shared by every page
+/// of the list for one display until the items change or `validUntil`.
+final class ListSections: Sendable {
     /// One section: its key, its object as written, what a live delta compares (title,
     /// subtitle, count, summary: not `firstIndex` or `cursor`, which shift when rows come or go
     /// before it), and its place.
@@ -15,14 +16,38 @@ struct ListSections {
     }
 
     let sections: [Section]
-    /// The section key of each row of the page, in order.
-    let rowKeys: [String]
     /// When a title, a summary or an item's section changes by itself (midnight, a task
     /// falling due); `distantFuture` for never.
     let validUntil: Date
-
+    /// The state (and its version) they were read from.
+    let version: UInt64
+    let state: ObjectIdentifier
     /// `"sections":[…]`: the member a page carries (without braces).
-    var member: [UInt8] { Self.member(of: sections) }
+    let member: [UInt8]
+
+    init(sections: [Section], validUntil: Date, version: UInt64, state: ObjectIdentifier) {
+        self.sections = sections
+        self.validUntil = validUntil
+        self.version = version
+        self.state = state
+        member = Self.member(of: sections)
+    }
+
+    /// The section key of each of `count` rows from rank `index` on.
+    func rowKeys(from index: Int, count: Int) -> [String] {
+        guard !sections.isEmpty else { return Array(repeating: "", count: count) }
+        // The last section starting at or before `index`.
+        var low = 0, high = sections.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sections[middle].firstIndex <= index { low = middle + 1 } else { high = middle }
+        }
+        var current = max(0, low - 1)
+        return (index..<(index + count)).map { rank in
+            while current + 1 < sections.count && sections[current + 1].firstIndex <= rank { current += 1 }
+            return sections[current].key
+        }
+    }
 
     static func member(of sections: [Section]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 64 + sections.reduce(0) { $0 + $1.json.count + 1 })

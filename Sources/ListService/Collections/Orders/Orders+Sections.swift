@@ -44,8 +44,10 @@ extension Orders {
     }
 
     /// Every grouping sums its orders' totals in US dollars.
-    package static func tally(for grouping: OrderGrouping, in context: SectionContext) -> SectionTally<Order>? {
-        SectionTally { $0.totalInDollars.cents }
+    package static func summarizes(_ grouping: OrderGrouping) -> Bool { true }
+
+    package static func summaryValue(of order: Order, grouping: OrderGrouping, in context: SectionContext) -> Int64 {
+        order.totalInDollars.cents
     }
 
     package static func summary(of total: Int64, grouping: OrderGrouping, in context: inout RowContext<OrderPhrases>) -> String? {

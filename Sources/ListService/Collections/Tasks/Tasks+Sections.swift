@@ -58,11 +58,16 @@ extension Tasks {
         return (title, nil, context.nextMidnight)
     }
 
-    /// Counts the overdue tasks; an open task not yet due becomes overdue at its due time.
-    package static func tally(for grouping: Grouping, in context: SectionContext) -> SectionTally<TaskItem>? {
-        SectionTally(
-            value: { $0.isOverdue(at: context.now) ? 1 : 0 },
-            expiry: { $0.isOpen && $0.dueDate >= context.now ? $0.dueDate : nil })
+    /// Counts the overdue tasks.
+    package static func summarizes(_ grouping: Grouping) -> Bool { true }
+
+    package static func summaryValue(of task: TaskItem, grouping: Grouping, in context: SectionContext) -> Int64 {
+        task.isOverdue(at: context.now) ? 1 : 0
+    }
+
+    /// An open task not yet due becomes overdue at its due time.
+    package static func summaryExpiry(of task: TaskItem, grouping: Grouping, in context: SectionContext) -> Date? {
+        task.isOpen && task.dueDate >= context.now ? task.dueDate : nil
     }
 
     package static func summary(of total: Int64, grouping: Grouping, in context: inout RowContext<TaskPhrases>) -> String? {

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# What sections (issue 30, `group=`) cost, at 1,000,000 orders: one build, a grouped cold page
+# beside the same page without `group`, alternated, ROUNDS rounds, each a fresh in-memory
+# server with --shared-pages 0 and a new session per request (cold.lua), 1 connection:
+#   - the whole list by date (`sort=date`) beside `sort=date&group=day` (and `group=month`):
+#     every day's section found, and its orders' totals summed, per request;
+#   - `filter=pending&q=john` beside the same with `group=day`.
+# Server CPU per request is the steadier figure; the ratio is the grouped page's over its twin's.
+#
+#   SERVER_BINARY=.build/release/server benchmarks/sections-bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT="${PORT:-18493}"
+ROUNDS="${ROUNDS:-2}"
+DURATION="${DURATION:-6s}"
+DATA_DIR="${DATA_DIR:-/tmp/listservice-scale/1000000}"
+[[ -s "$DATA_DIR/orders.json" ]] || { mkdir -p "$DATA_DIR"; python3 ../shared/data/generate.py --orders 1000000 --tasks 1000 --quakes 1000 --out "$DATA_DIR" >/dev/null; }
+source benchmarks/setup.sh
+SERVER_BINARY="${SERVER_BINARY:-.build/release/server}"
+[[ "$SERVER_BINARY" != .build/release/server ]] || swift build -c release --product server >/dev/null
+
+echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  data: $DATA_DIR"
+start_server "$SERVER_BINARY" "$DATA_DIR" --shared-pages 0
+base="http://127.0.0.1:$PORT/orders"
+curl -s -o /dev/null "$base?sort=date&group=day"  # the formatters of the display, made once
+for round in $(seq "$ROUNDS"); do
+  echo "== round $round"
+  for path in "sort=date" "sort=date&group=day" "sort=date&group=month" "filter=pending&q=john" "filter=pending&q=john&group=day"; do
+    name="" measure "$path" 1 -s benchmarks/cold.lua "$base?$path"
+  done
+done
+stop_server
