@@ -77,7 +77,7 @@ class Browser:
 
 
 # What the page shows of each row, read from the DOM.
-ORDER_ROWS = """() => [...document.querySelectorAll('ol.rows > li')].map(li => ({
+ORDER_ROWS = """() => [...document.querySelectorAll('ol.rows > li[data-id]')].map(li => ({
   id: li.dataset.id, title: li.querySelector('.title').textContent, customer: li.querySelector('.customer').textContent,
   total: li.querySelector('.total').textContent, meta: li.querySelector('.meta').textContent,
   badges: [...li.querySelectorAll('.badge')].map(b => b.textContent)}))"""
@@ -96,7 +96,7 @@ def expect_orders(page, api_body):
 
 
 def wait_rows(page, expected_ids, timeout=5000):
-    page.wait_for_function("ids => JSON.stringify([...document.querySelectorAll('ol.rows > li')].map(li => li.dataset.id)) === JSON.stringify(ids)",
+    page.wait_for_function("ids => JSON.stringify([...document.querySelectorAll('ol.rows > li[data-id]')].map(li => li.dataset.id)) === JSON.stringify(ids)",
                            arg=expected_ids, timeout=timeout)
 
 
@@ -126,15 +126,15 @@ def check_retries_a_refused_stream(browser, timings):
         base = f"http://127.0.0.1:{port}"
         holder = browser.page()
         holder.goto(f"{base}/#/orders")
-        holder.wait_for_selector("ol.rows > li")
+        holder.wait_for_selector("ol.rows > li[data-id]")
         browser.expected_refusals.add(503)
         page = browser.page()
         page.goto(f"{base}/#/users")
         page.wait_for_function("() => document.querySelector('#live').dataset.state === 'reconnecting'", timeout=5000)
-        assert page.query_selector("ol.rows > li") is None
+        assert page.query_selector("ol.rows > li[data-id]") is None
         holder.context.close()
         freed = time.monotonic()
-        page.wait_for_selector("ol.rows > li", timeout=20000)
+        page.wait_for_selector("ol.rows > li[data-id]", timeout=20000)
         page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'")
         timings["stream freed → refused page live (s; the server asked for 5 s, jittered)"] = round(time.monotonic() - freed, 1)
         page.context.close()
@@ -203,17 +203,17 @@ def check_load_more_and_empty(browser, timings):
     # The widened window is live: a new customer sorting first enters at the top.
     status, order = browser.api("POST", "/orders", {**ORDER, "customerName": "Aaaron Aardvark"})
     assert status == 201
-    page.wait_for_function("id => document.querySelector('ol.rows > li').dataset.id === id", arg=order["id"], timeout=1000)
-    assert page.evaluate("() => document.querySelectorAll('ol.rows > li').length") == 100
+    page.wait_for_function("id => document.querySelector('ol.rows > li[data-id]').dataset.id === id", arg=order["id"], timeout=1000)
+    assert page.evaluate("() => document.querySelectorAll('ol.rows > li[data-id]').length") == 100
     page.fill("input[type=search]", "no such customer anywhere")
     page.wait_for_function("() => document.querySelector('.state:not([hidden])')?.textContent === 'No orders match.'", timeout=3000)
-    assert page.evaluate("() => document.querySelectorAll('ol.rows > li').length") == 0
+    assert page.evaluate("() => document.querySelectorAll('ol.rows > li[data-id]').length") == 0
     assert page.text_content(".count") == "0 orders" and page.is_hidden("button.more"), (page.text_content(".count"), page.is_hidden("button.more"))
     page.context.close()
 
 
-MARK = "() => document.querySelectorAll('ol.rows > li').forEach((li, i) => { li.listServiceMark = i; })"
-UNMARKED = "() => [...document.querySelectorAll('ol.rows > li')].filter(li => li.listServiceMark === undefined).map(li => li.dataset.id)"
+MARK = "() => document.querySelectorAll('ol.rows > li[data-id]').forEach((li, i) => { li.listServiceMark = i; })"
+UNMARKED = "() => [...document.querySelectorAll('ol.rows > li[data-id]')].filter(li => li.listServiceMark === undefined).map(li => li.dataset.id)"
 
 
 def check_live_write_keeps_other_nodes(browser, timings):
@@ -252,6 +252,72 @@ def check_chip_counts_change_live(browser, timings):
     assert after["pending"] != counts["pending"], (counts, after)
     page.wait_for_function(f"c => ({chip})('pending') === c", arg=after["pending"], timeout=2000)
     assert page.evaluate(f"({chip})('all')") == after["all"]
+    page.context.close()
+
+
+def check_sections_group_by_and_sticky_headers(browser, timings):
+    """Group by: the headers the API's sections name, before their first rows, sticky, with
+    their counts and summaries; another grouping brings its own sort."""
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders?group=day")
+    expected = browser.rows("/orders", group="day", limit=50)
+    wait_rows(page, ids(expected))
+    headers = "() => [...document.querySelectorAll('ol.rows > li.section-header')].map(h => ({key: h.dataset.key, text: h.textContent, next: h.nextElementSibling?.dataset.section}))"
+    page.wait_for_function(f"() => ({headers})().length > 0", timeout=2000)
+    shown = page.evaluate(headers)
+    in_window = []
+    for item in expected["items"]:
+        if item["sectionKey"] not in in_window:
+            in_window.append(item["sectionKey"])
+    assert [h["key"] for h in shown] == in_window, (shown, in_window)
+    assert all(h["key"] == h["next"] for h in shown), "each header sits before its section's first row"
+    first = expected["sections"][0]
+    for part in (first["title"], first["formattedCount"], first["summary"]):
+        assert part in shown[0]["text"], (part, shown[0]["text"])
+    assert page.evaluate("() => getComputedStyle(document.querySelector('li.section-header')).position") == "sticky"
+    page.select_option("label.picker:has-text('Group by') select", "status")
+    by_status = browser.rows("/orders", group="status", sort="status", limit=50)
+    wait_rows(page, ids(by_status))
+    page.wait_for_function("t => document.querySelector('li.section-header h3')?.textContent === t",
+                           arg=by_status["sections"][0]["title"], timeout=2000)
+    assert page.locator("label.picker:has-text('Sort by') select").input_value() == "status"
+    assert "group=status" in page.url and "sort=status" in page.url, page.url
+    page.context.close()
+
+
+def check_people_index_jumps(browser, timings):
+    """The people list's A–Z index: one button per section; one beyond the window opens the
+    list at that section, its header at the top."""
+    page = browser.page()
+    page.goto(f"{browser.base}/#/users")
+    expected = browser.rows("/users", group="initial", limit=50)
+    wait_rows(page, ids(expected))
+    letters = [section["title"] for section in expected["sections"]]
+    page.wait_for_function("n => document.querySelectorAll('nav.section-index button').length === n", arg=len(letters), timeout=2000)
+    assert page.evaluate("() => [...document.querySelectorAll('nav.section-index button')].map(b => b.textContent)") == letters
+    target = expected["sections"][-1]
+    assert target["firstIndex"] >= 50, "the last letter lies beyond the first window"
+    page.click(f"nav.section-index button[data-key='{target['key']}']")
+    jumped = browser.rows("/users", group="initial", limit=50, cursor=target["cursor"])
+    wait_rows(page, ids(jumped))
+    assert page.evaluate("() => document.querySelector('ol.rows > li').dataset.key") == target["key"]
+    top = page.evaluate(f"() => document.querySelector(\"li.section-header[data-key='{target['key']}']\").getBoundingClientRect().top")
+    assert 0 <= top < 800, f"the section's header is in view ({top})"
+    page.context.close()
+
+
+def check_deep_link_lands_on_its_row(browser, timings):
+    """`#/orders?around=<id>` opens the list at that order, highlighted and in view."""
+    target = browser.rows("/orders", limit=1, offset=439)["items"][0]["id"]
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders?around={target}")
+    expected = browser.rows("/orders", limit=50, around=target)
+    wait_rows(page, ids(expected))
+    row = f"li[data-id='{target}']"
+    page.wait_for_selector(f"{row}.highlight", timeout=2000)
+    box = page.evaluate(f"() => document.querySelector(\"{row}\").getBoundingClientRect().toJSON()")
+    assert 0 <= box["top"] and box["bottom"] <= 800, f"the linked row is in view: {box}"
+    assert expected["index"] > 0 and page.evaluate(f"() => document.querySelector(\"{row}\").getAttribute('aria-current')") == "true"
     page.context.close()
 
 
@@ -377,7 +443,7 @@ def check_locale_and_zone_pickers(browser, timings):
     assert page.input_value("#locale") == "de-DE" and page.input_value("#tz") == "Asia/Tokyo", "defaults are not the browser's"
     expected = browser.rows("/orders", limit=50, locale="de-DE", tz="Asia/Tokyo")
     wait_rows(page, ids(expected))
-    page.wait_for_function("t => document.querySelector('ol.rows > li .total').textContent === t", arg=expected["items"][0]["formattedTotal"])
+    page.wait_for_function("t => document.querySelector('ol.rows > li[data-id] .total').textContent === t", arg=expected["items"][0]["formattedTotal"])
     page.select_option("#locale", "fr-FR")
     page.select_option("#tz", "America/New_York")
     french = browser.rows("/orders", limit=50, locale="fr-FR", tz="America/New_York")
@@ -385,7 +451,7 @@ def check_locale_and_zone_pickers(browser, timings):
     # first (in the hours when Tokyo and New York are on different dates, the first row can
     # already read right while the list is still the one for fr-FR in Tokyo).
     metas = [f"{item['formattedDate']} · {item['shippingLabel']}" for item in french["items"]]
-    page.wait_for_function("m => JSON.stringify([...document.querySelectorAll('ol.rows > li .meta')].map(e => e.textContent)) === JSON.stringify(m)",
+    page.wait_for_function("m => JSON.stringify([...document.querySelectorAll('ol.rows > li[data-id] .meta')].map(e => e.textContent)) === JSON.stringify(m)",
                            arg=metas)
     expect_orders(page, french)
     page.context.close()
@@ -430,7 +496,7 @@ def sign_in(page, who):
     page.wait_for_selector("#signin select")
     page.evaluate(MARK)
     page.select_option("#signin select", f"{who['role']}:{who['sub']}" if who else "")
-    page.wait_for_function("() => [...document.querySelectorAll('ol.rows > li')].every(li => li.listServiceMark === undefined)"
+    page.wait_for_function("() => [...document.querySelectorAll('ol.rows > li[data-id]')].every(li => li.listServiceMark === undefined)"
                            " && document.querySelector('#live').textContent === 'Live'", timeout=3000)
 
 
@@ -500,7 +566,7 @@ def save_screenshots(browser, directory):
         page = browser.page(width, height)
         for screen, fragment in (("orders", "orders"), ("tasks", "tasks"), ("quakes", f"quakes?date={quake_day(browser)}"), ("users", "users")):
             page.goto(f"{browser.base}/#/{fragment}")
-            page.wait_for_selector("ol.rows > li")
+            page.wait_for_selector("ol.rows > li[data-id]")
             if screen == "quakes":
                 page.wait_for_selector("svg.map circle.marker")
             page.wait_for_timeout(300)
@@ -515,7 +581,7 @@ def check_one_stream_for_the_page(browser, timings):
     streams = []
     page.on("request", lambda r: streams.append(r.url) if r.resource_type == "eventsource" else None)
     page.goto(f"{browser.base}/#/quakes")
-    page.wait_for_selector("ol.rows > li")
+    page.wait_for_selector("ol.rows > li[data-id]")
     page.wait_for_selector("svg.map circle.marker")
     page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'")
     assert len(streams) == 1 and urllib.parse.urlparse(streams[0]).path == "/live", streams
@@ -566,7 +632,8 @@ def check_a_lost_answer_is_retried_once(browser, timings):
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
           check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
-          check_chip_counts_change_live,
+          check_chip_counts_change_live, check_sections_group_by_and_sticky_headers, check_people_index_jumps,
+          check_deep_link_lands_on_its_row,
           check_locale_and_zone_pickers,
           check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, check_signed_in_customers_and_staff,
           measure_first_rows]

@@ -21,7 +21,7 @@ package final class ListPage: Sendable {
         itemVersion: String? = nil
     ) {
         self.body = body
-        self.etag = itemVersion.map { "\"\($0)-\(ETag.hexDigest(body))\"" } ?? ETag.make(for: body)
+        self.etag = itemVersion.map { "\"\($0)-\(ETag.hexBodyDigest(body))\"" } ?? ETag.make(for: body)
         self.token = token
         self.countsToken = countsToken
         self.validUntil = validUntil

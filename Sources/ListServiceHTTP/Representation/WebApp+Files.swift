@@ -22,6 +22,7 @@ extension WebApp {
             ("app.js", PackageResources.app_js),
             ("api.js", PackageResources.api_js),
             ("live.js", PackageResources.live_js),
+            ("sections.js", PackageResources.sections_js),
             ("view.js", PackageResources.view_js),
             ("screen.js", PackageResources.screen_js),
             ("signin.js", PackageResources.signin_js),

@@ -11,6 +11,9 @@ const configs = Object.fromEntries(
   await Promise.all(names.map(async (name) => [name, (await import(`./${name}.js`))[name]])),
 );
 const main = document.getElementById('screen');
+// Sticky section headers sit just under the sticky bar, however tall it wraps.
+const bar = document.querySelector('.bar');
+new ResizeObserver(() => document.documentElement.style.setProperty('--bar-height', `${bar.offsetHeight}px`)).observe(bar);
 const indicator = document.getElementById('live');
 const localePicker = document.getElementById('locale');
 const zonePicker = document.getElementById('tz');

@@ -148,9 +148,11 @@ export class LiveList {
    * @param options.render (row) => Element for one row (called again when a row changes)
    * @param options.onBody (body, kind) => void for each snapshot, reset and delta
    * @param options.onState (state) => void: connecting, live, reconnecting, refused
+   * @param options.beforeChange () => void before an event changes the rows: takes out what
+   *   the screen put between them (section headers), so the container's children are the rows
    */
-  constructor(container, { render, onBody = () => {}, onState = () => {} }) {
-    Object.assign(this, { container, render, onBody, onState });
+  constructor(container, { render, onBody = () => {}, onState = () => {}, beforeChange = () => {} }) {
+    Object.assign(this, { container, render, onBody, onState, beforeChange });
     this.nodes = new Map(); // id → element
     this.contents = new Map(); // id → the row's JSON, to see what changed
     this.key = `list-${++lastKey}`; // its name on the tab's stream
@@ -171,6 +173,7 @@ export class LiveList {
 
   /** An event of this list from the stream. */
   receive(kind, body) {
+    this.beforeChange();
     if (kind === 'delta') this.patch(body);
     else this.replace(body, kind);
     this.setState('live');

@@ -29,13 +29,16 @@ export const orders = {
   name: 'orders', path: '/orders', title: 'Orders', pageSize: 50, row,
   empty: 'No orders match.',
   noun: (n, formatted) => `${formatted} ${n === 1 ? 'order' : 'orders'}`,
-  defaults: { filter: 'all', q: '', sort: 'date', order: 'desc' },
+  defaults: { filter: 'all', q: '', sort: 'date', order: 'desc', group: '' },
+  groupSorts: { day: 'date', month: 'date', status: 'status' },
+  sortOrders: { status: 'asc' },
   controls: [
     { kind: 'search', key: 'q', label: 'Search customer or title' },
     { kind: 'chips', key: 'filter', label: 'Filter', options: [
       ['all', 'All'], ['pending', 'Pending'], ['completed', 'Completed'], ['cancelled', 'Cancelled'],
       ['highValue', 'High value'], ['currentMonth', 'This month']] },
-    { kind: 'picker', key: 'sort', label: 'Sort by', options: [['date', 'Date'], ['total', 'Total'], ['customer', 'Customer']] },
+    { kind: 'picker', key: 'sort', label: 'Sort by', options: [['date', 'Date'], ['total', 'Total'], ['customer', 'Customer'], ['status', 'Status']] },
+    { kind: 'picker', key: 'group', label: 'Group by', options: [['', 'None'], ['day', 'Day'], ['month', 'Month'], ['status', 'Status']] },
     directionControl,
   ],
 };

@@ -1,6 +1,8 @@
-// A list screen: controls bound to criteria kept in the URL, one live list, its count, load
-// more, and loading, empty and error states. Each collection's module gives its vocabulary.
+// A list screen: controls bound to criteria kept in the URL, one live list with its sections,
+// its count, load more, and loading, empty and error states. Each collection's module gives
+// its vocabulary.
 import { LiveList } from './live.js';
+import { Sections } from './sections.js';
 import { send, withQuery } from './api.js';
 import { h, searchBox, chips, picker, direction } from './view.js';
 
@@ -24,12 +26,18 @@ const maxWindow = 500;
 /**
  * Makes a screen from `config`: `name`, `path`, `title`, `noun(n, formatted)`, `defaults`,
  * `controls`, `row(row, screen)`, `pageSize`, and optionally `extend(screen)` for what sits
- * beside the list (a form, a map) and `onBody(body)`.
+ * beside the list (a form, a map) and `onBody(body)`. A grouped list names the sort each
+ * grouping needs (`groupSorts`), the grouping a sort brings (`groupFor`), and whether its
+ * sections make an index that jumps (`sectionIndex`); `sortOrders`, the direction a sort
+ * starts in where it has a natural one.
  */
 export function listScreen(config, app) {
   const criteria = { ...config.defaults };
   const controls = {};
   let limit = config.pageSize, total = null, nextCursor = null, openedWith = '';
+  // Where the window starts when not at the top (`around` from a link, a section's `cursor`),
+  // the row a link names (highlighted once shown), and the section an index jump waits for.
+  let startAt = {}, highlight = null, pendingJump = null;
 
   const rows = h('ol.rows', { 'aria-label': config.title, 'aria-describedby': `${config.name}-count` });
   const count = h('p.count', { id: `${config.name}-count`, 'aria-live': 'polite' });
@@ -41,7 +49,15 @@ export function listScreen(config, app) {
     controls[control.key] = controlMakers[control.kind](control, (value) => change(control.key, value));
     bar.append(controls[control.key].element);
   }
-  const listPanel = h('section.panel', { 'aria-label': config.title }, count, notice, state, rows, more);
+  const sections = new Sections(rows, {
+    onJump(section) {
+      startAt = section.cursor ? { cursor: section.cursor } : {};
+      pendingJump = section.key;
+      limit = config.pageSize;
+      open();
+    },
+  });
+  const listPanel = h('section.panel', { 'aria-label': config.title }, count, sections.index, notice, state, rows, more);
   const element = h('div.screen', {}, h('h2', {}, config.title), bar, h('div.layout', {}, listPanel));
 
   const screen = {
@@ -66,7 +82,12 @@ export function listScreen(config, app) {
   };
 
   const list = new LiveList(rows, {
-    render: (row) => config.row(row, screen),
+    render: (row) => {
+      const node = config.row(row, screen);
+      if (row.sectionKey) node.dataset.section = row.sectionKey;
+      return node;
+    },
+    beforeChange: () => sections.strip(),
     onState: (liveState, detail) => {
       app.setLive(config.name, liveState);
       if (liveState === 'refused') showState(detail, true);
@@ -76,6 +97,9 @@ export function listScreen(config, app) {
       if ('nextCursor' in body) nextCursor = body.nextCursor;
       // A snapshot carries every count, a delta the ones that changed.
       if (body.formattedCounts) for (const control of Object.values(controls)) control.setCounts?.(body.formattedCounts);
+      sections.apply(body, kind);
+      sections.decorate(Boolean(config.sectionIndex));
+      if (kind !== 'delta') showPending();
       if (kind !== 'delta') performance.mark(`listservice:rows:${config.name}`);
       if (kind === 'delta' && body.ops.length) app.announce(`${body.ops.length} ${body.ops.length === 1 ? 'row' : 'rows'} changed`);
       rows.removeAttribute('aria-busy');
@@ -95,12 +119,27 @@ export function listScreen(config, app) {
     more.textContent = more.disabled ? `Showing the first ${maxWindow}: narrow the search to see others` : 'Load more';
   }
 
+  /** After a snapshot: the section an index jump asked for at the top, or the row a link
+   *  named highlighted in the middle of the screen. */
+  function showPending() {
+    if (pendingJump) sections.header(pendingJump)?.scrollIntoView({ block: 'start' });
+    pendingJump = null;
+    const linked = highlight && rows.querySelector(`[data-id="${CSS.escape(highlight)}"]`);
+    if (linked) {
+      linked.classList.add('highlight');
+      linked.setAttribute('aria-current', 'true');
+      linked.scrollIntoView({ block: 'center' });
+      highlight = null;
+    }
+  }
+
   function showState(message, isError) {
     state.hidden = false;
     state.className = isError ? 'state error' : 'state';
     state.replaceChildren(message, isError ? h('button', { type: 'button', onclick: () => open(true) }, 'Try again') : '');
     if (isError) {
       list.clear();
+      sections.clear();
       total = null;
       nextCursor = null;
       count.textContent = '';
@@ -110,7 +149,7 @@ export function listScreen(config, app) {
 
   /** Watches the list for the current criteria and display (again if `force`). */
   function open(force = false) {
-    const url = withQuery(`${config.path}/live`, screen.query({ limit }));
+    const url = withQuery(`${config.path}/live`, screen.query({ limit, ...startAt }));
     if (url === openedWith && !force) return;
     openedWith = url;
     rows.setAttribute('aria-busy', 'true');
@@ -121,6 +160,19 @@ export function listScreen(config, app) {
 
   function change(key, value) {
     criteria[key] = value;
+    // A grouping brings the sort it needs; a sort it does not fit ends it (or brings its own).
+    const sort = criteria.sort;
+    if (key === 'group' && value) criteria.sort = config.groupSorts[value];
+    if (key === 'sort' && config.groupSorts && config.groupSorts[criteria.group] !== value) {
+      criteria.group = config.groupFor?.[value] ?? '';
+    }
+    // A sort with a natural direction (statuses: pending first) starts in it.
+    if (criteria.sort !== sort || key === 'sort') criteria.order = config.sortOrders?.[criteria.sort] ?? criteria.order;
+    controls.sort?.set(criteria.sort);
+    controls.group?.set(criteria.group);
+    controls.order?.set(criteria.order);
+    startAt = {};
+    highlight = null;
     limit = config.pageSize;
     app.navigate(config.name, criteria, config.defaults);
     screen.tell('');
@@ -132,6 +184,7 @@ export function listScreen(config, app) {
     try {
       const page = await send('GET', withQuery(config.path, screen.query({ cursor: nextCursor, limit: config.pageSize })));
       list.append(page.items);
+      sections.decorate(Boolean(config.sectionIndex));
       limit = Math.min(maxWindow, list.count);
       open();
     } catch (problem) {
@@ -142,8 +195,11 @@ export function listScreen(config, app) {
 
   return {
     element,
-    /** Shows the criteria `params` (from the URL), the rest at their defaults. */
+    /** Shows the criteria `params` (from the URL), the rest at their defaults; `around=<id>`
+     *  opens the list at that row, highlighted. */
     show(params) {
+      startAt = params.around ? { around: params.around } : {};
+      highlight = params.around ?? null;
       for (const key of Object.keys(config.defaults)) {
         criteria[key] = params[key] ?? config.defaults[key];
         controls[key]?.set(criteria[key]);

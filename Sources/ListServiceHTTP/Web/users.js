@@ -16,7 +16,11 @@ export const users = {
   name: 'users', path: '/users', title: 'People', pageSize: 50, row,
   empty: 'Nobody matches.',
   noun: (n, formatted) => `${formatted} ${n === 1 ? 'person' : 'people'}: tap one to count`,
-  defaults: { q: '', sort: 'name', order: 'asc' },
+  defaults: { q: '', sort: 'name', order: 'asc', group: 'initial' },
+  // By name, people fall under their initials, with an index (A–Z) that jumps.
+  groupSorts: { initial: 'name' },
+  groupFor: { name: 'initial' },
+  sectionIndex: true,
   controls: [
     { kind: 'search', key: 'q', label: 'Search names' },
     { kind: 'picker', key: 'sort', label: 'Sort by', options: [['name', 'Name'], ['taps', 'Taps']] },
