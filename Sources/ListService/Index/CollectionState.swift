@@ -374,10 +374,11 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         var expiry: Date?
         let runs = storedItems.withUnsafeBufferPointer { items in
             let section = { (slot: Int32) in C.section(of: items[Int(slot)], grouping: grouping, in: context) }
-            guard C.summarizes(grouping) else { return list.runs(key: section) }
+            guard C.summarizes(grouping), let first = items.baseAddress else { return list.runs(key: section) }
             return list.runs(key: section) { slot in
-                if let due = C.summaryExpiry(of: items[Int(slot)], grouping: grouping, in: context) { expiry = min(expiry ?? due, due) }
-                return C.summaryValue(of: items[Int(slot)], grouping: grouping, in: context)
+                let item = first + Int(slot)
+                if let due = C.summaryExpiry(of: item, grouping: grouping, in: context) { expiry = min(expiry ?? due, due) }
+                return C.summaryValue(of: item, grouping: grouping, in: context)
             }
         }
         return (runs.map { ($0, storedItems[Int($0.lastSlot)]) }, expiry)

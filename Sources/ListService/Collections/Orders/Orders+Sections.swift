@@ -46,8 +46,8 @@ extension Orders {
     /// Every grouping sums its orders' totals in US dollars.
     package static func summarizes(_ grouping: OrderGrouping) -> Bool { true }
 
-    package static func summaryValue(of order: Order, grouping: OrderGrouping, in context: SectionContext) -> Int64 {
-        order.totalInDollars.cents
+    package static func summaryValue(of order: UnsafePointer<Order>, grouping: OrderGrouping, in context: SectionContext) -> Int64 {
+        CurrencyRates.inDollars(order.pointee.total, currency: order.pointee.currency).cents
     }
 
     package static func summary(of total: Int64, grouping: OrderGrouping, in context: inout RowContext<OrderPhrases>) -> String? {

@@ -61,14 +61,17 @@ extension Tasks {
     /// Counts the overdue tasks.
     package static func summarizes(_ grouping: Grouping) -> Bool { true }
 
-    package static func summaryValue(of task: TaskItem, grouping: Grouping, in context: SectionContext) -> Int64 {
-        task.isOverdue(at: context.now) ? 1 : 0
+    package static func summaryValue(of task: UnsafePointer<TaskItem>, grouping: Grouping, in context: SectionContext) -> Int64 {
+        isOpen(task) && task.pointee.dueDate < context.now ? 1 : 0  // `TaskItem.isOverdue`, read in place
     }
 
     /// An open task not yet due becomes overdue at its due time.
-    package static func summaryExpiry(of task: TaskItem, grouping: Grouping, in context: SectionContext) -> Date? {
-        task.isOpen && task.dueDate >= context.now ? task.dueDate : nil
+    package static func summaryExpiry(of task: UnsafePointer<TaskItem>, grouping: Grouping, in context: SectionContext) -> Date? {
+        isOpen(task) && task.pointee.dueDate >= context.now ? task.pointee.dueDate : nil
     }
+
+    /// `TaskItem.isOpen`, read in place.
+    private static func isOpen(_ task: UnsafePointer<TaskItem>) -> Bool { task.pointee.isActive && !task.pointee.isArchived }
 
     package static func summary(of total: Int64, grouping: Grouping, in context: inout RowContext<TaskPhrases>) -> String? {
         total > 0 ? context.phrases.overdueCount(context.formatting.count(Int(total))) : nil
