@@ -84,7 +84,7 @@ extension CollectionEngine {
         total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], sections: [UInt8]? = nil,
         criteria: [UInt8], items: (inout JSONWriter) -> Void
     ) -> [UInt8] {
-        var json = JSONWriter(reservingCapacity: 4096)
+        var json = JSONWriter(reservingCapacity: 4096 + counts.count + (sections?.count ?? 0) + criteria.count)
         json.beginObject()
         json.key("items")
         items(&json)
