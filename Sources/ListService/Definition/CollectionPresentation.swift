@@ -51,15 +51,12 @@ package struct RowContext<Phrases: Sendable> {
         self.phrases = phrases
         self.display = display
         self.now = now
-        timeZone = DisplayContext.timeZone(named: display.timeZoneIdentifier) ?? TimeZone(identifier: "UTC") ?? .current
+        timeZone = display.timeZone
         today = CalendarDays.day(containing: now, in: display.timeZoneIdentifier)
     }
 
     /// Calendar days from today to the day of `date` in the client's zone (negative: past).
     package func calendarDays(until date: Date) -> Int {
-        func localDay(_ instant: Date) -> Int {
-            Int(((instant.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: instant))) / 86_400).rounded(.down))
-        }
-        return localDay(date) - localDay(now)
+        Int(timeZone.localDay(of: date) - timeZone.localDay(of: now))
     }
 }

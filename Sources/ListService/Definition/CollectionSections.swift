@@ -47,47 +47,33 @@ package struct SectionContext: Sendable {
     package let display: DisplayContext
     package let now: Date
     package let timeZone: TimeZone
-    /// The client's calendar, in its zone, with its locale's first day of the week.
-    package let calendar: Calendar
     /// Today in the client's zone, as days since 1970-01-01.
-    package private(set) var today: Int64 = 0
+    package let today: Int64
     /// The client's next midnight.
-    package private(set) var nextMidnight = Date.distantFuture
+    package let nextMidnight: Date
     /// When the client's current week ends (by its locale's first day of the week).
-    package private(set) var endOfWeek = Date.distantFuture
+    package let endOfWeek: Date
     /// When the client's current year ends.
-    package private(set) var endOfYear = Date.distantFuture
+    package let endOfYear: Date
 
     package init(display: DisplayContext, now: Date) {
         self.display = display
         self.now = now
-        timeZone = DisplayContext.timeZone(named: display.timeZoneIdentifier) ?? TimeZone(identifier: "UTC") ?? .current
+        timeZone = display.timeZone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         calendar.locale = Locale(identifier: display.localeTag.replacingOccurrences(of: "-", with: "_"))
-        self.calendar = calendar
-        today = localDay(of: now)
-        nextMidnight = start(ofLocalDay: today + 1)
+        today = timeZone.localDay(of: now)
+        let tomorrow = LocalDate(daysSince1970: today + 1)
+        nextMidnight =
+            calendar.date(from: DateComponents(year: tomorrow.year, month: tomorrow.month, day: tomorrow.day))
+            ?? Date(timeIntervalSince1970: Double(today + 1) * 86_400)
         endOfWeek = calendar.dateInterval(of: .weekOfYear, for: now)?.end ?? nextMidnight
         endOfYear = calendar.dateInterval(of: .year, for: now)?.end ?? .distantFuture
     }
 
-    /// Days since 1970-01-01 of `date`'s calendar day in the client's zone.
-    package func localDay(of date: Date) -> Int64 {
-        Int64(((date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))) / 86_400).rounded(.down))
-    }
-
-    /// Hours since 1970-01-01T00 of `date`'s hour on the client's clock.
-    package func localHour(of date: Date) -> Int64 {
-        Int64(((date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))) / 3_600).rounded(.down))
-    }
-
-    /// The instant the client's local day `day` (days since 1970-01-01) starts.
-    package func start(ofLocalDay day: Int64) -> Date {
-        let components = LocalDate(daysSince1970: day)
-        return calendar.date(from: DateComponents(year: components.year, month: components.month, day: components.day))
-            ?? Date(timeIntervalSince1970: Double(day) * 86_400)
-    }
+    /// Noon of the client's local day `day`: what a day's heading is formatted from.
+    package func noon(ofLocalDay day: Int64) -> Date { middle(ofLocalHour: day * 24 + 12) }
 
     /// An instant in the middle of the client's local hour `hour` (hours since 1970-01-01T00),
     /// clear of any zone transition's edge: what its heading is formatted from.
@@ -120,7 +106,7 @@ extension SectionContext {
     package func dayHeading(_ day: Int64, formatting: inout DisplayFormatters.Formatting) -> (
         title: String, subtitle: String?, validUntil: Date?
     ) {
-        let date = middle(ofLocalHour: day * 24 + 12)  // noon: clear of any zone transition
+        let date = noon(ofLocalDay: day)
         let isThisYear = LocalDate(daysSince1970: day).year == LocalDate(daysSince1970: today).year
         let text = formatting.date(date, template: isThisYear ? "EEEEMMMMd" : "EEEEMMMMdy")
         let validUntil = abs(day - today) <= 2 ? nextMidnight : (isThisYear || day > today ? endOfYear : nil)

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A locale's alphabetic index, as a contact list's A–Z strip shows it: its letters in order,
@@ -25,8 +26,21 @@ package struct AlphabeticIndex: Sendable {
         "no": ["Æ", "Ø", "Å"],
     ]
 
+    /// The index of `localeTag`'s language, made once per language.
+    package static func of(_ localeTag: String) -> AlphabeticIndex {
+        let language = DisplayContext.language(of: localeTag)
+        return made.withLock { made in
+            if let index = made[language] { return index }
+            let index = AlphabeticIndex(localeTag: language)
+            made[language] = index
+            return index
+        }
+    }
+
+    private static let made = Locked<[String: AlphabeticIndex]>([:])
+
     package init(localeTag: String) {
-        let language = localeTag.split(separator: "-").first.map { $0.lowercased() } ?? "en"
+        let language = DisplayContext.language(of: localeTag)
         let extra = Self.lettersAfterZ[language] ?? []
         hasKana = language == "ja"
         ownLetters = Dictionary(uniqueKeysWithValues: extra.enumerated().map { ($0.element, Self.latin.count + $0.offset) })

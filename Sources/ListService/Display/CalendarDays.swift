@@ -1,10 +1,22 @@
 import Foundation
 
+extension TimeZone {
+    /// Days since 1970-01-01 of `date`'s calendar day in this zone.
+    package func localDay(of date: Date) -> Int64 {
+        Int64(((date.timeIntervalSince1970 + Double(secondsFromGMT(for: date))) / 86_400).rounded(.down))
+    }
+
+    /// Hours since 1970-01-01T00 of `date`'s hour on this zone's clock.
+    package func localHour(of date: Date) -> Int64 {
+        Int64(((date.timeIntervalSince1970 + Double(secondsFromGMT(for: date))) / 3_600).rounded(.down))
+    }
+}
+
 /// Calendar arithmetic in a client's time zone: months and days.
 package enum CalendarDays {
     static func calendar(in zoneName: String) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = DisplayContext.timeZone(named: zoneName) ?? TimeZone(identifier: "UTC") ?? calendar.timeZone
+        calendar.timeZone = DisplayContext.zone(named: zoneName)
         return calendar
     }
 

@@ -12,6 +12,19 @@ package struct DisplayContext: Hashable, Sendable {
         self.timeZoneIdentifier = timeZoneIdentifier
     }
 
+    /// The client's zone.
+    package var timeZone: TimeZone { Self.zone(named: timeZoneIdentifier) }
+
+    /// The zone `name` names (validated when the request was read), else UTC.
+    static func zone(named name: String) -> TimeZone {
+        timeZone(named: name) ?? TimeZone(identifier: "UTC") ?? .current
+    }
+
+    /// The language of a BCP 47 tag, lowercased (`de-DE` → `de`).
+    package static func language(of localeTag: String) -> String {
+        localeTag.split(separator: "-").first.map { $0.lowercased() } ?? "en"
+    }
+
     /// Validates a time zone name: IANA identifiers only (`Europe/Berlin`, `UTC`), never abbreviations.
     package static func timeZone(named name: String) -> TimeZone? {
         guard name.utf8.count <= 64, let zone = TimeZone(identifier: name), zone.identifier == name || name == "UTC" else {

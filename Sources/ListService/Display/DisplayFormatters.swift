@@ -130,8 +130,7 @@ package final class DisplayFormatters: Sendable {
         /// The medium date, remembered per local calendar day (finding the day is cheap;
         /// formatting is not).
         package mutating func mediumDate(_ date: Date) -> String {
-            let offset = mediumDate.timeZone.secondsFromGMT(for: date)
-            let day = Int64(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down))
+            let day = mediumDate.timeZone.localDay(of: date)
             if let known = formattedDays[day] { return known }
             let text = mediumDate.string(from: date)
             if formattedDays.count >= Self.maxRememberedAmounts { formattedDays.removeAll(keepingCapacity: true) }

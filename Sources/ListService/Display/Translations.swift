@@ -12,7 +12,7 @@ package struct Translations<Phrases: Sendable>: Sendable {
 
     /// The phrases for a BCP 47 locale tag (`de-DE` reads `de`).
     package func phrases(for localeTag: String) -> Phrases {
-        let language = localeTag.split(separator: "-").first.map(String.init) ?? "en"
+        let language = DisplayContext.language(of: localeTag)
         return byLanguage[language] ?? english
     }
 }

@@ -64,10 +64,8 @@ final class LiveList<C: ListCollection>: Sendable {
         var counts: [Int]
         var countsMembers: [UInt8]
         var countsValidUntil: Date
-        /// A grouped list's sections, and when they go stale by themselves (midnight, a task
-        /// falling due).
-        var sections: [ListSections.Section]?
-        var sectionsValidUntil: Date
+        /// A grouped list's sections as last sent.
+        var sections: ListSections?
         /// The snapshot body of version `v` (without a session's selection), made on first need.
         var snapshot: (v: UInt64, bytes: [UInt8])?
     }
@@ -108,8 +106,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
                 v: hub.version(after: nil, at: window.position),
                 rowsExpiry: expiry, counts: counts.values, countsMembers: engine.countsMembers(counts, display: criteria.display),
-                countsValidUntil: counts.validUntil, sections: window.sections?.sections,
-                sectionsValidUntil: window.sections?.validUntil ?? .distantFuture))
+                countsValidUntil: counts.validUntil, sections: window.sections))
     }
 
     var criteria: ListCriteria<C> { current.withLock { $0.criteria } }
@@ -117,7 +114,7 @@ final class LiveList<C: ListCollection>: Sendable {
     /// When the window goes stale by itself: its criteria's end (month, day), a row's, its counts' or its sections'.
     var validUntil: Date {
         current.withLock {
-            min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture, $0.countsValidUntil, $0.sectionsValidUntil)
+            min($0.criteria.validUntil, $0.rowsExpiry ?? .distantFuture, $0.countsValidUntil, $0.sections?.validUntil ?? .distantFuture)
         }
     }
 
@@ -254,9 +251,8 @@ final class LiveList<C: ListCollection>: Sendable {
                 current.counts = counts.values
                 current.countsMembers = engine.countsMembers(counts, display: criteria.display)
             }
-            let changedSections = window.sections.flatMap { ListSections.deltaMembers(from: current.sections ?? [], to: $0.sections) }
-            current.sectionsValidUntil = window.sections?.validUntil ?? .distantFuture
-            if let sections = window.sections?.sections { current.sections = sections }
+            let changedSections = window.sections.flatMap { $0.deltaMembers(since: current.sections) }
+            if let sections = window.sections { current.sections = sections }
             let ops = WindowDiff.ops(from: current.rows.map { $0.id }, to: rows.map { $0.id }, changed: changed)
             let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
             let position = Self.position(of: window, purpose: purpose)
@@ -459,7 +455,7 @@ final class LiveList<C: ListCollection>: Sendable {
     private func snapshotBody(_ current: Current) -> [UInt8] {
         CollectionEngine<C>.pageBody(
             total: current.total, nextCursor: current.nextCursor, purpose: purpose, position: current.position,
-            counts: current.countsMembers, sections: current.sections.map(ListSections.member(of:)),
+            counts: current.countsMembers, sections: current.sections?.member,
             criteria: current.criteriaJSON
         ) {
             json in

@@ -69,8 +69,7 @@ extension CollectionEngine {
                 object.field("cursor", index == 0 ? "" : nextCursor(after: runs[index - 1].last, criteria: criteria))
                 object.endObject()
                 sections.append(
-                    ListSections.Section(
-                        key: key, json: object.bytes, content: content.bytes, firstIndex: section.run.start, count: section.run.count))
+                    ListSections.Section(key: key, json: object.bytes, content: content.bytes, firstIndex: section.run.start))
             }
         }
         return ListSections(

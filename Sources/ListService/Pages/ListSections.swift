@@ -6,13 +6,12 @@ import Foundation
 final class ListSections: Sendable {
     /// One section: its key, its object as written, what a live delta compares (title,
     /// subtitle, count, summary: not `firstIndex` or `cursor`, which shift when rows come or go
-    /// before it), and its place.
-    struct Section: Equatable {
+    /// before it), and the rank of its first row.
+    struct Section {
         let key: String
         let json: [UInt8]
         let content: [UInt8]
         let firstIndex: Int
-        let count: Int
     }
 
     let sections: [Section]
@@ -49,7 +48,7 @@ final class ListSections: Sendable {
         }
     }
 
-    static func member(of sections: [Section]) -> [UInt8] {
+    private static func member(of sections: [Section]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 64 + sections.reduce(0) { $0 + $1.json.count + 1 })
         json.beginObject()
         json.key("sections")
@@ -60,12 +59,13 @@ final class ListSections: Sendable {
         return Array(json.bytes.dropFirst().dropLast())
     }
 
-    /// What a live delta says of the sections since `old` (nil when nothing did): `"sections":[…]`
-    /// with each section whose title, subtitle, count or summary changed, in full, and each new
-    /// one with `after` (the key of the section before it, null for the first); and
-    /// `"removedSections":[…]` with the keys of those gone. A section whose `firstIndex` only
-    /// shifted is not sent: a client derives it from the counts before it.
-    static func deltaMembers(from old: [Section], to new: [Section]) -> [UInt8]? {
+    /// What a live delta says of these sections since `previous` (nil when nothing changed):
+    /// `"sections":[…]` with each section whose title, subtitle, count or summary changed, in
+    /// full, and each new one with `after` (the key of the section before it, null for the
+    /// first); and `"removedSections":[…]` with the keys of those gone. A section whose
+    /// `firstIndex` only shifted is not sent: a client derives it from the counts before it.
+    func deltaMembers(since previous: ListSections?) -> [UInt8]? {
+        let (old, new) = (previous?.sections ?? [], sections)
         let before = Dictionary(old.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let now = Set(new.map(\.key))
         var json = JSONWriter(reservingCapacity: 256)

@@ -99,8 +99,10 @@ export function listScreen(config, app) {
       if (body.formattedCounts) for (const control of Object.values(controls)) control.setCounts?.(body.formattedCounts);
       sections.apply(body, kind);
       sections.decorate(Boolean(config.sectionIndex));
-      if (kind !== 'delta') showPending();
-      if (kind !== 'delta') performance.mark(`listservice:rows:${config.name}`);
+      if (kind !== 'delta') {
+        showPending();
+        performance.mark(`listservice:rows:${config.name}`);
+      }
       if (kind === 'delta' && body.ops.length) app.announce(`${body.ops.length} ${body.ops.length === 1 ? 'row' : 'rows'} changed`);
       rows.removeAttribute('aria-busy');
       config.onBody?.(body, screen);

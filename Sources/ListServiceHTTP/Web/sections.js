@@ -65,7 +65,7 @@ export class Sections {
   }
 
   header(key) {
-    return [...this.rows.querySelectorAll(':scope > .section-header')].find((node) => node.dataset.key === key) ?? null;
+    return this.rows.querySelector(`:scope > .section-header[data-key="${CSS.escape(key)}"]`);
   }
 
   clear() {

@@ -12,9 +12,9 @@ extension Orders {
 
     package static func section(of order: Order, grouping: OrderGrouping, in context: SectionContext) -> Int64 {
         switch grouping {
-        case .day: return context.localDay(of: order.date)
+        case .day: return context.timeZone.localDay(of: order.date)
         case .month:
-            let date = LocalDate(daysSince1970: context.localDay(of: order.date))
+            let date = LocalDate(daysSince1970: context.timeZone.localDay(of: order.date))
             return Int64(date.year * 12 + date.month - 1)
         case .status: return Int64(order.status.rank)
         }
@@ -37,8 +37,8 @@ extension Orders {
         case .day: return context.dayHeading(section, formatting: &row.formatting)
         case .month:
             let (year, month) = section.quotientAndRemainder(dividingBy: 12)
-            let middle = context.calendar.date(from: DateComponents(year: Int(year), month: Int(month) + 1, day: 15)) ?? context.now
-            return (row.formatting.date(middle, template: "MMMMy"), nil, nil)
+            let fifteenth = ISO8601.daysFromCivil(year: Int(year), month: Int(month) + 1, day: 15)
+            return (row.formatting.date(context.noon(ofLocalDay: Int64(fifteenth)), template: "MMMMy"), nil, nil)
         case .status: return (row.phrases.status(status(ranked: section)), nil, nil)
         }
     }

@@ -15,7 +15,7 @@ extension Quakes {
     /// The band: -1 for an unknown magnitude, else how many band floors it reaches.
     package static func section(of quake: Earthquake, grouping: Grouping, in context: SectionContext) -> Int64 {
         switch grouping {
-        case .hour: context.localHour(of: quake.time)
+        case .hour: context.timeZone.localHour(of: quake.time)
         case .magnitude: quake.magnitude.map { magnitude in Int64(bandFloors.count { magnitude >= $0 }) } ?? -1
         }
     }

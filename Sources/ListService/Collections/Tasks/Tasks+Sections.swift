@@ -30,7 +30,7 @@ extension Tasks {
     private static func dueSection(of due: Date, in context: SectionContext) -> DueSection {
         if due < context.now { return .overdue }
         if due < context.nextMidnight { return .today }
-        if context.localDay(of: due) == context.today + 1 { return .tomorrow }
+        if context.timeZone.localDay(of: due) == context.today + 1 { return .tomorrow }
         return due < context.endOfWeek ? .thisWeek : .later
     }
 

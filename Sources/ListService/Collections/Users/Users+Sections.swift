@@ -1,5 +1,4 @@
 import Foundation
-import Basics
 
 /// People fall under the first letter of their name by the client's alphabetic index
 /// (`initial`, sorted by name): "Ä" under "A" in German, its own letter in Swedish, the kana
@@ -13,11 +12,11 @@ extension Users {
     package static func sortField(for grouping: Grouping) -> SortField { .name }
 
     package static func section(of user: User, grouping: Grouping, in context: SectionContext) -> Int64 {
-        Int64(index(for: context.display.localeTag).letterIndex(of: user.name))
+        Int64(AlphabeticIndex.of(context.display.localeTag).letterIndex(of: user.name))
     }
 
     package static func sectionKey(_ section: Int64, grouping: Grouping, in context: SectionContext) -> String {
-        let letters = index(for: context.display.localeTag).letters
+        let letters = AlphabeticIndex.of(context.display.localeTag).letters
         return letters[Int(min(max(section, 0), Int64(letters.count - 1)))]
     }
 
@@ -26,17 +25,4 @@ extension Users {
     ) -> (title: String, subtitle: String?, validUntil: Date?) {
         (sectionKey(section, grouping: grouping, in: context), nil, nil)
     }
-
-    /// The index of a locale, made once per language.
-    private static func index(for localeTag: String) -> AlphabeticIndex {
-        let language = localeTag.split(separator: "-").first.map { $0.lowercased() } ?? "en"
-        return indexes.withLock { known in
-            if let index = known[language] { return index }
-            let made = AlphabeticIndex(localeTag: language)
-            known[language] = made
-            return made
-        }
-    }
-
-    private static let indexes = Locked<[String: AlphabeticIndex]>([:])
 }
