@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "HTTPLite", targets: ["HTTPLite"]),
         .executable(name: "server", targets: ["server"]),
+        .library(name: "ListServiceClient", type: .static, targets: ["ListServiceClient"]),
+        .executable(name: "listservice-watch", targets: ["listservice-watch"]),
     ],
     targets: [
         // C shim: exposes epoll, eventfd, accept4 and memmem, which Glibc's Swift module does not.
@@ -34,6 +36,10 @@ let package = Package(
         .executableTarget(
             name: "server",
             dependencies: ["HTTPLite", "ListService", "ListServiceAuth", "ListServiceHTTP", "ListServicePostgres", "Basics"]),
+        // The Swift client for apps: typed lists, live lists with one observable row per item,
+        // writes. Foundation (URLSession) and Observation only: no server module.
+        .target(name: "ListServiceClient"),
+        .executableTarget(name: "listservice-watch", dependencies: ["ListServiceClient"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
         .executableTarget(name: "live-load", path: "benchmarks/LiveLoad"),

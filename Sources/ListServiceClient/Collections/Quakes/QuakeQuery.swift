@@ -1,0 +1,56 @@
+/// The earthquakes of one day in the reader's zone, as a list.
+public struct QuakeQuery: ListQuery {
+    public typealias Row = QuakeRow
+
+    public enum Sort: String, Sendable {
+        case time, magnitude
+    }
+
+    public enum Grouping: String, Sendable {
+        case hour, magnitude
+    }
+
+    /// `YYYY-MM-DD`; nil for today.
+    public var date: String?
+    public var search: String
+    public var sort: Sort?
+    public var order: SortOrder?
+    public var group: Grouping?
+    public var limit: Int?
+    public var display: Display
+
+    public init(
+        date: String? = nil, search: String = "", sort: Sort? = nil, order: SortOrder? = nil, group: Grouping? = nil,
+        limit: Int? = nil, display: Display = .device
+    ) {
+        (self.date, self.search, self.sort, self.order, self.group) = (date, search, sort, order, group)
+        (self.limit, self.display) = (limit, display)
+    }
+
+    public var path: String { "/quakes" }
+
+    public var parameters: [(name: String, value: String)] {
+        parameter("date", date) + parameter("q", search.isEmpty ? nil : search) + parameter("sort", sort?.rawValue)
+            + parameter("order", order?.rawValue) + parameter("group", group?.rawValue) + display.parameters
+    }
+}
+
+/// The same earthquakes (one predicate) as map markers, largest first.
+public struct QuakeMapQuery: ListQuery {
+    public typealias Row = QuakeMarker
+
+    public var date: String?
+    public var search: String
+    public var limit: Int?
+    public var display: Display
+
+    public init(date: String? = nil, search: String = "", limit: Int? = nil, display: Display = .device) {
+        (self.date, self.search, self.limit, self.display) = (date, search, limit, display)
+    }
+
+    public var path: String { "/quakes/map" }
+
+    public var parameters: [(name: String, value: String)] {
+        parameter("date", date) + parameter("q", search.isEmpty ? nil : search) + display.parameters
+    }
+}

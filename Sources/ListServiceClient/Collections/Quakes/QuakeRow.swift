@@ -1,0 +1,48 @@
+/// One earthquake as the list shows it.
+public struct QuakeRow: ListRow {
+    public var id: String
+    /// "Unknown location" when the feed has none.
+    public var place: String
+    public var formattedTime: String
+    /// Nil when the feed did not say ("M ?").
+    public var magnitude: Double?
+    public var formattedMagnitude: String
+    public var depthKm: Double
+    public var formattedDepth: String
+    public var latitude: Double
+    public var longitude: Double
+    public var version: String
+    public var sectionKey: String?
+}
+
+/// One earthquake on the map: where, how large to draw it, and what its callout says.
+public struct QuakeMarker: ListRow {
+    public var id: String
+    public var latitude: Double
+    public var longitude: Double
+    public var magnitude: Double?
+    /// 4 points per unit of magnitude, at least 2.
+    public var markerRadius: Double
+    public var place: String
+    public var formattedMagnitude: String
+    public var formattedTime: String
+    public var formattedDepth: String
+}
+
+/// One earthquake in full: its row and the feed's times.
+public struct QuakeDetail: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var place: String
+    public var formattedTime: String
+    public var magnitude: Double?
+    public var formattedMagnitude: String
+    public var depthKm: Double
+    public var formattedDepth: String
+    public var latitude: Double
+    public var longitude: Double
+    /// ISO 8601.
+    public var time: String
+    public var updated: String
+    public var formattedUpdated: String
+    public var version: String
+}

@@ -1,0 +1,39 @@
+/// The tasks list's criteria.
+public struct TaskQuery: ListQuery {
+    public typealias Row = TaskRow
+
+    public enum View: String, Sendable, CaseIterable {
+        case active, archived, all
+    }
+
+    public enum Sort: String, Sendable {
+        case priority, dueDate, title
+    }
+
+    public enum Grouping: String, Sendable {
+        case due, priority
+    }
+
+    public var view: View
+    public var search: String
+    public var sort: Sort?
+    public var order: SortOrder?
+    public var group: Grouping?
+    public var limit: Int?
+    public var display: Display
+
+    public init(
+        view: View = .active, search: String = "", sort: Sort? = nil, order: SortOrder? = nil, group: Grouping? = nil,
+        limit: Int? = nil, display: Display = .device
+    ) {
+        (self.view, self.search, self.sort, self.order, self.group) = (view, search, sort, order, group)
+        (self.limit, self.display) = (limit, display)
+    }
+
+    public var path: String { "/tasks" }
+
+    public var parameters: [(name: String, value: String)] {
+        [("view", view.rawValue)] + parameter("q", search.isEmpty ? nil : search) + parameter("sort", sort?.rawValue)
+            + parameter("order", order?.rawValue) + parameter("group", group?.rawValue) + display.parameters
+    }
+}

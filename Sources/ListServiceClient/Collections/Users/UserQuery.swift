@@ -1,0 +1,33 @@
+/// The people list's criteria.
+public struct UserQuery: ListQuery {
+    public typealias Row = UserRow
+
+    public enum Sort: String, Sendable {
+        case name, taps
+    }
+
+    public enum Grouping: String, Sendable {
+        case initial
+    }
+
+    public var search: String
+    public var sort: Sort?
+    public var order: SortOrder?
+    public var group: Grouping?
+    public var limit: Int?
+    public var display: Display
+
+    public init(
+        search: String = "", sort: Sort? = nil, order: SortOrder? = nil, group: Grouping? = nil, limit: Int? = nil,
+        display: Display = .device
+    ) {
+        (self.search, self.sort, self.order, self.group, self.limit, self.display) = (search, sort, order, group, limit, display)
+    }
+
+    public var path: String { "/users" }
+
+    public var parameters: [(name: String, value: String)] {
+        parameter("q", search.isEmpty ? nil : search) + parameter("sort", sort?.rawValue) + parameter("order", order?.rawValue)
+            + parameter("group", group?.rawValue) + display.parameters
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// What one list asks for: its path, its parameters, and the type of its rows. Each
+/// collection's query (`OrderQuery`, `TaskQuery`, …) names its criteria as typed values;
+/// locale and time zone default to the device's.
+public protocol ListQuery: Sendable {
+    associatedtype Row: ListRow
+    /// The list's path, `/orders`; its live twin is this path with `/live` appended.
+    var path: String { get }
+    /// Its parameters, those left at the service's default omitted.
+    var parameters: [(name: String, value: String)] { get }
+    /// Rows per page (and the first live window), nil for the service's default.
+    var limit: Int? { get }
+}
+
+/// A row of a list: display-ready, compared by value to tell whether it changed.
+public protocol ListRow: Codable, Sendable, Identifiable, Equatable where ID == String {}
+
+/// The direction of a sort.
+public enum SortOrder: String, Sendable, Codable {
+    case ascending = "asc"
+    case descending = "desc"
+}
+
+/// How a list formats for its reader: a BCP 47 locale and an IANA time zone.
+public struct Display: Sendable, Equatable {
+    public var locale: String
+    public var timeZone: String
+
+    public init(locale: String, timeZone: String) {
+        self.locale = locale
+        self.timeZone = timeZone
+    }
+
+    /// The device's language and region, and its time zone.
+    public static var device: Display {
+        let current = Locale.current
+        var tag = current.language.languageCode?.identifier ?? "en"
+        if let region = current.region?.identifier, region.count == 2 { tag += "-\(region)" }
+        return Display(locale: tag, timeZone: TimeZone.current.identifier)
+    }
+
+    var parameters: [(name: String, value: String)] { [("locale", locale), ("tz", timeZone)] }
+
+    /// The query string of a detail or a write: the display alone.
+    var query: String { "?locale=\(locale.percentEncoded)&tz=\(timeZone.percentEncoded)" }
+}
+
+extension ListQuery {
+    /// The query string of `parameters` and `extra`, percent-encoded, with its `?`.
+    func queryString(_ extra: [(name: String, value: String)] = []) -> String {
+        let all = parameters + extra
+        guard !all.isEmpty else { return "" }
+        return "?" + all.map { "\($0.name.percentEncoded)=\($0.value.percentEncoded)" }.joined(separator: "&")
+    }
+}
+
+/// Appends a parameter when it has a value.
+func parameter(_ name: String, _ value: String?) -> [(name: String, value: String)] {
+    value.map { [(name, $0)] } ?? []
+}
