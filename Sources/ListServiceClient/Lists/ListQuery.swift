@@ -17,7 +17,7 @@ public protocol ListQuery: Sendable {
 public protocol ListRow: Codable, Sendable, Identifiable, Equatable where ID == String {}
 
 /// The direction of a sort.
-public enum SortOrder: String, Sendable, Codable {
+public enum SortDirection: String, Sendable, Codable {
     case ascending = "asc"
     case descending = "desc"
 }

@@ -17,13 +17,13 @@ public struct OrderQuery: ListQuery {
     public var filter: Filter
     public var search: String
     public var sort: Sort?
-    public var order: SortOrder?
+    public var order: SortDirection?
     public var group: Grouping?
     public var limit: Int?
     public var display: Display
 
     public init(
-        filter: Filter = .all, search: String = "", sort: Sort? = nil, order: SortOrder? = nil, group: Grouping? = nil,
+        filter: Filter = .all, search: String = "", sort: Sort? = nil, order: SortDirection? = nil, group: Grouping? = nil,
         limit: Int? = nil, display: Display = .device
     ) {
         (self.filter, self.search, self.sort, self.order, self.group) = (filter, search, sort, order, group)

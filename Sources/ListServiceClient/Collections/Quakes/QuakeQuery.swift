@@ -14,13 +14,13 @@ public struct QuakeQuery: ListQuery {
     public var date: String?
     public var search: String
     public var sort: Sort?
-    public var order: SortOrder?
+    public var order: SortDirection?
     public var group: Grouping?
     public var limit: Int?
     public var display: Display
 
     public init(
-        date: String? = nil, search: String = "", sort: Sort? = nil, order: SortOrder? = nil, group: Grouping? = nil,
+        date: String? = nil, search: String = "", sort: Sort? = nil, order: SortDirection? = nil, group: Grouping? = nil,
         limit: Int? = nil, display: Display = .device
     ) {
         (self.date, self.search, self.sort, self.order, self.group) = (date, search, sort, order, group)

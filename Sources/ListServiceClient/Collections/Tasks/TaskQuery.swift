@@ -17,13 +17,13 @@ public struct TaskQuery: ListQuery {
     public var view: View
     public var search: String
     public var sort: Sort?
-    public var order: SortOrder?
+    public var order: SortDirection?
     public var group: Grouping?
     public var limit: Int?
     public var display: Display
 
     public init(
-        view: View = .active, search: String = "", sort: Sort? = nil, order: SortOrder? = nil, group: Grouping? = nil,
+        view: View = .active, search: String = "", sort: Sort? = nil, order: SortDirection? = nil, group: Grouping? = nil,
         limit: Int? = nil, display: Display = .device
     ) {
         (self.view, self.search, self.sort, self.order, self.group) = (view, search, sort, order, group)

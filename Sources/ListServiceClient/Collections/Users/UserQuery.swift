@@ -12,13 +12,13 @@ public struct UserQuery: ListQuery {
 
     public var search: String
     public var sort: Sort?
-    public var order: SortOrder?
+    public var order: SortDirection?
     public var group: Grouping?
     public var limit: Int?
     public var display: Display
 
     public init(
-        search: String = "", sort: Sort? = nil, order: SortOrder? = nil, group: Grouping? = nil, limit: Int? = nil,
+        search: String = "", sort: Sort? = nil, order: SortDirection? = nil, group: Grouping? = nil, limit: Int? = nil,
         display: Display = .device
     ) {
         (self.search, self.sort, self.order, self.group, self.limit, self.display) = (search, sort, order, group, limit, display)
