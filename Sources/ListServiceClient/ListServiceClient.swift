@@ -41,7 +41,9 @@ public final class ListServiceClient: Sendable {
     public func page<Query: ListQuery>(_ query: Query, cursor: String? = nil, offset: Int? = nil) async throws(ListServiceError)
         -> ListPage<Query.Row>
     {
-        let extra = parameter("limit", query.limit.map(String.init)) + parameter("cursor", cursor.flatMap { $0.isEmpty ? nil : $0 })
+        let extra =
+            parameter("limit", Query.isPaged ? query.limit.map(String.init) : nil)
+            + parameter("cursor", cursor.flatMap { $0.isEmpty ? nil : $0 })
             + parameter("offset", offset.map(String.init))
         return try await transport.send("GET", query.path + query.queryString(extra), as: ListPage<Query.Row>.self)
     }

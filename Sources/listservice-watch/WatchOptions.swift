@@ -53,7 +53,9 @@ struct WatchOptions {
                 default: values[String(argument.dropFirst(2))] = value
                 }
             default:
-                guard collection.isEmpty, !argument.hasPrefix("-") else { throw UsageError(message: "unknown option \(argument)\n\n\(Self.usage)") }
+                guard collection.isEmpty, !argument.hasPrefix("-") else {
+                    throw UsageError(message: "unknown option \(argument)\n\n\(Self.usage)")
+                }
                 collection = argument
             }
         }
@@ -73,7 +75,9 @@ struct WatchOptions {
     func choice<Choice: RawRepresentable>(_ name: String, as type: Choice.Type = Choice.self) throws(UsageError) -> Choice?
     where Choice.RawValue == String {
         guard let value = values[name] else { return nil }
-        guard let choice = Choice(rawValue: value) else { throw UsageError(message: "--\(name): \(value) is not one of the allowed values") }
+        guard let choice = Choice(rawValue: value) else {
+            throw UsageError(message: "--\(name): \(value) is not one of the allowed values")
+        }
         return choice
     }
 }

@@ -21,7 +21,11 @@ final class Watcher<Row: ListRow & RowColumns> {
         list.onChange = { [unowned self] change in self.changed(change) }
         while true {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                withObservationTracking { _ = list.state } onChange: { continuation.resume() }
+                withObservationTracking {
+                    _ = list.state
+                } onChange: {
+                    continuation.resume()
+                }
             }
             await Task.yield()
             if case .failed(let problem) = list.state {
@@ -67,7 +71,8 @@ final class Watcher<Row: ListRow & RowColumns> {
             }
         }
         for row in rows {
-            let line = row.columns.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            let line = row.columns.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(
+                separator: "  ")
             screen += marked.contains(row.id) ? "\u{1B}[1;33m● \(line)\u{1B}[0m\n" : "  \(line)\n"
         }
         if list.rows.count > limit { screen += "  … \(list.total - limit) more\n" }

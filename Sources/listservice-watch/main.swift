@@ -13,7 +13,8 @@ do {
 
 let token = options.token
 let client = ListServiceClient(
-    baseURL: options.url ?? URL(fileURLWithPath: "/"), display: options.display, tokenProvider: token.map { token in { @Sendable in token } })
+    baseURL: options.url ?? URL(fileURLWithPath: "/"), display: options.display,
+    tokenProvider: token.map { token in { @Sendable in token } })
 
 /// Watches `query` and never returns but by exiting.
 @MainActor
@@ -48,7 +49,7 @@ do {
                 date: options.values["date"], search: options.search, sort: try options.choice("sort"), order: try options.order(),
                 group: try options.choice("group"), limit: limit, display: display))
     case "map":
-        await watch(QuakeMapQuery(date: options.values["date"], search: options.search, limit: limit, display: display))
+        await watch(QuakeMapQuery(date: options.values["date"], search: options.search, display: display))
     default:
         throw UsageError(message: "unknown collection \(options.collection): orders, tasks, users, quakes or map")
     }

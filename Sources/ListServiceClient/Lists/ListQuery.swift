@@ -11,6 +11,8 @@ public protocol ListQuery: Sendable {
     var parameters: [(name: String, value: String)] { get }
     /// Rows per page (and the first live window), nil for the service's default.
     var limit: Int? { get }
+    /// Whether the list comes in pages (`limit`, `cursor`, `offset`); a map holds every marker at once.
+    static var isPaged: Bool { get }
 }
 
 /// A row of a list: display-ready, compared by value to tell whether it changed.
@@ -47,6 +49,8 @@ public struct Display: Sendable, Equatable {
 }
 
 extension ListQuery {
+    public static var isPaged: Bool { true }
+
     /// The query string of `parameters` and `extra`, percent-encoded, with its `?`.
     func queryString(_ extra: [(name: String, value: String)] = []) -> String {
         let all = parameters + extra

@@ -11,6 +11,7 @@ struct LiveSnapshot<Row: ListRow>: Decodable {
     var counts: [String: Int]?
     var formattedCounts: [String: String]?
     var sections: [Section]?
+    var criteria: [String: JSONValue]?
     var v: Int
     var reason: String?
 }
@@ -82,7 +83,8 @@ enum LiveOp<Row: ListRow>: Decodable {
         switch try container.decode(String.self, forKey: .op) {
         case "remove": self = .remove(id: try container.decode(String.self, forKey: .id))
         case "move": self = .move(id: try container.decode(String.self, forKey: .id), to: try container.decode(Int.self, forKey: .to))
-        case "insert": self = .insert(index: try container.decode(Int.self, forKey: .index), row: try container.decode(Row.self, forKey: .row))
+        case "insert":
+            self = .insert(index: try container.decode(Int.self, forKey: .index), row: try container.decode(Row.self, forKey: .row))
         case "update": self = .update(row: try container.decode(Row.self, forKey: .row))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "unknown op \(other)")

@@ -22,7 +22,7 @@ public final class LiveList<Row: ListRow> {
     @ObservationIgnored public var onChange: ((LiveChange<Row>) -> Void)?
 
     /// Whether rows of the list are not in `rows` yet.
-    public var canLoadMore: Bool { rows.count < total }
+    public var canLoadMore: Bool { isPaged && rows.count < total }
 
     /// The most rows the service keeps in one live window.
     static var largestWindow: Int { 500 }
@@ -30,6 +30,7 @@ public final class LiveList<Row: ListRow> {
     @ObservationIgnored private let stream: LiveStream
     @ObservationIgnored private let basePath: String
     @ObservationIgnored private let pageSize: Int
+    @ObservationIgnored private let isPaged: Bool
     @ObservationIgnored private var windows: [WindowMember] = []
     @ObservationIgnored private var objects: [String: LiveRow<Row>] = [:]
     @ObservationIgnored private var isClosed = false
@@ -38,12 +39,13 @@ public final class LiveList<Row: ListRow> {
         self.stream = stream
         self.basePath = query.path + "/live" + query.queryString()
         self.pageSize = min(Self.largestWindow, max(1, query.limit ?? 50))
+        self.isPaged = Query.isPaged
         addWindow(offset: 0, limit: pageSize)
     }
 
     /// Widens the list by a page, read live, and returns once its rows are in `rows`.
     public func loadMore() async {
-        guard !isClosed, let last = windows.last else { return }
+        guard !isClosed, isPaged, let last = windows.last else { return }
         if last.window.limit < Self.largestWindow {
             last.window.widen(to: min(Self.largestWindow, last.window.limit + pageSize))
             stream.watch(last)
@@ -70,7 +72,8 @@ public final class LiveList<Row: ListRow> {
 
     @discardableResult
     private func addWindow(offset: Int, limit: Int) -> WindowMember {
-        let member = WindowMember(LiveWindow(key: stream.makeKey(), basePath: basePath, offset: offset, limit: limit), list: self)
+        let member = WindowMember(
+            LiveWindow(key: stream.makeKey(), basePath: basePath, isPaged: isPaged, offset: offset, limit: limit), list: self)
         windows.append(member)
         stream.watch(member)
         return member
@@ -112,7 +115,8 @@ public final class LiveList<Row: ListRow> {
     }
 
     private func updateState() {
-        let next: LiveState = windows.contains { $0.window.isAwaitingSnapshot } ? (state == .reconnecting ? .reconnecting : .connecting) : .live
+        let next: LiveState =
+            windows.contains { $0.window.isAwaitingSnapshot } ? (state == .reconnecting ? .reconnecting : .connecting) : .live
         if case .failed = state { return }
         if state != next { state = next }
     }

@@ -9,6 +9,8 @@ final class LiveWindow<Row: ListRow> {
     let offset: Int
     private(set) var limit: Int
     private let basePath: String
+    /// Whether the path takes `limit` and `offset` (a map's does not).
+    private let isPaged: Bool
 
     private(set) var ids: [String] = []
     private(set) var rows: [String: Row] = [:]
@@ -23,12 +25,13 @@ final class LiveWindow<Row: ListRow> {
     private(set) var isAwaitingSnapshot = true
     private var snapshotWaiters: [CheckedContinuation<Void, Never>] = []
 
-    init(key: String, basePath: String, offset: Int, limit: Int) {
-        (self.key, self.basePath, self.offset, self.limit) = (key, basePath, offset, limit)
+    init(key: String, basePath: String, isPaged: Bool, offset: Int, limit: Int) {
+        (self.key, self.basePath, self.isPaged, self.offset, self.limit) = (key, basePath, isPaged, offset, limit)
     }
 
     /// The live path to put on the stream.
     var path: String {
+        guard isPaged else { return basePath }
         let separator = basePath.contains("?") ? "&" : "?"
         return basePath + "\(separator)limit=\(limit)" + (offset > 0 ? "&offset=\(offset)" : "")
     }

@@ -48,7 +48,7 @@ final class HTTPTransport: Sendable {
         let token = try await currentToken()
         do {
             return try await attempt(token)
-        } catch where error.status == 401 && tokenProvider != nil {
+        } catch  where error.status == 401 && tokenProvider != nil {
             return try await attempt(try await currentToken())
         }
     }

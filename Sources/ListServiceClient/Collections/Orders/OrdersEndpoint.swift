@@ -63,7 +63,6 @@ public struct OrdersEndpoint: Sendable {
         try await transport.sendForData("DELETE", itemPath(id), headers: ifMatch(version))
     }
 
-
     private func itemPath(_ id: String, _ action: String = "") -> String {
         "/orders/\(id.percentEncoded)\(action)" + display.query
     }

@@ -41,14 +41,17 @@ public struct QuakeMapQuery: ListQuery {
 
     public var date: String?
     public var search: String
-    public var limit: Int?
     public var display: Display
+    /// Markers come all at once.
+    public var limit: Int? { nil }
 
-    public init(date: String? = nil, search: String = "", limit: Int? = nil, display: Display = .device) {
-        (self.date, self.search, self.limit, self.display) = (date, search, limit, display)
+    public init(date: String? = nil, search: String = "", display: Display = .device) {
+        (self.date, self.search, self.display) = (date, search, display)
     }
 
     public var path: String { "/quakes/map" }
+
+    public static var isPaged: Bool { false }
 
     public var parameters: [(name: String, value: String)] {
         parameter("date", date) + parameter("q", search.isEmpty ? nil : search) + display.parameters

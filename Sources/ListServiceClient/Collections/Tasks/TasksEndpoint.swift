@@ -34,6 +34,5 @@ public struct TasksEndpoint: Sendable {
         try await transport.sendForData("DELETE", itemPath(id), headers: ifMatch(version))
     }
 
-
     private func itemPath(_ id: String) -> String { "/tasks/\(id.percentEncoded)" + display.query }
 }

@@ -29,6 +29,5 @@ public struct UsersEndpoint: Sendable {
         try await transport.sendForData("DELETE", itemPath(id), headers: ifMatch(version))
     }
 
-
     private func itemPath(_ id: String, _ action: String = "") -> String { "/users/\(id.percentEncoded)\(action)" + display.query }
 }

@@ -1,0 +1,1 @@
+../../ServerProcessTests/Support/ServerProcess.swift
