@@ -55,6 +55,33 @@ import Testing
         #expect(list.rows.count == 2)
     }
 
+    @MainActor @Test func aStreamThatFallsSilentIsOpenedAgain() async throws {
+        let service = try RunningService(
+            ["--in-memory", "--live-heartbeat", "1"], reconnect: ReconnectPolicy(initialDelay: 0.2, maximumDelay: 1, silenceTimeout: 2.5))
+        let query = UserQuery(sort: .taps, order: .descending, limit: 3, display: Display(locale: "en-US", timeZone: "UTC"))
+        let list = service.client.live(query)
+        #expect(await eventually { list.state == .live })
+        // Heartbeats every second keep a quiet list's stream open past its silence timeout.
+        try await Task.sleep(nanoseconds: 3_500_000_000)
+        #expect(list.state == .live)
+        // A peer that stops answering (no FIN, no heartbeat): the stream is given up and opened again.
+        kill(service.process.processIdentifier, SIGSTOP)
+        let silenced = await eventually(within: 8) { list.state == .reconnecting }
+        kill(service.process.processIdentifier, SIGCONT)
+        #expect(silenced)
+        let fourth = try #require(try await service.client.page(UserQuery(sort: .taps, order: .descending, limit: 4)).items.last)
+        for _ in 0..<5 { try await service.client.users.tap(fourth.id) }
+        #expect(await eventually { await matchesFreshPage(list, query, client: service.client) })
+    }
+
+    @MainActor @Test func aRefusedListFailsWithItsProblem() async throws {
+        let service = try RunningService()
+        let list = service.client.live(UserQuery(limit: 2, display: Display(locale: "qq-QQ-nonsense", timeZone: "UTC")))
+        #expect(await eventually { if case .failed = list.state { true } else { false } })
+        guard case .failed(let problem) = list.state else { return }
+        #expect(problem.status == 400 && problem.parameter == "locale")
+    }
+
     @Test func a401AsksTheTokenProviderOnceMore() async throws {
         let plain = try RunningService()
         let reply = httpRequest(port: plain.port, "POST", "/auth/demo", json: #"{"sub": "c-0002", "role": "customer"}"#)

@@ -76,7 +76,7 @@ final class LiveStream {
         while !Task.isCancelled {
             var retryAfter: Double?
             do {
-                let events = try await transport.events("/live", lastEventID: lastEventID)
+                let events = try await transport.events("/live", lastEventID: lastEventID, silenceTimeout: policy.silenceTimeout)
                 for try await event in events {
                     guard !Task.isCancelled else { return }
                     handle(event)

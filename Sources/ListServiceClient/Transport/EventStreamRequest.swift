@@ -7,12 +7,17 @@ import Foundation
 extension HTTPTransport {
     /// Opens `path` as a `text/event-stream` and answers its events as they arrive; a refusal
     /// (any status but 200) throws its problem before any event. Ending the iteration (or
-    /// cancelling its task) closes the connection.
-    func events(_ path: String, lastEventID: String?) async throws(ListServiceError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    /// cancelling its task) closes the connection; so does `silenceTimeout` seconds without a
+    /// byte (the service's heartbeats keep a healthy stream talking; a peer that vanished
+    /// without a FIN does not).
+    func events(_ path: String, lastEventID: String?, silenceTimeout: Double) async throws(ListServiceError)
+        -> AsyncThrowingStream<ServerSentEvent, any Error>
+    {
         try await withToken { (token) throws(ListServiceError) in
             var headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
             if let lastEventID { headers["Last-Event-ID"] = lastEventID }
-            let request = self.request("GET", path, token: token, headers: headers)
+            var request = self.request("GET", path, token: token, headers: headers)
+            request.timeoutInterval = silenceTimeout
             return try await EventStreamRequest.open(request)
         }
     }
@@ -45,7 +50,9 @@ private final class EventStreamRequest: NSObject, URLSessionDataDelegate, @unche
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     let delegate = EventStreamRequest(opened: continuation)
                     let configuration = URLSessionConfiguration.ephemeral
-                    configuration.timeoutIntervalForRequest = 24 * 3600  // heartbeats keep it alive; a dead peer is noticed by the caller
+                    // The longest wait for the next byte, the head's first included (URLSession's
+                    // request timeout is an idle timeout, here and on Apple's systems).
+                    configuration.timeoutIntervalForRequest = request.timeoutInterval
                     let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
                     let task = session.dataTask(with: request)
                     box.set(delegate: delegate, task: task, session: session)
