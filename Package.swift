@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "ListService",
+    // Apple's systems: what the client's Observation needs (the server itself is for Linux).
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "HTTPLite", targets: ["HTTPLite"]),
         .executable(name: "server", targets: ["server"]),

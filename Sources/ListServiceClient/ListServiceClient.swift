@@ -37,14 +37,15 @@ public final class ListServiceClient: Sendable {
     }
 
     /// One page of `query`'s list: the first, or the one `cursor` (a `nextCursor`, a
-    /// section's `cursor`) or `offset` opens.
-    public func page<Query: ListQuery>(_ query: Query, cursor: String? = nil, offset: Int? = nil) async throws(ListServiceError)
-        -> ListPage<Query.Row>
+    /// section's `cursor`) or `offset` opens, or the one centred on the item `around` names
+    /// (a deep link; its `index` says where it sits).
+    public func page<Query: ListQuery>(_ query: Query, cursor: String? = nil, offset: Int? = nil, around: String? = nil)
+        async throws(ListServiceError) -> ListPage<Query.Row>
     {
         let extra =
             parameter("limit", Query.isPaged ? query.limit.map(String.init) : nil)
             + parameter("cursor", cursor.flatMap { $0.isEmpty ? nil : $0 })
-            + parameter("offset", offset.map(String.init))
+            + parameter("offset", offset.map(String.init)) + parameter("around", around)
         return try await transport.send("GET", query.path + query.queryString(extra), as: ListPage<Query.Row>.self)
     }
 

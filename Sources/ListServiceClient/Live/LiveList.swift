@@ -66,8 +66,13 @@ public final class LiveList<Row: ListRow> {
         }
     }
 
-    isolated deinit {
-        close()
+    deinit {
+        // Released without `close()`: its windows leave the stream on the main actor.
+        guard !isClosed else { return }
+        let (stream, keys) = (stream, windows.map { $0.key })
+        Task { @MainActor in
+            for key in keys { stream.unwatch(key) }
+        }
     }
 
     @discardableResult
@@ -200,14 +205,15 @@ public final class LiveList<Row: ListRow> {
     /// One window as a member of the stream, pointing back at its list.
     fileprivate final class WindowMember: LiveStreamMember {
         let window: LiveWindow<Row>
+        nonisolated let key: String
         weak var list: LiveList<Row>?
 
         init(_ window: LiveWindow<Row>, list: LiveList<Row>) {
             self.window = window
+            self.key = window.key
             self.list = list
         }
 
-        var key: String { window.key }
         var path: String { window.path }
         func receive(_ event: ServerSentEvent) { list?.receive(event, in: self) }
         func streamChanged(to state: LiveState) { list?.streamChanged(to: state, in: self) }

@@ -1,0 +1,33 @@
+import Foundation
+import ListServiceClient
+import Testing
+
+/// Pages read with the client: cursors, a section's jump, a deep link, details.
+@Suite struct PageTests {
+    @Test func cursorsSectionsAroundAndDetails() async throws {
+        let service = try RunningService()
+        let client = service.client
+        let query = OrderQuery(filter: .pending, group: .day, limit: 3)
+        let first = try await client.page(query)
+        let second = try await client.page(query, cursor: first.nextCursor)
+        #expect(first.items.count == 3 && second.items.count == 3 && second.index == 3)
+        #expect(Set(first.items.map(\.id)).isDisjoint(with: second.items.map(\.id)))
+        #expect(first.counts["pending"] == first.total && first.criteria["group"] == .string("day"))
+
+        // A section's cursor opens the page at its first row.
+        let sections = try #require(first.sections)
+        let third = try #require(sections.dropFirst(2).first)
+        let jumped = try await client.page(query, cursor: third.cursor)
+        #expect(jumped.index == third.firstIndex && jumped.items.first?.sectionKey == third.key)
+
+        // A deep link: the page centred on an item.
+        let target = try #require(second.items.last)
+        let around = try await client.page(query, around: target.id)
+        #expect(around.items.contains { $0.id == target.id } && around.index == 4)
+
+        let detail = try await client.orders.detail(target.id)
+        #expect(detail.id == target.id && detail.version == target.version && !detail.items.isEmpty)
+        let markers = try await client.page(QuakeMapQuery())
+        #expect(markers.items.count == markers.total)
+    }
+}
