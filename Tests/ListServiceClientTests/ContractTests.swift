@@ -88,7 +88,10 @@ import Testing
         ]
         for (schema, value) in instances {
             let required = try #require(outline.schema(schema)?.required, "\(schema) is in openapi.yaml")
-            let properties = Set(Mirror(reflecting: value).children.compactMap(\.label))
+            // A detail holds its row's fields in `row`.
+            let mirror = Mirror(reflecting: value)
+            let row = mirror.children.first { $0.label == "row" }.map { Mirror(reflecting: $0.value).children.compactMap(\.label) } ?? []
+            let properties = Set(mirror.children.compactMap(\.label) + row)
             #expect(Set(required).subtracting(properties).isEmpty, "\(schema) lacks \(Set(required).subtracting(properties).sorted())")
         }
         // A marker's fields, declared inside QuakeMap's items.

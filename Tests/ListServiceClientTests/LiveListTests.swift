@@ -18,7 +18,7 @@ import Testing
     }
 
     @MainActor @Test func everyOpenListEqualsAFreshPageAfterEachOf200RandomWrites() async throws {
-        let service = try RunningService()
+        let service = try await RunningService.start()
         let client = service.client
         let german = Display(locale: "de-DE", timeZone: "Europe/Berlin")
         let english = Display(locale: "en-US", timeZone: "UTC")
@@ -90,13 +90,13 @@ import Testing
                 {"type":"FeatureCollection","features":[{"type":"Feature","id":"test\(step)","properties":{"mag":\(Double(step % 70) / 10),\
                 "place":"\(step) km N of Test","time":\(now),"updated":\(now)},"geometry":{"type":"Point","coordinates":[10,50,\(step)]}}]}
                 """
-            let reply = httpRequest(port: port, "POST", "/quakes/import", json: feed)
+            let reply = try await blocking { httpRequest(port: port, "POST", "/quakes/import", json: feed) }
             #expect(reply.status == 200)
         }
     }
 
     @MainActor @Test func aTapNotifiesOneRowAndANewOrderOnlyTheArray() async throws {
-        let service = try RunningService()
+        let service = try await RunningService.start()
         let client = service.client
         let people = client.live(UserQuery(sort: .name, limit: 10, display: Display(locale: "en-US", timeZone: "UTC")))
         #expect(await eventually { people.state == .live && people.rows.count == 10 })
@@ -128,7 +128,7 @@ import Testing
     }
 
     @MainActor @Test func loadMoreToTheEndOfAThousandRowListYieldsEveryRowOnceAndStaysLive() async throws {
-        let service = try RunningService()
+        let service = try await RunningService.start()
         let client = service.client
         let query = OrderQuery(filter: .cancelled, limit: 100)
         let list = client.live(query)

@@ -104,8 +104,8 @@ public final class LiveList<Row: ListRow> {
                 return
             }
         } catch {
-            member.window.expectSnapshot()
-            stream.watch(member)
+            // Rows this client cannot read (a server newer than its types): said, not retried.
+            streamChanged(to: .failed(.undecodable(error, path: member.path)), in: member)
             return
         }
         rebuild(kind)

@@ -19,6 +19,15 @@ final class RunningService: Sendable {
             baseURL: Self.url(port), display: Display(locale: "en-US", timeZone: "UTC"), reconnect: reconnect, tokenProvider: tokenProvider)
     }
 
+    /// Starts one off the cooperative pool and the main actor (starting waits on the
+    /// process's log), so that no other test's live lists wait for it.
+    static func start(
+        _ arguments: [String] = ["--in-memory"], reconnect: ReconnectPolicy = ReconnectPolicy(initialDelay: 0.2, maximumDelay: 1),
+        tokenProvider: (@Sendable () async throws -> String?)? = nil
+    ) async throws -> RunningService {
+        try await blocking { try RunningService(arguments, reconnect: reconnect, tokenProvider: tokenProvider) }
+    }
+
     static func url(_ port: Int) -> URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     deinit {
@@ -26,9 +35,20 @@ final class RunningService: Sendable {
     }
 }
 
+/// Runs `work`, which blocks (a socket, a process), on a thread of its own: never on the
+/// main actor, whose live lists would wait, nor on the cooperative pool (two threads here).
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// Waits until `condition` holds, checking every 20 ms for at most `seconds`; whether it held.
+/// The default is generous: in the whole suite on two cores, tests that block threads of the
+/// cooperative pool (sockets, processes, PostgreSQL) can hold up a client's requests for many
+/// seconds; a condition that holds returns at once.
 @MainActor
-func eventually(within seconds: Double = 10, _ condition: @MainActor () async -> Bool) async -> Bool {
+func eventually(within seconds: Double = 60, _ condition: @MainActor () async -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if await condition() { return true }

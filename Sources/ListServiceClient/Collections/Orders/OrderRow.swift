@@ -18,7 +18,7 @@ public struct OrderRow: ListRow {
 }
 
 /// One order in full: its row, the raw values an edit form starts from, its items and address.
-public struct OrderDetail: Codable, Sendable, Equatable, Identifiable {
+public struct OrderDetail: Decodable, Sendable, Equatable, Identifiable {
     public struct Item: Codable, Sendable, Equatable {
         public var name: String
         public var quantity: Int
@@ -29,16 +29,8 @@ public struct OrderDetail: Codable, Sendable, Equatable, Identifiable {
         public var requiresSignature: Bool
     }
 
-    public var id: String
-    public var title: String
-    public var customerName: String
-    public var status: String
-    public var statusLabel: String
-    public var formattedTotal: String
-    public var formattedDate: String
-    public var shippingLabel: String
-    public var requiresSignature: Bool
-    public var isHighValue: Bool
+    /// What the list shows of it (the detail carries every field of its row).
+    public var row: OrderRow
     public var currency: String
     /// A decimal string ("343.50").
     public var total: String
@@ -47,7 +39,23 @@ public struct OrderDetail: Codable, Sendable, Equatable, Identifiable {
     public var items: [Item]
     public var shippingAddress: ShippingAddress
     public var formattedAddress: String
-    public var version: String
+
+    public var id: String { row.id }
+
+    private enum CodingKeys: String, CodingKey {
+        case currency, total, date, items, shippingAddress, formattedAddress
+    }
+
+    public init(from decoder: any Decoder) throws {
+        row = try OrderRow(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        currency = try container.decode(String.self, forKey: .currency)
+        total = try container.decode(String.self, forKey: .total)
+        date = try container.decode(String.self, forKey: .date)
+        items = try container.decode([Item].self, forKey: .items)
+        shippingAddress = try container.decode(ShippingAddress.self, forKey: .shippingAddress)
+        formattedAddress = try container.decode(String.self, forKey: .formattedAddress)
+    }
 }
 
 /// Where an order goes.

@@ -30,19 +30,23 @@ public struct QuakeMarker: ListRow {
 }
 
 /// One earthquake in full: its row and the feed's times.
-public struct QuakeDetail: Codable, Sendable, Equatable, Identifiable {
-    public var id: String
-    public var place: String
-    public var formattedTime: String
-    public var magnitude: Double?
-    public var formattedMagnitude: String
-    public var depthKm: Double
-    public var formattedDepth: String
-    public var latitude: Double
-    public var longitude: Double
+public struct QuakeDetail: Decodable, Sendable, Equatable, Identifiable {
+    /// What the list shows of it (the detail carries every field of its row).
+    public var row: QuakeRow
     /// ISO 8601.
     public var time: String
     public var updated: String
     public var formattedUpdated: String
-    public var version: String
+
+    public var id: String { row.id }
+
+    private enum CodingKeys: String, CodingKey { case time, updated, formattedUpdated }
+
+    public init(from decoder: any Decoder) throws {
+        row = try QuakeRow(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        time = try container.decode(String.self, forKey: .time)
+        updated = try container.decode(String.self, forKey: .updated)
+        formattedUpdated = try container.decode(String.self, forKey: .formattedUpdated)
+    }
 }
