@@ -129,6 +129,20 @@ import Testing
         }
     }
 
+    @Test func aWriteWhoseAnswerWasLostIsSentAgainAndDoneOnce() async throws {
+        let service = try await RunningService.start()
+        let proxy = try AnswerLosingProxy(serverPort: service.port)
+        let client = ListServiceClient(baseURL: RunningService.url(proxy.port))
+        let created = try await client.orders.create(
+            .init(
+                customerName: "Lost Answer", currency: "EUR", items: [.init(name: "Mug", quantity: 1, unitPrice: 9)],
+                shippingAddress: ShippingAddress(street: "1 Main St", city: "Oslo", postalCode: "0154", country: "NO", isResidential: true))
+        )
+        #expect(proxy.forwarded == 2 && proxy.lost == 1)
+        let found = try await service.client.page(OrderQuery(search: "Lost Answer"))
+        #expect(found.total == 1 && found.items.first?.id == created.id)
+    }
+
     @Test func aRefusalCarriesTheProblem() async throws {
         let service = try await RunningService.start()
         do {

@@ -75,7 +75,13 @@ final class HTTPTransport: Sendable {
         }
     }
 
-    /// Sends a request and answers its 2xx body.
+    /// How many times a request is sent again when its answer was lost (the connection
+    /// dropped or timed out) or its write was still being processed.
+    static let retries = 2
+
+    /// Sends a request and answers its 2xx body. A write carries an `Idempotency-Key` of its
+    /// own, so sending it again after a lost answer cannot do it twice: the service answers
+    /// what the first one did.
     @discardableResult
     func sendForData(
         _ method: String, _ path: String, body: (any Encodable)? = nil, headers: [String: String] = [:]
@@ -86,7 +92,24 @@ final class HTTPTransport: Sendable {
         } catch {
             throw ListServiceError(status: 0, code: "unencodable", title: "Unencodable body", detail: "\(error)")
         }
-        return try await withToken { (token) throws(ListServiceError) in
+        var headers = headers
+        if ["POST", "PATCH", "DELETE"].contains(method) { headers["Idempotency-Key"] = "\"\(UUID().uuidString.lowercased())\"" }
+        var attempt = 0
+        while true {
+            do {
+                return try await exchange(method, path, body: encoded, headers: headers)
+            } catch  where attempt < Self.retries && (error.code == "unreachable" || error.code == "idempotency-key-in-flight") {
+                attempt += 1
+                try? await Task.sleep(nanoseconds: UInt64(attempt) * 250_000_000)
+            }
+        }
+    }
+
+    /// One exchange, with the token asked again once after a 401.
+    private func exchange(_ method: String, _ path: String, body encoded: Data?, headers: [String: String]) async throws(ListServiceError)
+        -> Data
+    {
+        try await withToken { (token) throws(ListServiceError) in
             let request = self.request(method, path, token: token, headers: headers, body: encoded)
             let (data, response): (Data, URLResponse)
             do {
