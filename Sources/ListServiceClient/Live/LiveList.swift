@@ -114,14 +114,15 @@ public final class LiveList<Row: ListRow> {
 
     fileprivate func streamChanged(to newState: LiveState, in member: WindowMember) {
         if case .failed = newState { member.window.releaseWaiters() }
-        if newState == .live, member.window.isAwaitingSnapshot { return }
+        if newState == .live, !member.window.hasSnapshot { return }
         if case .failed = state { return }
         if newState == .live { updateState() } else if state != newState { state = newState }
     }
 
+    /// Live once every window has had its first snapshot (a window widened by `loadMore()`
+    /// stays live while its wider snapshot comes).
     private func updateState() {
-        let next: LiveState =
-            windows.contains { $0.window.isAwaitingSnapshot } ? (state == .reconnecting ? .reconnecting : .connecting) : .live
+        let next: LiveState = windows.allSatisfy { $0.window.hasSnapshot } ? .live : (state == .reconnecting ? .reconnecting : .connecting)
         if case .failed = state { return }
         if state != next { state = next }
     }

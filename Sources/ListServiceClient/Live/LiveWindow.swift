@@ -21,6 +21,8 @@ final class LiveWindow<Row: ListRow> {
     private(set) var sections: [Section] = []
     /// The version of the last event applied; nil until a snapshot.
     private(set) var version: Int?
+    /// Whether a snapshot has come since the window was opened.
+    var hasSnapshot: Bool { version != nil }
     /// A new path was put and its snapshot has not come: deltas of the old one are ignored.
     private(set) var isAwaitingSnapshot = true
     private var snapshotWaiters: [CheckedContinuation<Void, Never>] = []
