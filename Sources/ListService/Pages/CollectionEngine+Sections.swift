@@ -61,15 +61,19 @@ extension CollectionEngine {
                 if C.summarizes(grouping), let summary = C.summary(of: section.run.sum, grouping: grouping, in: &row) {
                     content.field("summary", summary)
                 }
+                let cursor = index == 0 ? "" : nextCursor(after: runs[index - 1].last, criteria: criteria)
                 var object = JSONWriter(reservingCapacity: 256)
                 object.beginObject()
                 object.field("key", key)
                 object.raw(content.bytes)
                 object.field("firstIndex", section.run.start)
-                object.field("cursor", index == 0 ? "" : nextCursor(after: runs[index - 1].last, criteria: criteria))
+                object.field("cursor", cursor)
                 object.endObject()
+                // What a live delta compares: the content, and the cursor (it names the row before
+                // the section, which changes when a row joins the end of the section before).
                 sections.append(
-                    ListSections.Section(key: key, json: object.bytes, content: content.bytes, firstIndex: section.run.start))
+                    ListSections.Section(
+                        key: key, json: object.bytes, content: content.bytes + Array(cursor.utf8), firstIndex: section.run.start))
             }
         }
         return ListSections(

@@ -5,8 +5,8 @@ import Foundation
 /// of the list for one display until the items change or `validUntil`.
 final class ListSections: Sendable {
     /// One section: its key, its object as written, what a live delta compares (title,
-    /// subtitle, count, summary: not `firstIndex` or `cursor`, which shift when rows come or go
-    /// before it), and the rank of its first row.
+    /// subtitle, count, summary and cursor: not `firstIndex`, which shifts whenever rows come
+    /// or go before it), and the rank of its first row.
     struct Section {
         let key: String
         let json: [UInt8]
@@ -60,7 +60,7 @@ final class ListSections: Sendable {
     }
 
     /// What a live delta says of these sections since `previous` (nil when nothing changed):
-    /// `"sections":[…]` with each section whose title, subtitle, count or summary changed, in
+    /// `"sections":[…]` with each section whose title, subtitle, count, summary or cursor changed, in
     /// full, and each new one with `after` (the key of the section before it, null for the
     /// first); and `"removedSections":[…]` with the keys of those gone. A section whose
     /// `firstIndex` only shifted is not sent: a client derives it from the counts before it.

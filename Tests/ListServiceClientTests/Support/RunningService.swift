@@ -75,16 +75,10 @@ final class ObservationFlag: @unchecked Sendable {
 }
 
 /// Whether `list` shows exactly what a fresh `GET` of `query` answers: rows, total, counts
-/// and sections (a section's cursor aside: a live section is resent when its title, count
-/// or summary changes, not when only the row before it did).
+/// and sections.
 @MainActor
 func matchesFreshPage<Query: ListQuery>(_ list: LiveList<Query.Row>, _ query: Query, client: ListServiceClient) async -> Bool {
     guard let page = try? await client.page(query) else { return false }
-    let strip = { (sections: [Section]) in
-        sections.map { section in
-            var section = section; section.cursor = ""; return section
-        }
-    }
     return list.state == .live && list.rows.map(\.row) == page.items && list.total == page.total && list.counts == page.counts
-        && list.formattedCounts == page.formattedCounts && strip(list.sections) == strip(page.sections ?? [])
+        && list.formattedCounts == page.formattedCounts && list.sections == (page.sections ?? [])
 }
