@@ -1,3 +1,4 @@
+import Basics
 import HTTPLite
 import ListService
 
@@ -9,7 +10,9 @@ enum CollectionRoutes {
         for (path, purpose) in endpoint.listPaths() {
             router.get(path) { request in
                 let caller = try credentials.reader(of: request, isPublic: endpoint.isPublic)
-                let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
+                let resolution = try ServerTimings.measure("session") { () throws(HTTPError) in
+                    try SessionResolution(request, store: service.sessions, now: service.now)
+                }
                 let listRequest = ListRequest(request, caller: caller)
                 return try mappingErrors { () throws(ListServiceError) in
                     let (page, outcome) = try endpoint.page(listRequest, resolution.session, purpose)

@@ -1,3 +1,4 @@
+import Basics
 import HTTPLite
 import ListService
 
@@ -12,6 +13,7 @@ enum PageResponse {
         isPerSession: Bool = true, metrics: ServiceMetrics
     ) -> Response {
         metrics.increment(.requests)
+        ServerTimings.current?.note("cache", description: outcome.isHit ? "hit" : "miss")
         switch outcome {
         case .sessionHit: metrics.increment(.sessionHits)
         case .sharedHit: metrics.increment(.sharedHits)

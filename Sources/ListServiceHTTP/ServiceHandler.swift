@@ -1,3 +1,4 @@
+import Basics
 import HTTPLite
 import ListService
 
@@ -17,15 +18,18 @@ package struct ServiceHandler: Sendable {
     let metrics: AccessMetrics
 
     package func handle(_ request: Request) throws -> Response {
-        let response: Response
+        var response: Response
+        // The stages the answer goes through, for its `Server-Timing` (lists and rows record them).
+        let timings = ServerTimings()
         do {
             var request = request
             // A request with a body passed the checks on its head already (`screen`).
             if !(request.sender is Caller) { request.sender = try checkAccess(request) }
-            response = try admit(request) ?? router.handle(request)
+            response = try ServerTimings.$current.withValue(timings) { try admit(request) ?? router.handle(request) }
         } catch let error as HTTPError {
             response = error.response
         }
+        if !timings.isEmpty { response.headers.add(name: "Server-Timing", value: timings.headerValue) }
         return finish(response, for: request)
     }
 

@@ -150,26 +150,32 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let sorted = sortOrders[SortOrderKey(field: list.sort, direction: list.direction)] ?? SlotOrder([])
         guard case .owner(let owner) = list.access else {
             if C.holdsEveryItem(list.view) && list.foldedSearch.isEmpty { return sorted }
-            var matches = members(of: ViewScope(view: list.view, scope: list.scope))
-            if !list.foldedSearch.isEmpty { matches.formIntersection(self.matches(of: list.foldedSearch)) }
-            let found = matches.setCount
+            let (matches, found) = ServerTimings.measure("filter") {
+                var matches = members(of: ViewScope(view: list.view, scope: list.scope))
+                if !list.foldedSearch.isEmpty { matches.formIntersection(self.matches(of: list.foldedSearch)) }
+                return (matches, matches.setCount)
+            }
             if found == 0 { return SlotOrder([]) }
             if sorted.count == liveCount && found == liveCount { return sorted }
-            return sorted.filtered(by: matches)
+            return ServerTimings.measure("sort") { sorted.filtered(by: matches) }
         }
         // One owner's items: their slots, kept by the view and the search, then sorted on their
         // own when few (a walk of the whole presorted order costs a million steps).
         let own = slotsByOwner[owner] ?? []
         guard !own.isEmpty else { return SlotOrder([]) }
-        var matches = SlotBits(count: filterFields.count)
-        let members = C.holdsEveryItem(list.view) ? nil : self.members(of: ViewScope(view: list.view, scope: list.scope))
-        for slot in own where isLive[Int(slot)] && members?[Int(slot)] != false { matches[Int(slot)] = true }
-        search.keepMatches(of: list.foldedSearch, in: &matches)
-        let found = own.filter { matches[Int($0)] }
-        guard found.count * Self.ownSortFactor < sorted.count else { return sorted.filtered(by: matches) }
-        let keys = found.map { (slot: $0, key: C.sortKey(of: storedItems[Int($0)], by: list.sort), id: C.id(of: storedItems[Int($0)])) }
-        let ordered = keys.sorted { list.direction.places($1.key, $1.id, after: $0.key, $0.id) }
-        return SlotOrder(ordered.map(\.slot))
+        let (matches, found) = ServerTimings.measure("filter") {
+            var matches = SlotBits(count: filterFields.count)
+            let members = C.holdsEveryItem(list.view) ? nil : self.members(of: ViewScope(view: list.view, scope: list.scope))
+            for slot in own where isLive[Int(slot)] && members?[Int(slot)] != false { matches[Int(slot)] = true }
+            search.keepMatches(of: list.foldedSearch, in: &matches)
+            return (matches, own.filter { matches[Int($0)] })
+        }
+        return ServerTimings.measure("sort") {
+            guard found.count * Self.ownSortFactor < sorted.count else { return sorted.filtered(by: matches) }
+            let keys = found.map { (slot: $0, key: C.sortKey(of: storedItems[Int($0)], by: list.sort), id: C.id(of: storedItems[Int($0)])) }
+            let ordered = keys.sorted { list.direction.places($1.key, $1.id, after: $0.key, $0.id) }
+            return SlotOrder(ordered.map(\.slot))
+        }
     }
 
     /// How many items each view (in its scope) holds among those `foldedSearch` finds, from

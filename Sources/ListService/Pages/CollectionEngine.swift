@@ -90,7 +90,10 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let now = self.now
         // A page whose counts changed is stale by their token: counts are read on a miss only.
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
-        let page = try buildPage(criteria, result: result, counts: counts(for: criteria), now: now)
+        let counts = ServerTimings.measure("counts") { self.counts(for: criteria) }
+        let page = try ServerTimings.measure("format") { () throws(ListServiceError) in
+            try buildPage(criteria, result: result, counts: counts, now: now)
+        }
         share(page, as: key, compression: compression)
         return (page, .miss)
     }
@@ -100,13 +103,15 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let (result, _) = sortedResult(for: criteria)
         let key = PageKey.list(criteria, revision: result.token.revision)
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
-        let counts = counts(for: criteria)
+        let counts = ServerTimings.measure("counts") { self.counts(for: criteria) }
         let items = (try? contents(of: result, criteria: criteria))?.items ?? []
-        let (markers, _) = writeRows(display: criteria.display, now: now) { context, json in
-            json.beginArray()
-            for item in items { _ = Self.writeListRow(item, version: 0, purpose: .map, in: &context, to: &json) }
-            json.endArray()
-            return nil
+        let (markers, _) = ServerTimings.measure("format") {
+            writeRows(display: criteria.display, now: now) { context, json in
+                json.beginArray()
+                for item in items { _ = Self.writeListRow(item, version: 0, purpose: .map, in: &context, to: &json) }
+                json.endArray()
+                return nil
+            }
         }
         let body = Self.pageBody(
             total: items.count, nextCursor: nil, purpose: .map, position: nil, counts: countsMembers(counts, display: criteria.display),
@@ -129,7 +134,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let key = PageKey.row(id: id, display, revision: revision)
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
         // A row's key holds its revision, so its token never needs revoking.
-        let page = formattedRow(item, display: display)
+        let page = ServerTimings.measure("format") { formattedRow(item, display: display) }
         metrics.increment(.rowsFormatted)
         share(page, as: key, compression: compression)
         return (page, .miss)

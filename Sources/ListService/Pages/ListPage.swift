@@ -1,4 +1,5 @@
 import Foundation
+import Basics
 import Synchronization
 
 /// One computed response body, ready for the wire, shared by every session that asks for it.
@@ -45,7 +46,7 @@ package final class ListPage: Sendable {
     /// and kept with the page: each page version is compressed once, and a warm hit is a copy.
     package func compressed(_ compress: ([UInt8], _ etag: String) -> EncodedBody) -> EncodedBody {
         if let body = compressedBody.load() { return body }
-        return compressedBody.storeIfNil(compress(body, etag))
+        return compressedBody.storeIfNil(ServerTimings.measure("gzip") { compress(body, etag) })
     }
 
     /// What keeping the page costs in bytes: its body and, once made, its compressed body.

@@ -1,0 +1,69 @@
+import Glibc
+
+/// The stages one request's answer went through and how long each took, for the
+/// `Server-Timing` header: the HTTP binding binds a recorder for the request
+/// (`ServerTimings.$current`), and the code that runs a stage (the session, the filter, the
+/// sort, formatting, gzip) times itself into it. Outside a timed request nothing is recorded
+/// and a stage costs one task-local read.
+public final class ServerTimings: @unchecked Sendable {
+    // @unchecked: a recorder belongs to one request, whose handler runs on one thread from
+    // start to end (stages are timed synchronously inside it); nothing else holds it, so
+    // `entries` is never touched by two threads at once.
+    /// The recorder of the request being answered on this thread or task, if any.
+    @TaskLocal public static var current: ServerTimings?
+
+    private struct Entry {
+        let name: String
+        var nanoseconds: Int64
+        var description: String?
+    }
+
+    private var entries: [Entry] = []
+
+    public init() {}
+
+    /// Adds `nanoseconds` to stage `name` (a stage that ran twice counts both runs).
+    public func record(_ name: String, nanoseconds: Int64) {
+        if let index = entries.firstIndex(where: { $0.name == name }) {
+            entries[index].nanoseconds += nanoseconds
+        } else {
+            entries.append(Entry(name: name, nanoseconds: nanoseconds, description: nil))
+        }
+    }
+
+    /// Names a metric without a duration: `cache;desc="hit"`.
+    public func note(_ name: String, description: String) {
+        entries.append(Entry(name: name, nanoseconds: -1, description: description))
+    }
+
+    /// Whether any stage or note was recorded.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The header's value: `session;dur=0.012, filter;dur=0.301, cache;desc="hit"` (milliseconds).
+    public var headerValue: String {
+        entries.map { entry in
+            var metric = entry.name
+            if entry.nanoseconds >= 0 {
+                let microseconds = (entry.nanoseconds + 500) / 1000
+                metric += ";dur=\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())"
+            }
+            if let description = entry.description { metric += ";desc=\"\(description)\"" }
+            return metric
+        }.joined(separator: ", ")
+    }
+
+    /// Runs `body`, timed as stage `name` when a request is being timed.
+    public static func measure<T, E: Error>(_ name: String, _ body: () throws(E) -> T) throws(E) -> T {
+        guard let timings = current else { return try body() }
+        let started = monotonicNanoseconds()
+        defer { timings.record(name, nanoseconds: monotonicNanoseconds() - started) }
+        return try body()
+    }
+
+    /// The monotonic clock, in nanoseconds.
+    public static func monotonicNanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
