@@ -128,9 +128,11 @@ package struct ServiceHandler: Sendable {
         case .stream:
             var response = response
             addAccessHeaders(to: &response, for: request)
+            addTraceHeaders(to: &response, for: request)
             return response
         case .bytes:
             var response = response
+            addTraceHeaders(to: &response, for: request)
             if !response.choseCachingAndCoding {
                 response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
                 if Compression.isCompressible(response.headers["Content-Type"]) {
@@ -141,6 +143,13 @@ package struct ServiceHandler: Sendable {
             addAccessHeaders(to: &response, for: request)
             return response
         }
+    }
+
+    /// Where the answer sits in the caller's trace: `traceresponse` names the trace and this
+    /// server's span (W3C Trace Context level 2), and the caller's `tracestate` is passed on.
+    private func addTraceHeaders(to response: inout Response, for request: Request) {
+        response.headers.add(name: "traceresponse", value: request.trace.traceparent)
+        if let state = request.trace.state { response.headers.add(name: "tracestate", value: state) }
     }
 
     /// CORS headers for an allowed origin, and `Vary: Origin` whenever CORS is on.

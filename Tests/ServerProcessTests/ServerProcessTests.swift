@@ -151,6 +151,27 @@ import Testing
         return (missing, startLog + String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
+    @Test func theAccessLogNamesEachRequestsTrace_andTheAnswerReportsIt() throws {
+        let (process, port, errors, _) = try startServer(["--in-memory"])
+        defer { if process.isRunning { process.terminate() } }
+        let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let reply = httpRequest(port: port, "GET", "/orders", headers: ["traceparent": parent, "tracestate": "rojo=1"])
+        let answered = try #require(reply.headers["traceresponse"])
+        #expect(answered.hasPrefix("00-4bf92f3577b34da6a3ce929d0e0e4736-") && answered.hasSuffix("-01"))
+        #expect(reply.headers["tracestate"] == "rojo=1")
+        let span = String(answered.dropFirst(36).prefix(16))
+        var log = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !log.contains("span=\(span)"), Date() < deadline {
+            log += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        let line = log.split(separator: "\n").first { $0.contains("GET /orders 200") }
+        #expect(line?.hasSuffix("trace=4bf92f3577b34da6a3ce929d0e0e4736 span=\(span)") == true)
+        // Without a traceparent, a new trace, named the same way.
+        let fresh = httpRequest(port: port, "GET", "/health")
+        #expect(fresh.headers["traceresponse"]?.range(of: #"^00-[0-9a-f]{32}-[0-9a-f]{16}-00$"#, options: .regularExpression) != nil)
+    }
+
     @Test func badOption_isOneLineAndExitStatus2() throws {
         let (process, errors) = try run(["--no-such-option"])
         process.waitUntilExit()

@@ -62,6 +62,8 @@ struct ConnectionStateMachine {
         /// -1 for a streamed body.
         let bodyBytes: Int
         let started: Int64
+        /// The request's trace; nil for an answer the server made before there was a request.
+        var trace: TraceContext? = nil
     }
 
     private enum Phase {
@@ -80,6 +82,7 @@ struct ConnectionStateMachine {
         let version: HTTPVersion
         let keepAlive: Bool
         let started: Int64
+        let trace: TraceContext
     }
 
     let configuration: Configuration
@@ -199,7 +202,7 @@ struct ConnectionStateMachine {
         if isServerShuttingDown { isShuttingDown = true }
         let pending = PendingRequest(
             method: request.method, path: request.path, version: request.version,
-            keepAlive: request.wantsKeepAlive && !isShuttingDown, started: handlerStarted)
+            keepAlive: request.wantsKeepAlive && !isShuttingDown, started: handlerStarted, trace: request.trace)
         switch response.body {
         case .bytes:
             write(response, for: pending, encoder: &encoder)
@@ -217,7 +220,7 @@ struct ConnectionStateMachine {
                 .log(
                     AccessRecord(
                         method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: -1,
-                        started: handlerStarted)))
+                        started: handlerStarted, trace: request.trace)))
             guard request.method != .head else {
                 if !keepAlive { phase = .closingAfterFlush }
                 return
@@ -339,7 +342,7 @@ struct ConnectionStateMachine {
                 bodyWatch = nil
                 let pending = PendingRequest(
                     method: request.method, path: request.path, version: request.version,
-                    keepAlive: keepsConnection && request.wantsKeepAlive, started: 0)
+                    keepAlive: keepsConnection && request.wantsKeepAlive, started: 0, trace: request.trace)
                 write(response, for: pending, encoder: &encoder)
                 return owed.removeFirst()  // its log line; a request after it is parsed on the next call
             case .failed(let error):
@@ -382,7 +385,7 @@ struct ConnectionStateMachine {
             .log(
                 AccessRecord(
                     method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: body.count,
-                    started: request.started)))
+                    started: request.started, trace: request.trace)))
     }
 
     /// Sends an error the server itself produced, then closes: the byte stream is no longer trusted.

@@ -162,7 +162,7 @@ final class EventLoop {
             case .log(let record):
                 accessLog.record(
                     method: record.method, path: record.path, status: record.status, bodyBytes: record.bodyBytes,
-                    nanoseconds: record.started == 0 ? 0 : MonotonicClock.nanoseconds() - record.started)
+                    nanoseconds: record.started == 0 ? 0 : MonotonicClock.nanoseconds() - record.started, trace: record.trace)
             case .countMalformedRequest:
                 context.statistics.malformedRequests.add(1, ordering: .relaxed)
             case .shutdownWrite:

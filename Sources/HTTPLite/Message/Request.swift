@@ -15,6 +15,9 @@ public struct Request: Sendable {
     /// What the application's front door learned of who sent the request (a verified
     /// identity), for its routes to read; HTTPLite itself neither sets nor reads it.
     public var sender: (any Sendable)?
+    /// Its trace (W3C Trace Context): the caller's `traceparent` continued, or a new trace;
+    /// the access log names it.
+    public var trace: TraceContext
 
     public init(
         method: HTTPMethod, path: String, query: QueryParameters = QueryParameters(),
@@ -26,6 +29,7 @@ public struct Request: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
+        self.trace = TraceContext(headers: headers)
     }
 
     /// Whether the client asked to keep the connection open after this exchange

@@ -11,8 +11,10 @@ struct AccessLog {
 
     init(isEnabled: Bool) { self.isEnabled = isEnabled }
 
-    /// `2026-11-21T06:40:00Z GET /orders 200 11413 0.120ms`: method, path, status, body bytes, duration.
-    mutating func record(method: String, path: String, status: Int, bodyBytes: Int, nanoseconds: Int64) {
+    /// `2026-11-21T06:40:00Z GET /orders 200 11413 0.120ms trace=4bf9…4736 span=00f0…02b7`:
+    /// method, path, status, body bytes, duration, and the request's trace and this server's
+    /// span in it (W3C Trace Context; none for an answer made before there was a request).
+    mutating func record(method: String, path: String, status: Int, bodyBytes: Int, nanoseconds: Int64, trace: TraceContext?) {
         guard isEnabled else { return }
         buffer.append(contentsOf: currentTimestamp())
         buffer.append(UInt8(ascii: " "))
@@ -22,7 +24,9 @@ struct AccessLog {
         buffer.append(contentsOf: path.utf8.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: "?") : $0 })
         buffer.append(contentsOf: " \(status) \(bodyBytes) ".utf8)
         let microseconds = nanoseconds / 1000
-        buffer.append(contentsOf: "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())ms\n".utf8)
+        buffer.append(contentsOf: "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())ms".utf8)
+        if let trace { buffer.append(contentsOf: " trace=\(trace.traceID) span=\(trace.spanID)".utf8) }
+        buffer.append(UInt8(ascii: "\n"))
     }
 
     mutating func flush() {
