@@ -25,7 +25,9 @@ package struct ServiceHandler: Sendable {
             var request = request
             // A request with a body passed the checks on its head already (`screen`).
             if !(request.sender is Caller) { request.sender = try checkAccess(request) }
-            response = try ServerTimings.$current.withValue(timings) { try admit(request) ?? router.handle(request) }
+            response = try ServerTimings.$current.withValue(timings) {
+                try RequestTrace.$current.withValue(request.trace.label) { try admit(request) ?? router.handle(request) }
+            }
         } catch let error as HTTPError {
             response = error.response
         }
@@ -123,7 +125,10 @@ package struct ServiceHandler: Sendable {
             // The answer needs only the head: the body (an import's megabytes) is not kept while it is made.
             let head = request.withoutBody
             return .deferred { pending in
-                start(DeferredResponse { answer in pending.complete(finish(answer, for: head)) })
+                // A write queued by `start` keeps the request's trace for its commit's log line.
+                RequestTrace.$current.withValue(head.trace.label) {
+                    start(DeferredResponse { answer in pending.complete(finish(answer, for: head)) })
+                }
             }
         case .stream:
             var response = response
@@ -173,4 +178,10 @@ extension Request {
         head.body = []
         return head
     }
+}
+
+extension TraceContext {
+    /// `<trace-id>-<span-id>` when the caller is tracing the request (it sent a
+    /// `traceparent`), for the commit log of its writes; nil otherwise.
+    fileprivate var label: String? { parentID == nil ? nil : "\(traceID)-\(spanID)" }
 }

@@ -167,6 +167,17 @@ import Testing
         }
         let line = log.split(separator: "\n").first { $0.contains("GET /orders 200") }
         #expect(line?.hasSuffix("trace=4bf92f3577b34da6a3ce929d0e0e4736 span=\(span)") == true)
+        // A traced write: its commit is logged with the request's trace and this server's span.
+        let write = httpRequest(
+            port: port, "POST", "/users", headers: ["traceparent": "00-11111111111111111111111111111111-2222222222222222-01"],
+            json: #"{"name":"Traced Writer"}"#)
+        #expect(write.status == 201)
+        let writeSpan = String((write.headers["traceresponse"] ?? "").dropFirst(36).prefix(16))
+        let commit = "event=commit changes=1 traces=11111111111111111111111111111111-\(writeSpan)"
+        while !log.contains(commit), Date() < deadline {
+            log += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        #expect(log.contains(commit))
         // Without a traceparent, a new trace, named the same way.
         let fresh = httpRequest(port: port, "GET", "/health")
         #expect(fresh.headers["traceresponse"]?.range(of: #"^00-[0-9a-f]{32}-[0-9a-f]{16}-00$"#, options: .regularExpression) != nil)

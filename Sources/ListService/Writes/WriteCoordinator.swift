@@ -31,6 +31,8 @@ package final class WriteCoordinator: StorageHost {
 
     private struct Pending {
         var operations: [@Sendable (inout WriteBatch) -> Void] = []
+        /// The traces of the requests that queued them, where their callers trace them.
+        var traces: [String] = []
         var isDrainScheduled = false
         var isCatchUpScheduled = false
     }
@@ -68,8 +70,10 @@ package final class WriteCoordinator: StorageHost {
     /// may run again if another process made its batch stale: it must only decide and
     /// register with the batch (`onCommit`, `onSettled`), never answer directly.
     package func submit(_ operation: @escaping @Sendable (inout WriteBatch) -> Void) {
+        let trace = RequestTrace.current
         let shouldSchedule = pending.withLock { pending in
             pending.operations.append(operation)
+            if let trace { pending.traces.append(trace) }
             defer { pending.isDrainScheduled = true }
             return !pending.isDrainScheduled
         }
@@ -80,10 +84,13 @@ package final class WriteCoordinator: StorageHost {
     /// so work queued meanwhile (a journal trim after a compaction) runs between batches even
     /// under a constant stream of writes.
     private func drain() {
-        let operations = pending.withLock { pending in
-            defer { pending.operations.removeAll() }
+        let (operations, traces) = pending.withLock { pending in
+            defer {
+                pending.operations.removeAll()
+                pending.traces.removeAll()
+            }
             if pending.operations.isEmpty { pending.isDrainScheduled = false }
-            return pending.operations
+            return (pending.operations, pending.traces)
         }
         guard !operations.isEmpty else { return }
         livePacing.noteBatch(of: operations.count)
@@ -117,6 +124,10 @@ package final class WriteCoordinator: StorageHost {
                     if first > state.position + 1 { catchUp(through: first - 1) }
                 }
                 batch.apply(lastPosition: position)
+                if !traces.isEmpty, !changes.isEmpty {
+                    let at = position > 0 ? " position=\(position)" : ""
+                    log.line("level=info event=commit\(at) changes=\(changes.count) traces=\(traces.joined(separator: ","))")
+                }
                 if position > 0, state.position + UInt64(changes.count) == position { advance(to: position, committedAt: nil) }
                 // A refused batch uses up no id; ids others gave out meanwhile stay used.
                 state.sequences.merge(batch.sequences, uniquingKeysWith: max)
