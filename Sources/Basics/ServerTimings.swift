@@ -19,6 +19,9 @@ public final class ServerTimings: @unchecked Sendable {
     }
 
     private var entries: [Entry] = []
+    /// The kind of route that answered (`list`, `row`, `write`, `live`), set by its handler:
+    /// which latency histogram the request counts in.
+    public var route: String?
 
     public init() {}
 

@@ -9,6 +9,7 @@ enum CollectionRoutes {
     static func add(_ endpoint: CollectionEndpoint, service: CollectionService, credentials: Credentials, to router: inout Router) {
         for (path, purpose) in endpoint.listPaths() {
             router.get(path) { request in
+                ServerTimings.current?.route = "list"
                 let caller = try credentials.reader(of: request, isPublic: endpoint.isPublic)
                 let resolution = try ServerTimings.measure("session") { () throws(HTTPError) in
                     try SessionResolution(request, store: service.sessions, now: service.now)
@@ -23,6 +24,7 @@ enum CollectionRoutes {
             }
         }
         router.get("/\(endpoint.name)/:id") { request in
+            ServerTimings.current?.route = "row"
             let caller = try credentials.reader(of: request, isPublic: endpoint.isPublic)
             let display = try request.displayContext()
             let compression = Compression.pageCompression(for: request)

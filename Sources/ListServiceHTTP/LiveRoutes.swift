@@ -1,3 +1,4 @@
+import Basics
 import HTTPLite
 import ListService
 
@@ -8,6 +9,7 @@ enum LiveRoutes {
     static func add(_ endpoint: CollectionEndpoint, service: CollectionService, credentials: Credentials, to router: inout Router) {
         for (path, purpose) in endpoint.listPaths(suffix: "/live") {
             router.get(path) { request in
+                ServerTimings.current?.route = "live"
                 let caller = try credentials.reader(of: request, isPublic: endpoint.isPublic)
                 let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
                 var listRequest = ListRequest(request, caller: caller)

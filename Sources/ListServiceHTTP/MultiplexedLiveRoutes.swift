@@ -1,3 +1,4 @@
+import Basics
 import HTTPLite
 import ListService
 
@@ -9,6 +10,7 @@ enum MultiplexedLiveRoutes {
     static func add(endpoints: [CollectionEndpoint], service: CollectionService, credentials: Credentials, to router: inout Router) {
         let paths = LivePaths(endpoints: endpoints, credentials: credentials)
         router.get("/live") { request in
+            ServerTimings.current?.route = "live"
             _ = try mappingErrors { () throws(ListServiceError) in
                 try ParameterReader(request.query.pairs.map { ($0.name, $0.value) }, allowed: ["lastEventId", "ticket"])
             }

@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import HTTPLite
 import ListService
@@ -21,8 +22,10 @@ enum OperationRoutes {
                     try IdempotencyKeyHeader.checked(JSONBody.headCheck(JSONBody.json))(head)
                 }
             ) { request in
-                .deferred { pending in
+                ServerTimings.current?.route = "write"
+                return .deferred { pending in
                     // The key's fingerprint hashes the body: off the event loop, as the body may be an import's.
+                    let trace = RequestTrace.current
                     DispatchQueue.global(qos: .userInitiated).async {
                         let keyed: KeyedRequest?
                         do throws(HTTPError) {
@@ -30,11 +33,14 @@ enum OperationRoutes {
                         } catch {
                             return pending.complete(error.response)
                         }
-                        operation.run(request.body, keyed) { outcome in
-                            switch outcome {
-                            case .success(let answer):
-                                pending.complete(.json(answer.body, headers: answer.replayed ? IdempotencyKeyHeader.replayed : [:]))
-                            case .failure(let refusal): pending.complete(refusal.httpError.response)
+                        // The trace rides along to the writes the operation queues.
+                        RequestTrace.$current.withValue(trace) {
+                            operation.run(request.body, keyed) { outcome in
+                                switch outcome {
+                                case .success(let answer):
+                                    pending.complete(.json(answer.body, headers: answer.replayed ? IdempotencyKeyHeader.replayed : [:]))
+                                case .failure(let refusal): pending.complete(refusal.httpError.response)
+                                }
                             }
                         }
                     }

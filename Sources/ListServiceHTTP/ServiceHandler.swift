@@ -16,11 +16,18 @@ package struct ServiceHandler: Sendable {
     let router: Router
     let policy: AccessPolicy
     let metrics: AccessMetrics
+    /// Each route kind's answer times (`/metrics`).
+    let latencies: RouteLatencies
+
+    init(router: Router, policy: AccessPolicy, metrics: AccessMetrics, latencies: RouteLatencies = RouteLatencies()) {
+        (self.router, self.policy, self.metrics, self.latencies) = (router, policy, metrics, latencies)
+    }
 
     package func handle(_ request: Request) throws -> Response {
         var response: Response
         // The stages the answer goes through, for its `Server-Timing` (lists and rows record them).
         let timings = ServerTimings()
+        let started = ServerTimings.monotonicNanoseconds()
         do {
             var request = request
             // A request with a body passed the checks on its head already (`screen`).
@@ -32,7 +39,27 @@ package struct ServiceHandler: Sendable {
             response = error.response
         }
         if !timings.isEmpty { response.headers.add(name: "Server-Timing", value: timings.headerValue) }
+        if let route = timings.route.flatMap(RouteLatencies.Route.init(rawValue:)) {
+            observe(route, of: &response, started: started, traceID: request.trace.traceID)
+        }
         return finish(response, for: request)
+    }
+
+    /// Counts the answer's time in its route's histogram: now, or when a deferred answer (a
+    /// write, once durable) comes.
+    private func observe(_ route: RouteLatencies.Route, of response: inout Response, started: Int64, traceID: String) {
+        let latencies = latencies
+        let seconds: @Sendable () -> Double = { Double(ServerTimings.monotonicNanoseconds() - started) / 1e9 }
+        guard case .deferred(let start) = response.body else {
+            return latencies.observe(route, seconds: seconds(), traceID: traceID)
+        }
+        response.body = .deferred { pending in
+            start(
+                DeferredResponse { answer in
+                    latencies.observe(route, seconds: seconds(), traceID: traceID)
+                    pending.complete(answer)
+                })
+        }
     }
 
     /// Judges a request with a body from its head (the server's `HeadScreen`): every refusal

@@ -22,11 +22,12 @@ package enum ServiceRoutes {
         maxImportBytes: Int = defaultMaxImportBytes
     ) -> ServiceHandler {
         let metrics = AccessMetrics(rates: policy.rates)
+        let latencies = RouteLatencies()
         var router = makeRouter(
-            service: service, credentials: policy.credentials, server: server, access: metrics, maxBodyBytes: maxBodyBytes,
-            maxImportBytes: maxImportBytes)
+            service: service, credentials: policy.credentials, server: server, access: metrics, latencies: latencies,
+            maxBodyBytes: maxBodyBytes, maxImportBytes: maxImportBytes)
         if let demo { AuthRoutes.add(demo, service: service, to: &router) }
-        return ServiceHandler(router: router, policy: policy, metrics: metrics)
+        return ServiceHandler(router: router, policy: policy, metrics: metrics, latencies: latencies)
     }
 
     /// The routes. `server` supplies the HTTP server's counters for `/metrics` once it
@@ -34,7 +35,7 @@ package enum ServiceRoutes {
     /// `maxImportBytes`.
     private static func makeRouter(
         service: CollectionService, credentials: Credentials, server: @escaping @Sendable () -> ServerStatistics.Snapshot?,
-        access: AccessMetrics, maxBodyBytes: Int, maxImportBytes: Int
+        access: AccessMetrics, latencies: RouteLatencies, maxBodyBytes: Int, maxImportBytes: Int
     ) -> Router {
         var router = Router(defaultMaxBodyBytes: maxBodyBytes)
         let health = Array(#"{"status":"ok"}"#.utf8)
@@ -54,7 +55,7 @@ package enum ServiceRoutes {
         LiveRoutes.addTickets(credentials: credentials, to: &router)
         MultiplexedLiveRoutes.add(endpoints: service.endpoints, service: service, credentials: credentials, to: &router)
         SelectionRoute.add(to: &router, service: service)
-        MetricsRoute.add(to: &router, service: service, access: access, server: server)
+        MetricsRoute.add(to: &router, service: service, access: access, latencies: latencies, server: server)
         return router
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import HTTPLite
 import ListService
 
@@ -8,6 +9,7 @@ import ListService
 enum WriteRoutes {
     static func add(_ writes: CollectionEndpoint.Writes, of name: String, to router: inout Router) {
         router.post("/\(name)", headCheck: IdempotencyKeyHeader.checked(JSONBody.headCheck(JSONBody.json))) { request in
+            ServerTimings.current?.route = "write"
             let display = try request.displayContext()
             let caller = request.caller
             let keyed = try IdempotencyKeyHeader.keyedRequest(request)
@@ -18,17 +20,20 @@ enum WriteRoutes {
             }
         }
         router.patch("/\(name)/:id", headCheck: IdempotencyKeyHeader.checked(JSONBody.headCheck(JSONBody.mergePatch))) { request in
+            ServerTimings.current?.route = "write"
             let target = try Target(request)
             return try JSONBody.deferred(request) { body, pending in
                 target.edit(.patch(body), with: writes, in: name, pending: pending)
             }
         }
         router.delete("/\(name)/:id", headCheck: IdempotencyKeyHeader.checked(JSONBody.noFormBodyCheck)) { request in
+            ServerTimings.current?.route = "write"
             let target = try Target(request)
             return .deferred { pending in target.edit(.delete, with: writes, in: name, pending: pending) }
         }
         for action in writes.actions {
             router.post("/\(name)/:id/\(action)", headCheck: IdempotencyKeyHeader.checked(JSONBody.noFormBodyCheck)) { request in
+                ServerTimings.current?.route = "write"
                 let target = try Target(request)
                 return .deferred { pending in target.edit(.action(action), with: writes, in: name, pending: pending) }
             }

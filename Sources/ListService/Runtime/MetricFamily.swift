@@ -12,6 +12,13 @@ package struct MetricFamily: Sendable {
         package let suffix: String
         package let labels: [(name: String, value: String)]
         package let value: String
+        /// An exemplar for the OpenMetrics format (`{trace_id="…"} 0.0004 1795400000.123`),
+        /// which the Prometheus text format has no room for.
+        package let exemplar: String?
+
+        package init(suffix: String, labels: [(name: String, value: String)], value: String, exemplar: String? = nil) {
+            (self.suffix, self.labels, self.value, self.exemplar) = (suffix, labels, value, exemplar)
+        }
     }
 
     package let name: String
@@ -41,7 +48,8 @@ package struct MetricFamily: Sendable {
             ])
     }
 
-    private init(_ name: String, _ kind: Kind, _ help: String, samples: [Sample]) {
+    /// A family of the samples given.
+    package init(_ name: String, _ kind: Kind, _ help: String, samples: [Sample]) {
         self.name = name
         self.kind = kind
         self.help = help

@@ -1,0 +1,71 @@
+import Basics
+import Foundation
+import ListService
+
+/// How long each kind of route takes to answer (a list, a row, a write until it is durable,
+/// a live stream until it opens), as histograms on `/metrics`. Each bucket keeps the trace of
+/// the last request it counted: an exemplar, which the OpenMetrics format shows, so a slow
+/// bucket leads to one slow request's access log line.
+package final class RouteLatencies: Sendable {
+    package enum Route: String, CaseIterable, Sendable {
+        case list, row, write, live
+    }
+
+    /// Upper bounds of the buckets, in seconds (the last is `+Inf`).
+    static let bounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    private struct Exemplar {
+        let traceID: String
+        let seconds: Double
+        let at: Double
+    }
+
+    private struct Histogram {
+        /// Per bucket (not cumulative), `+Inf` last.
+        var counts = [Int](repeating: 0, count: RouteLatencies.bounds.count + 1)
+        var exemplars = [Exemplar?](repeating: nil, count: RouteLatencies.bounds.count + 1)
+        var sum = 0.0
+    }
+
+    private let histograms = Locked([Route: Histogram]())
+
+    package init() {}
+
+    /// Counts one answer of `route` that took `seconds`, under trace `traceID`.
+    package func observe(_ route: Route, seconds: Double, traceID: String) {
+        let bucket = Self.bounds.firstIndex { seconds <= $0 } ?? Self.bounds.count
+        let exemplar = Exemplar(traceID: traceID, seconds: seconds, at: Date().timeIntervalSince1970)
+        histograms.withLock { histograms in
+            var histogram = histograms[route] ?? Histogram()
+            histogram.counts[bucket] += 1
+            histogram.exemplars[bucket] = exemplar
+            histogram.sum += seconds
+            histograms[route] = histogram
+        }
+    }
+
+    /// `listservice_request_duration_seconds{route=…}`, one histogram per route.
+    var metricFamilies: [MetricFamily] {
+        let histograms = histograms.withLock { $0 }
+        var samples: [MetricFamily.Sample] = []
+        for route in Route.allCases {
+            let histogram = histograms[route] ?? Histogram()
+            let label = ("route", route.rawValue)
+            var cumulative = 0
+            for (index, bound) in (Self.bounds.map { "\($0)" } + ["+Inf"]).enumerated() {
+                cumulative += histogram.counts[index]
+                let exemplar = histogram.exemplars[index].map {
+                    "{trace_id=\"\($0.traceID)\"} \($0.seconds) \(String(format: "%.3f", $0.at))"
+                }
+                samples.append(.init(suffix: "_bucket", labels: [label, ("le", bound)], value: "\(cumulative)", exemplar: exemplar))
+            }
+            samples.append(.init(suffix: "_sum", labels: [label], value: "\(histogram.sum)"))
+            samples.append(.init(suffix: "_count", labels: [label], value: "\(cumulative)"))
+        }
+        return [
+            MetricFamily(
+                "listservice_request_duration_seconds", .histogram,
+                "Time to answer, by route: list, row, write (until durable), live (until the stream opens).", samples: samples)
+        ]
+    }
+}
