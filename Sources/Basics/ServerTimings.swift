@@ -44,15 +44,26 @@ public final class ServerTimings: @unchecked Sendable {
 
     /// The header's value: `session;dur=0.012, filter;dur=0.301, cache;desc="hit"` (milliseconds).
     public var headerValue: String {
-        entries.map { entry in
-            var metric = entry.name
+        var text = ""
+        text.reserveCapacity(24 * entries.count)
+        for entry in entries {
+            if !text.isEmpty { text += ", " }
+            text += entry.name
             if entry.nanoseconds >= 0 {
                 let microseconds = (entry.nanoseconds + 500) / 1000
-                metric += ";dur=\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())"
+                let fraction = microseconds % 1000
+                text += ";dur="
+                text += String(microseconds / 1000)
+                text += fraction < 10 ? ".00" : fraction < 100 ? ".0" : "."
+                text += String(fraction)
             }
-            if let description = entry.description { metric += ";desc=\"\(description)\"" }
-            return metric
-        }.joined(separator: ", ")
+            if let description = entry.description {
+                text += ";desc=\""
+                text += description
+                text += "\""
+            }
+        }
+        return text
     }
 
     /// Runs `body`, timed as stage `name` when a request is being timed.

@@ -9,6 +9,8 @@ import ListService
 package final class RouteLatencies: Sendable {
     package enum Route: String, CaseIterable, Sendable {
         case list, row, write, live
+
+        var index: Int { Self.allCases.firstIndex(of: self) ?? 0 }
     }
 
     /// Upper bounds of the buckets, in seconds (the last is `+Inf`).
@@ -27,7 +29,8 @@ package final class RouteLatencies: Sendable {
         var sum = 0.0
     }
 
-    private let histograms = Locked([Route: Histogram]())
+    /// One per route, in `Route.allCases` order; changed in place.
+    private let histograms = Locked([Histogram](repeating: Histogram(), count: Route.allCases.count))
 
     package init() {}
 
@@ -35,12 +38,11 @@ package final class RouteLatencies: Sendable {
     package func observe(_ route: Route, seconds: Double, traceID: String) {
         let bucket = Self.bounds.firstIndex { seconds <= $0 } ?? Self.bounds.count
         let exemplar = Exemplar(traceID: traceID, seconds: seconds, at: Date().timeIntervalSince1970)
+        let index = route.index
         histograms.withLock { histograms in
-            var histogram = histograms[route] ?? Histogram()
-            histogram.counts[bucket] += 1
-            histogram.exemplars[bucket] = exemplar
-            histogram.sum += seconds
-            histograms[route] = histogram
+            histograms[index].counts[bucket] += 1
+            histograms[index].exemplars[bucket] = exemplar
+            histograms[index].sum += seconds
         }
     }
 
@@ -49,7 +51,7 @@ package final class RouteLatencies: Sendable {
         let histograms = histograms.withLock { $0 }
         var samples: [MetricFamily.Sample] = []
         for route in Route.allCases {
-            let histogram = histograms[route] ?? Histogram()
+            let histogram = histograms[route.index]
             let label = ("route", route.rawValue)
             var cumulative = 0
             for (index, bound) in (Self.bounds.map { "\($0)" } + ["+Inf"]).enumerated() {
