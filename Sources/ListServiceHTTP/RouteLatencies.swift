@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import HTTPLite
 import ListService
 
 /// How long each kind of route takes to answer (a list, a row, a write until it is durable,
@@ -17,7 +18,8 @@ package final class RouteLatencies: Sendable {
     static let bounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
     private struct Exemplar {
-        let traceID: String
+        /// Its id is written out only when `/metrics` is read.
+        let trace: TraceContext
         let seconds: Double
         let at: Double
     }
@@ -34,10 +36,10 @@ package final class RouteLatencies: Sendable {
 
     package init() {}
 
-    /// Counts one answer of `route` that took `seconds`, under trace `traceID`.
-    package func observe(_ route: Route, seconds: Double, traceID: String) {
+    /// Counts one answer of `route` that took `seconds`, under `trace`.
+    package func observe(_ route: Route, seconds: Double, trace: TraceContext) {
         let bucket = Self.bounds.firstIndex { seconds <= $0 } ?? Self.bounds.count
-        let exemplar = Exemplar(traceID: traceID, seconds: seconds, at: Date().timeIntervalSince1970)
+        let exemplar = Exemplar(trace: trace, seconds: seconds, at: Date().timeIntervalSince1970)
         let index = route.index
         histograms.withLock { histograms in
             histograms[index].counts[bucket] += 1
@@ -57,7 +59,7 @@ package final class RouteLatencies: Sendable {
             for (index, bound) in (Self.bounds.map { "\($0)" } + ["+Inf"]).enumerated() {
                 cumulative += histogram.counts[index]
                 let exemplar = histogram.exemplars[index].map {
-                    "{trace_id=\"\($0.traceID)\"} \($0.seconds) \(String(format: "%.3f", $0.at))"
+                    "{trace_id=\"\($0.trace.traceID)\"} \($0.seconds) \(String(format: "%.3f", $0.at))"
                 }
                 samples.append(.init(suffix: "_bucket", labels: [label, ("le", bound)], value: "\(cumulative)", exemplar: exemplar))
             }

@@ -40,23 +40,23 @@ package struct ServiceHandler: Sendable {
         }
         if !timings.isEmpty { response.headers.add(name: "Server-Timing", value: timings.headerValue) }
         if let route = timings.route.flatMap(RouteLatencies.Route.init(rawValue:)) {
-            observe(route, of: &response, started: started, traceID: request.trace.traceID)
+            observe(route, of: &response, started: started, trace: request.trace)
         }
         return finish(response, for: request)
     }
 
     /// Counts the answer's time in its route's histogram: now, or when a deferred answer (a
     /// write, once durable) comes.
-    private func observe(_ route: RouteLatencies.Route, of response: inout Response, started: Int64, traceID: String) {
+    private func observe(_ route: RouteLatencies.Route, of response: inout Response, started: Int64, trace: TraceContext) {
         let latencies = latencies
         let seconds: @Sendable () -> Double = { Double(ServerTimings.monotonicNanoseconds() - started) / 1e9 }
         guard case .deferred(let start) = response.body else {
-            return latencies.observe(route, seconds: seconds(), traceID: traceID)
+            return latencies.observe(route, seconds: seconds(), trace: trace)
         }
         response.body = .deferred { pending in
             start(
                 DeferredResponse { answer in
-                    latencies.observe(route, seconds: seconds(), traceID: traceID)
+                    latencies.observe(route, seconds: seconds(), trace: trace)
                     pending.complete(answer)
                 })
         }
@@ -177,9 +177,12 @@ package struct ServiceHandler: Sendable {
         }
     }
 
-    /// Where the answer sits in the caller's trace: `traceresponse` names the trace and this
-    /// server's span (W3C Trace Context level 2), and the caller's `tracestate` is passed on.
+    /// Where the answer sits in a caller's trace, for a caller that traces the request (it
+    /// sent a `traceparent`): `traceresponse` names the trace and this server's span (W3C
+    /// Trace Context level 2), and the caller's `tracestate` is passed on. Other answers say
+    /// nothing (their trace, begun here, is in the access log).
     private func addTraceHeaders(to response: inout Response, for request: Request) {
+        guard request.trace.isContinued else { return }
         response.headers.add(name: "traceresponse", value: request.trace.traceparent)
         if let state = request.trace.state { response.headers.add(name: "tracestate", value: state) }
     }
@@ -210,5 +213,5 @@ extension Request {
 extension TraceContext {
     /// `<trace-id>-<span-id>` when the caller is tracing the request (it sent a
     /// `traceparent`), for the commit log of its writes; nil otherwise.
-    fileprivate var label: String? { parentID == nil ? nil : "\(traceID)-\(spanID)" }
+    fileprivate var label: String? { isContinued ? "\(traceID)-\(spanID)" : nil }
 }

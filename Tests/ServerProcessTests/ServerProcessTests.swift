@@ -178,9 +178,14 @@ import Testing
             log += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
         }
         #expect(log.contains(commit))
-        // Without a traceparent, a new trace, named the same way.
+        // Without a traceparent, a new trace: in the access log, not in the answer.
         let fresh = httpRequest(port: port, "GET", "/health")
-        #expect(fresh.headers["traceresponse"]?.range(of: #"^00-[0-9a-f]{32}-[0-9a-f]{16}-00$"#, options: .regularExpression) != nil)
+        #expect(fresh.status == 200 && fresh.headers["traceresponse"] == nil)
+        while !log.contains("GET /health 200"), Date() < deadline {
+            log += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        let healthLine = log.split(separator: "\n").first { $0.contains("GET /health 200") } ?? ""
+        #expect(healthLine.range(of: #" trace=[0-9a-f]{32} span=[0-9a-f]{16}$"#, options: .regularExpression) != nil)
     }
 
     @Test func badOption_isOneLineAndExitStatus2() throws {

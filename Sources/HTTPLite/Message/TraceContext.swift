@@ -36,6 +36,8 @@ public struct TraceContext: Sendable, Equatable {
     }
     /// The caller's span (16 hex digits); nil when the trace began here.
     public var parentID: String? { parent.map { value in Self.write { Self.append(value, to: &$0) } } }
+    /// Whether the caller is tracing the request (it sent a valid `traceparent`).
+    public var isContinued: Bool { parent != nil }
     /// This server's span for the request (16 hex digits).
     public var spanID: String { Self.write { Self.append(span, to: &$0) } }
     /// The trace flags (2 hex digits; `01`: sampled).
