@@ -40,8 +40,10 @@ class Browser:
         page.on("console", lambda m: m.type in ("error", "warning") and not self.is_expected(m.text)
                 and self.problems.append(f"console {m.type}: {m.text}"))
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        # The page closes its own streams when the criteria change: those aborts are expected.
+        # The page closes its own streams when the criteria change: those aborts are expected;
+        # so are connections refused while a check has the server down (0 in the refusals).
         page.on("requestfailed", lambda r: None if (r.failure == "net::ERR_ABORTED" and "/live" in r.url)
+                or (0 in self.expected_refusals and r.failure == "net::ERR_CONNECTION_REFUSED")
                 else self.problems.append(f"request failed: {r.url} {r.failure}"))
         page.on("response", lambda r: r.status >= 400 and r.status not in self.expected_refusals
                 and self.problems.append(f"answer {r.status}: {r.url}"))

@@ -11,7 +11,10 @@ import ListService
 /// caller travels with it. The router then answers, and every answer leaves with the CORS
 /// headers its origin gets and a `Vary` that names what it depends on; an answer whose route
 /// did not choose its caching and coding (`Response.choseCachingAndCoding`: a page or a
-/// static file does) is `no-store` and goes in the coding the client accepts.
+/// static file does) is `no-store` and goes in the coding the client accepts. Around the
+/// routing it binds the request's `ServerTimings` (whose stages become `Server-Timing`, and
+/// whose route kind picks the latency histogram) and its `RequestTrace` (which its writes keep
+/// for their commit's log line), and a traced request's answer reports its trace.
 package struct ServiceHandler: Sendable {
     let router: Router
     let policy: AccessPolicy
