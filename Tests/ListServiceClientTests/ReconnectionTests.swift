@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    /// `withTemporaryDirectory` for an async body.
+    /// A new, empty directory for `body`, removed afterwards whatever happens.
     @MainActor func withTemporaryDirectory(_ body: (String) async throws -> Void) async throws {
         let path = NSTemporaryDirectory() + "listservice-client-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

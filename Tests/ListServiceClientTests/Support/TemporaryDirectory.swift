@@ -1,1 +1,0 @@
-../../ListServiceTests/Support/TemporaryDirectory.swift
