@@ -1,5 +1,3 @@
-import Glibc
-
 /// The stages one request's answer went through and how long each took, for the
 /// `Server-Timing` header: the HTTP binding binds a recorder for the request
 /// (`ServerTimings.$current`), and the code that runs a stage (the session, the filter, the
@@ -48,43 +46,26 @@ public final class ServerTimings: @unchecked Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32 * entries.count)
         for entry in entries {
-            if !bytes.isEmpty { bytes.append(contentsOf: [0x2C, 0x20]) }  // ", "
+            if !bytes.isEmpty { bytes.append(contentsOf: ", ".utf8) }
             bytes.append(contentsOf: entry.name.utf8)
             if entry.nanoseconds >= 0 {
-                let microseconds = (entry.nanoseconds + 500) / 1000
-                bytes.append(contentsOf: [0x3B, 0x64, 0x75, 0x72, 0x3D])  // ";dur="
-                Self.appendDecimal(microseconds / 1000, to: &bytes)
-                bytes.append(0x2E)
-                let fraction = microseconds % 1000
-                bytes.append(contentsOf: [UInt8(0x30 + fraction / 100), UInt8(0x30 + fraction / 10 % 10), UInt8(0x30 + fraction % 10)])
+                bytes.append(contentsOf: ";dur=".utf8)
+                ASCIIDecimal.appendMilliseconds(microseconds: (entry.nanoseconds + 500) / 1000, to: &bytes)
             }
             if let description = entry.description {
-                bytes.append(contentsOf: [0x3B, 0x64, 0x65, 0x73, 0x63, 0x3D, 0x22])  // `;desc="`
+                bytes.append(contentsOf: ";desc=\"".utf8)
                 bytes.append(contentsOf: description.utf8)
-                bytes.append(0x22)
+                bytes.append(UInt8(ascii: "\""))
             }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        guard value >= 10 else { return bytes.append(UInt8(0x30 + value)) }
-        appendDecimal(value / 10, to: &bytes)
-        bytes.append(UInt8(0x30 + value % 10))
-    }
-
     /// Runs `body`, timed as stage `name` when a request is being timed.
     public static func measure<T, E: Error>(_ name: String, _ body: () throws(E) -> T) throws(E) -> T {
         guard let timings = current else { return try body() }
-        let started = monotonicNanoseconds()
-        defer { timings.record(name, nanoseconds: monotonicNanoseconds() - started) }
+        let started = MonotonicClock.nanoseconds()
+        defer { timings.record(name, nanoseconds: MonotonicClock.nanoseconds() - started) }
         return try body()
-    }
-
-    /// The monotonic clock, in nanoseconds.
-    public static func monotonicNanoseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import HTTPLite
 import ListService
@@ -52,7 +53,7 @@ enum JSONBody {
         }
         let bytes = request.body
         return .deferred { pending in
-            DispatchQueue.global(qos: .userInitiated).async {
+            RequestTrace.offLoop {
                 switch Result(catching: { () throws(HTTPError) in try parseObject(bytes) }) {
                 case .success(let object): body(object, pending)
                 case .failure(let error): pending.complete(error.response)

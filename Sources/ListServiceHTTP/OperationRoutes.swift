@@ -25,22 +25,18 @@ enum OperationRoutes {
                 ServerTimings.current?.route = "write"
                 return .deferred { pending in
                     // The key's fingerprint hashes the body: off the event loop, as the body may be an import's.
-                    let trace = RequestTrace.current
-                    DispatchQueue.global(qos: .userInitiated).async {
+                    RequestTrace.offLoop {
                         let keyed: KeyedRequest?
                         do throws(HTTPError) {
                             keyed = try IdempotencyKeyHeader.keyedRequest(request)
                         } catch {
                             return pending.complete(error.response)
                         }
-                        // The trace rides along to the writes the operation queues.
-                        RequestTrace.$current.withValue(trace) {
-                            operation.run(request.body, keyed) { outcome in
-                                switch outcome {
-                                case .success(let answer):
-                                    pending.complete(.json(answer.body, headers: answer.replayed ? IdempotencyKeyHeader.replayed : [:]))
-                                case .failure(let refusal): pending.complete(refusal.httpError.response)
-                                }
+                        operation.run(request.body, keyed) { outcome in
+                            switch outcome {
+                            case .success(let answer):
+                                pending.complete(.json(answer.body, headers: answer.replayed ? IdempotencyKeyHeader.replayed : [:]))
+                            case .failure(let refusal): pending.complete(refusal.httpError.response)
                             }
                         }
                     }

@@ -30,7 +30,7 @@ package struct ServiceHandler: Sendable {
         var response: Response
         // The stages the answer goes through, for its `Server-Timing` (lists and rows record them).
         let timings = ServerTimings()
-        let started = ServerTimings.monotonicNanoseconds()
+        let started = MonotonicClock.nanoseconds()
         do {
             var request = request
             // A request with a body passed the checks on its head already (`screen`).
@@ -52,7 +52,7 @@ package struct ServiceHandler: Sendable {
     /// write, once durable) comes.
     private func observe(_ route: RouteLatencies.Route, of response: inout Response, started: Int64, trace: TraceContext) {
         let latencies = latencies
-        let seconds: @Sendable () -> Double = { Double(ServerTimings.monotonicNanoseconds() - started) / 1e9 }
+        let seconds: @Sendable () -> Double = { Double(MonotonicClock.nanoseconds() - started) / 1e9 }
         guard case .deferred(let start) = response.body else {
             return latencies.observe(route, seconds: seconds(), trace: trace)
         }

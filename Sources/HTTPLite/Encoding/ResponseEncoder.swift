@@ -1,3 +1,5 @@
+import Basics
+
 /// Writes response heads and bodies as HTTP/1.1 bytes into an output buffer. Every response
 /// says `X-Content-Type-Options: nosniff`: a body is what its `Content-Type` says, never sniffed.
 struct ResponseEncoder {
@@ -40,7 +42,7 @@ struct ResponseEncoder {
         to output: inout [UInt8]
     ) {
         output.append(contentsOf: "HTTP/1.1 ".utf8)
-        Self.appendDecimal(status.code, to: &output)
+        ASCIIDecimal.append(status.code, to: &output)
         output.append(UInt8(ascii: " "))
         output.append(contentsOf: status.reasonPhrase.utf8)
         output.append(contentsOf: Self.serverField)
@@ -54,7 +56,7 @@ struct ResponseEncoder {
         switch framing {
         case .length(let count):
             output.append(contentsOf: "\r\nContent-Length: ".utf8)
-            Self.appendDecimal(count, to: &output)
+            ASCIIDecimal.append(count, to: &output)
         case .chunked:
             output.append(contentsOf: "\r\nTransfer-Encoding: chunked".utf8)
         case .untilClose, .none:
@@ -79,15 +81,6 @@ struct ResponseEncoder {
 
     static func appendLastChunk(to output: inout [UInt8]) {
         output.append(contentsOf: "0\r\n\r\n".utf8)
-    }
-
-    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-        guard value >= 10 else {
-            output.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        appendDecimal(value / 10, to: &output)
-        output.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// Framing and connection fields are the encoder's to write, never a handler's.

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// A request's place in a distributed trace (W3C Trace Context): the trace it belongs to,
@@ -17,8 +18,8 @@ public struct TraceContext: Sendable, Equatable {
     /// or a later version read as 00 would be), else a new trace, unsampled.
     public init(headers: HTTPHeaders) {
         span = Self.nextRandom()
-        let parents = headers.values(for: "traceparent")
-        if parents.count == 1, let parent = Self.parse(parents[0]) {
+        // Most requests carry none: one lookup, and the list of them only when there is one.
+        if let first = headers["traceparent"], headers.values(for: "traceparent").count == 1, let parent = Self.parse(first) {
             (traceHigh, traceLow, self.parent, flagBits) = (parent.traceHigh, parent.traceLow, parent.parent, parent.flags)
             let states = headers.values(for: "tracestate")
             let state = states.joined(separator: ",")
@@ -98,15 +99,12 @@ public struct TraceContext: Sendable, Equatable {
         }
     }
 
-    /// Ids need to be unique, not secret: a counter from a random start, mixed (SplitMix64),
-    /// is one atomic add per id and never zero.
+    /// Ids need to be unique, not secret: SplitMix64 over a shared counter from a random
+    /// start, one atomic add per id; never zero.
     private static let counter = Atomic<UInt64>(UInt64.random(in: 1...UInt64.max))
 
     private static func nextRandom() -> UInt64 {
-        var z = counter.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        let mixed = z ^ (z >> 31)
+        let mixed = SplitMix64.mix(counter.wrappingAdd(SplitMix64.increment, ordering: .relaxed).newValue)
         return mixed == 0 ? 1 : mixed
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The embedded data set served when no `--data` directory is given: deterministic orders
@@ -69,24 +70,4 @@ package enum DefaultOrders {
         ("Madrid", "ES"), ("Oslo", "NO"), ("Tokyo", "JP"),
     ]
     private static let streets = ["Main St", "Oak Ave", "Elm St", "Market St", "Station Rd", "Lindenstraße", "Rue de Rivoli"]
-}
-
-/// A small deterministic generator (SplitMix64): the same seed gives the same data everywhere.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The embedded earthquakes: deterministic, in the 30 days before `anchor`.

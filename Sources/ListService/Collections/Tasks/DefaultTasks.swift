@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The embedded tasks: deterministic, due from 30 days before `anchor` to 90 days after.

@@ -1,3 +1,4 @@
+import Basics
 /// The embedded people: deterministic names, each with a few taps already.
 enum DefaultUsers {
     static func make(count: Int = 300) -> [User] {
