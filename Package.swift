@@ -62,7 +62,7 @@ let package = Package(
             name: "ListServicePostgresTests",
             dependencies: ["ListService", "ListServiceHTTP", "ListServicePostgres", "HTTPLite", "server", "Basics"]),
         // The Swift client against the real server process, and listservice-watch run as one.
-        .testTarget(name: "ListServiceClientTests", dependencies: ["ListServiceClient", "server", "listservice-watch"]),
+        .testTarget(name: "ListServiceClientTests", dependencies: ["ListServiceClient", "server", "listservice-watch", "Basics"]),
         // The executable: its options unit-tested, its binary run as a process.
         .testTarget(name: "ServerProcessTests", dependencies: ["server", "ListService", "ListServiceAuth", "ListServiceHTTP", "Basics"]),
     ],

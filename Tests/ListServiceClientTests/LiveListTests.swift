@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 import ListServiceClient
@@ -5,18 +6,6 @@ import Testing
 
 /// Live lists of the Swift client against the real server process.
 @Suite(.serialized) struct LiveListTests {
-    /// A deterministic generator (SplitMix64), so a failing sequence of writes can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @MainActor @Test func everyOpenListEqualsAFreshPageAfterEachOf200RandomWrites() async throws {
         let service = try await RunningService.start()
         let client = service.client
@@ -31,7 +20,7 @@ import Testing
         let lists = (
             client.live(pending), client.live(johns), client.live(days), client.live(tasks), client.live(taps), client.live(map)
         )
-        var generator = SeededGenerator(state: 31)
+        var generator = SplitMix64(seed: 31)
         var checked = 0
         for step in 0..<200 {
             try await randomWrite(client, port: service.port, step: step, using: &generator)
@@ -53,7 +42,7 @@ import Testing
     }
 
     /// One write of a random kind on a random item.
-    func randomWrite(_ client: ListServiceClient, port: Int, step: Int, using generator: inout SeededGenerator) async throws {
+    func randomWrite(_ client: ListServiceClient, port: Int, step: Int, using generator: inout SplitMix64) async throws {
         let page = try await client.page(OrderQuery(filter: .pending, limit: 20))
         let order = page.items.randomElement(using: &generator)
         switch Int.random(in: 0..<10, using: &generator) {

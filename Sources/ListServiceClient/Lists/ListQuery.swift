@@ -63,3 +63,12 @@ extension ListQuery {
 func parameter(_ name: String, _ value: String?) -> [(name: String, value: String)] {
     value.map { [(name, $0)] } ?? []
 }
+
+/// What every list's query says the same way: `q` when searching; `sort`, `order` and `group`
+/// when chosen (the service's defaults otherwise); the display.
+func listParameters(
+    search: String, sort: String? = nil, order: SortDirection? = nil, group: String? = nil, display: Display
+) -> [(name: String, value: String)] {
+    parameter("q", search.isEmpty ? nil : search) + parameter("sort", sort) + parameter("order", order?.rawValue)
+        + parameter("group", group) + display.parameters
+}

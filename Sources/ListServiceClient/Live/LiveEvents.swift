@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `data` of a live list's events, as the service sends them (see `LiveSnapshot`,
 /// `LiveDelta` and `LiveOp` in openapi.yaml).
 
@@ -93,6 +95,22 @@ enum LiveOp<Row: ListRow>: Decodable {
 }
 
 /// The key a multiplexed stream's event names.
-struct LiveEventTag: Decodable {
-    var list: String?
+enum LiveEventTag {
+    private struct Tagged: Decodable {
+        var list: String?
+    }
+
+    /// `data`'s `list`. The service writes it first (`{"list":"l3",…`), so it is read from
+    /// there: a snapshot of 500 rows is decoded once, by its list, not a second time for its
+    /// key. Data that does not start so is decoded.
+    static func key(of data: String) -> String? {
+        let prefix = #"{"list":""#
+        if data.hasPrefix(prefix) {
+            let rest = data.utf8.dropFirst(prefix.utf8.count)
+            if let end = rest.firstIndex(of: UInt8(ascii: "\"")), !rest[..<end].contains(UInt8(ascii: "\\")) {
+                return String(rest[..<end])
+            }
+        }
+        return (try? JSONDecoder().decode(Tagged.self, from: Data(data.utf8)))?.list
+    }
 }

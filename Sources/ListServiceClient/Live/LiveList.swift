@@ -162,10 +162,10 @@ public final class LiveList<Row: ListRow> {
             }
         }
         change.removed = objects.keys.filter { kept[$0] == nil }.sorted()
-        let before = rows.map(\.id).filter { kept[$0] != nil }
-        change.moved = Self.moved(from: before, to: order.filter { objects[$0] != nil }, positions: order)
+        let shown = rows.map(\.id)
+        change.moved = Self.moved(from: shown.filter { kept[$0] != nil }, to: order.filter { objects[$0] != nil }, positions: order)
         objects = kept
-        if rows.map(\.id) != order { rows = nextRows }
+        if shown != order { rows = nextRows }
         if total != first.total { total = first.total }
         change.counts = first.counts.filter { counts[$0.key] != $0.value }
         if counts != first.counts { counts = first.counts }

@@ -108,8 +108,7 @@ final class LiveStream {
             hello(event)
             return
         }
-        guard let tag = try? JSONDecoder().decode(LiveEventTag.self, from: Data(event.data.utf8)), let key = tag.list else { return }
-        guard let member = members[key] else { return }
+        guard let key = LiveEventTag.key(of: event.data), let member = members[key] else { return }
         if event.name == "closed" {
             // Closed by the service, not by us (we forget a list before we delete it): put it again.
             if let streamID { Task { await put(member, on: streamID) } }
@@ -142,18 +141,20 @@ final class LiveStream {
     func put(_ member: any LiveStreamMember, on id: String) async {
         struct Put: Encodable { var path: String }
         let (key, path) = (member.key, member.path)
+        // Whether the answer still matters: the same stream, the list still watched, its path unchanged.
+        let isCurrent = { self.streamID == id && self.members[key] === member && member.path == path }
         do {
             try await transport.sendForData("PUT", "/live/\(id)/lists/\(key)", body: Put(path: path))
-            if streamID == id, members[key] === member, member.path == path { putOn[key] = id }
+            if isCurrent() { putOn[key] = id }
         } catch {
-            guard streamID == id, members[key] === member, member.path == path else { return }
+            guard isCurrent() else { return }
             if error.status == 404 {
                 reopen()
             } else if !error.isTransient {
                 member.streamChanged(to: .failed(error))
             } else {
                 try? await Task.sleep(nanoseconds: UInt64(policy.delay(failures: 0, serverRetry: nil, retryAfter: error.retryAfter) * 1e9))
-                if streamID == id, members[key] === member, member.path == path { await put(member, on: id) }
+                if isCurrent() { await put(member, on: id) }
             }
         }
     }

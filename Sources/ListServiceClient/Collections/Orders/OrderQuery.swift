@@ -33,7 +33,7 @@ public struct OrderQuery: ListQuery {
     public var path: String { "/orders" }
 
     public var parameters: [(name: String, value: String)] {
-        [("filter", filter.rawValue)] + parameter("q", search.isEmpty ? nil : search) + parameter("sort", sort?.rawValue)
-            + parameter("order", order?.rawValue) + parameter("group", group?.rawValue) + display.parameters
+        [("filter", filter.rawValue)]
+            + listParameters(search: search, sort: sort?.rawValue, order: order, group: group?.rawValue, display: display)
     }
 }

@@ -30,8 +30,8 @@ public struct QuakeQuery: ListQuery {
     public var path: String { "/quakes" }
 
     public var parameters: [(name: String, value: String)] {
-        parameter("date", date) + parameter("q", search.isEmpty ? nil : search) + parameter("sort", sort?.rawValue)
-            + parameter("order", order?.rawValue) + parameter("group", group?.rawValue) + display.parameters
+        parameter("date", date)
+            + listParameters(search: search, sort: sort?.rawValue, order: order, group: group?.rawValue, display: display)
     }
 }
 
@@ -54,6 +54,6 @@ public struct QuakeMapQuery: ListQuery {
     public static var isPaged: Bool { false }
 
     public var parameters: [(name: String, value: String)] {
-        parameter("date", date) + parameter("q", search.isEmpty ? nil : search) + display.parameters
+        parameter("date", date) + listParameters(search: search, display: display)
     }
 }

@@ -33,7 +33,7 @@ public struct TaskQuery: ListQuery {
     public var path: String { "/tasks" }
 
     public var parameters: [(name: String, value: String)] {
-        [("view", view.rawValue)] + parameter("q", search.isEmpty ? nil : search) + parameter("sort", sort?.rawValue)
-            + parameter("order", order?.rawValue) + parameter("group", group?.rawValue) + display.parameters
+        [("view", view.rawValue)]
+            + listParameters(search: search, sort: sort?.rawValue, order: order, group: group?.rawValue, display: display)
     }
 }

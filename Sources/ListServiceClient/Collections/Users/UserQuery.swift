@@ -27,7 +27,6 @@ public struct UserQuery: ListQuery {
     public var path: String { "/users" }
 
     public var parameters: [(name: String, value: String)] {
-        parameter("q", search.isEmpty ? nil : search) + parameter("sort", sort?.rawValue) + parameter("order", order?.rawValue)
-            + parameter("group", group?.rawValue) + display.parameters
+        listParameters(search: search, sort: sort?.rawValue, order: order, group: group?.rawValue, display: display)
     }
 }
