@@ -160,7 +160,7 @@ package struct ServiceHandler: Sendable {
                     start(DeferredResponse { answer in pending.complete(finish(answer, for: head)) })
                 }
             }
-        case .stream:
+        case .stream, .download:
             var response = response
             addAccessHeaders(to: &response, for: request)
             addTraceHeaders(to: &response, for: request)

@@ -46,8 +46,10 @@ package enum ServiceRoutes {
         }
         router.get("/openapi.yaml") { request in specification.response(to: request) }
         WebRoutes.add(.compiled, to: &router)
+        let exports = ExportGate(limit: 4)
         for endpoint in service.endpoints {
             CollectionRoutes.add(endpoint, service: service, credentials: credentials, to: &router)
+            ExportRoutes.add(endpoint, service: service, credentials: credentials, gate: exports, to: &router)
             LiveRoutes.add(endpoint, service: service, credentials: credentials, to: &router)
             if let writes = endpoint.writes { WriteRoutes.add(writes, of: endpoint.name, to: &router) }
             OperationRoutes.add(endpoint, to: &router, maxLargeBodyBytes: maxImportBytes)

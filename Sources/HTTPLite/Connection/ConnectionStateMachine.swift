@@ -99,6 +99,8 @@ struct ConnectionStateMachine {
     /// The client shut down its sending side; answer what arrived, then close.
     private var isInputClosed = false
     private var isShuttingDown = false
+    /// The body being streamed has an end of its own (`ResponseBody.download`): a shutdown lets it finish.
+    private var streamHasEnd = false
     /// Closed by an event: the loop is still to be told.
     private var owesClose = false
     private var registeredInterest: Interest
@@ -209,7 +211,8 @@ struct ConnectionStateMachine {
         case .deferred(let start):
             phase = .awaitingResponse(pending)
             owed.append(.startDeferred(start))
-        case .stream(let produce):
+        case .stream(let produce), .download(let produce):
+            streamHasEnd = if case .download = response.body { true } else { false }
             // HTTP/1.0 has no chunked coding: the body then ends when the connection closes.
             let isChunked = request.version == .http1_1
             let keepAlive = pending.keepAlive && isChunked
@@ -248,6 +251,12 @@ struct ConnectionStateMachine {
         if pendingOutputCount > configuration.streamBacklogLimit { close() }  // the client reads slower than events arrive
     }
 
+    /// The producer gave up on a body with an end: the connection closes without ending it.
+    mutating func streamAborted() {
+        guard case .streaming = phase else { return }
+        close()
+    }
+
     /// The streaming body ended; the connection serves the next request or closes.
     mutating func streamFinished() {
         guard case .streaming(let isChunked, let keepAlive) = phase else { return }
@@ -262,7 +271,7 @@ struct ConnectionStateMachine {
         isShuttingDown = true
         if isIdle {
             close()
-        } else if case .streaming = phase {
+        } else if case .streaming = phase, !streamHasEnd {
             streamFinished()  // a stream has no natural end; end it so shutdown is not held for the whole grace period
         }
     }

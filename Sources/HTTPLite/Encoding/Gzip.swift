@@ -23,3 +23,48 @@ public enum Gzip {
         return Array(scratch[..<Int(stream.total_out)])
     }
 }
+
+/// gzip of a body that is made in pieces (a streamed file): each piece is compressed as it
+/// comes, holding zlib's window and no more; `finish` ends the member. Use from one thread
+/// at a time.
+public final class GzipStream {
+    private var stream = z_stream()
+    private var isOpen: Bool
+    private var output = [UInt8](repeating: 0, count: 64 * 1024)
+
+    public init(level: Int32 = 6) {
+        isOpen = czlib_deflate_init_gzip(&stream, level) == Z_OK
+    }
+
+    deinit { if isOpen { deflateEnd(&stream) } }
+
+    /// The compressed bytes `bytes` yield so far (often none: zlib gathers a block first);
+    /// nil if zlib failed.
+    public func compress(_ bytes: [UInt8]) -> [UInt8]? { deflating(bytes, flush: Z_NO_FLUSH) }
+
+    /// The member's last bytes; nil if zlib failed.
+    public func finish() -> [UInt8]? { deflating([], flush: Z_FINISH) }
+
+    private func deflating(_ bytes: [UInt8], flush: Int32) -> [UInt8]? {
+        guard isOpen else { return nil }
+        var compressed: [UInt8] = []
+        var status = Z_OK
+        bytes.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            output.withUnsafeMutableBufferPointer { buffer in
+                // zlib's contract: call again while it filled the whole output buffer.
+                repeat {
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = uInt(buffer.count)
+                    status = deflate(&stream, flush)
+                    compressed.append(contentsOf: buffer[..<(buffer.count - Int(stream.avail_out))])
+                } while stream.avail_out == 0 && (status == Z_OK || status == Z_BUF_ERROR)
+            }
+        }
+        stream.next_in = nil
+        // Z_BUF_ERROR only says no progress was possible (no input yet): not a failure.
+        let failed = flush == Z_FINISH ? status != Z_STREAM_END : !(status == Z_OK || status == Z_BUF_ERROR)
+        return failed ? nil : compressed
+    }
+}

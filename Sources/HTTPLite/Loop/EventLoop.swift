@@ -269,6 +269,8 @@ final class EventLoop {
                 if let callback { written.append(callback) }
             case .streamFinish(let key):
                 withConnection(key) { $0.machine.streamFinished() }
+            case .streamAbort(let key):
+                withConnection(key) { $0.machine.streamAborted() }
             case .deferredComplete(let key, let response):
                 withConnection(key) { $0.machine.deferredResponseReady(response, encoder: &encoder) }
             case .beginShutdown:

@@ -7,6 +7,8 @@ enum LoopTask: Sendable {
     /// on the loop once it has written them to every one of those sockets.
     case streamBroadcast([ConnectionKey], [UInt8], written: (@Sendable () -> Void)?)
     case streamFinish(ConnectionKey)
+    /// The producer gave up: close without ending the body.
+    case streamAbort(ConnectionKey)
     case deferredComplete(ConnectionKey, Response)
     case beginShutdown
 }

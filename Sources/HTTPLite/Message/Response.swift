@@ -44,6 +44,11 @@ public enum ResponseBody: Sendable {
     /// comes (chunked transfer coding on HTTP/1.1). The closure runs on the connection's loop
     /// thread once the head is sent; it may hand the stream to any thread.
     case stream(@Sendable (ResponseStream) -> Void)
+    /// A streamed body with an end of its own (a file): as `stream`, except that a shutdown
+    /// gives it the grace period to finish instead of ending it, and a producer that cannot
+    /// finish it calls `ResponseStream.abort()`, so the client never takes part of it for
+    /// the whole.
+    case download(@Sendable (ResponseStream) -> Void)
     /// The whole response comes later, from any thread: the closure runs on the loop thread
     /// and hands `DeferredResponse` to whoever finishes the work (a disk write, say). The
     /// outer response's status and headers are ignored; requests pipelined behind it wait.

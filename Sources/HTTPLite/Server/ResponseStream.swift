@@ -71,6 +71,13 @@ public final class ResponseStream: Sendable {
         loop.submit(.streamFinish(key))
     }
 
+    /// Gives up on the body: the connection closes without ending it (no last chunk), so the
+    /// client sees an incomplete response rather than a short one that looks whole.
+    public func abort() {
+        guard openFlag.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        loop.submit(.streamAbort(key))
+    }
+
     /// Runs `body` once everything written so far has been taken by the socket (at once,
     /// on the caller's thread, if nothing is unsent), or never if the stream closes first.
     /// It runs on the loop's thread: keep it short. A later call replaces an earlier waiter.

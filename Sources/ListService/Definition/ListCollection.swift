@@ -4,7 +4,7 @@
 /// lists (`operations`); `EditableCollection` adds writes. The engine does the rest for every
 /// collection: criteria parsing and 400s, per-session view-models, shared results,
 /// pagination, ETags, metrics and routes.
-package protocol ListCollection: CollectionQuery, CollectionCounts, CollectionSections, CollectionRecord {
+package protocol ListCollection: CollectionQuery, CollectionCounts, CollectionSections, CollectionRecord, CollectionExport {
     /// What the collection does beside lists, rows and writes (`POST /{name}/{path}`): none
     /// by default.
     static func operations(writes: WriteCoordinator) -> [CollectionOperation]

@@ -40,6 +40,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private let searchMatches = Locked<[String: SlotBits]>([:])
     /// Versions of this state's items, by slot and revision (a new state starts afresh).
     private let itemVersions = ItemVersions<C>()
+    /// The open snapshots (exports under way) and the items changes replaced since each opened.
+    private let snapshots = Locked(SnapshotBook<C.Item>())
 
     struct SortOrderKey: Hashable {
         let field: C.SortField
@@ -416,6 +418,39 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         lock.withReadLock { body { self.items(Int($0)) } }
     }
 
+    // MARK: snapshots
+
+    /// Opens a snapshot of `slots` (the list `definition` names, evaluated again here if a
+    /// change came since): until it closes, it reads the list's items as they are now.
+    func openSnapshot(of slots: SlotOrder, version: UInt64, list definition: ListDefinition<C>) -> ListSnapshot<C> {
+        lock.withReadLock {
+            let list = version == changeCount ? slots : evaluateLocked(definition)
+            let id = snapshots.withLock { $0.openSnapshot(slotLimit: storedItems.count) }
+            return ListSnapshot(state: self, id: id, slots: list)
+        }
+    }
+
+    /// The items in `slots` as snapshot `id` saw them, with their revisions then; nil when it
+    /// is overrun (see `SnapshotBook`).
+    func snapshotItems(_ id: UInt64, at slots: [Int32]) -> [(item: C.Item, revision: UInt32)]? {
+        lock.withReadLock {
+            snapshots.withLock { book in
+                guard let kept = book.open[id], !kept.isOverrun else { return nil }
+                return slots.map { kept.items[$0] ?? (storedItems[Int($0)], revisions[Int($0)]) }
+            }
+        }
+    }
+
+    func closeSnapshot(_ id: UInt64) { snapshots.withLock { $0.close(id) } }
+
+    /// Before `slot` changes: keeps its live item for the open snapshots (under the write lock).
+    private func keepForSnapshots(_ slot: Int32) {
+        guard isLive[Int(slot)] else { return }
+        snapshots.withLock { book in
+            if !book.isEmpty { book.keep(slot) { (storedItems[Int(slot)], revisions[Int(slot)]) } }
+        }
+    }
+
     // MARK: changes
 
     /// What one change did: the item before and after (nil: absent) and its slot.
@@ -436,6 +471,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 case .upsert(let item):
                     let id = C.id(of: item)
                     if let slot = slot(of: id) {
+                        keepForSnapshots(slot)
                         let old = items(Int(slot))
                         removeFromSortOrders(slot: slot, item: old)
                         moveOwner(of: slot, from: old, to: item)
@@ -456,6 +492,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                     }
                 case .delete(let id):
                     guard let slot = slot(of: id), let old = items(Int(slot)) else { continue }
+                    keepForSnapshots(slot)
                     removeFromSortOrders(slot: slot, item: old)
                     moveOwner(of: slot, from: old, to: nil)
                     isLive[Int(slot)] = false

@@ -123,6 +123,18 @@ package struct JSONWriter {
         needsComma = true
     }
 
+    /// Ends a line of NDJSON: the next value starts a document of its own.
+    package mutating func endLine() {
+        bytes.append(0x0A)
+        needsComma = false
+    }
+
+    /// Empties the writer, keeping its buffer for the next document.
+    package mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = false
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

@@ -18,6 +18,9 @@ package struct CollectionEndpoint: Sendable {
     /// One item's row for a display context, with the compressed body the client takes; an
     /// item the caller may not see is not found.
     package let row: @Sendable (_ id: String, DisplayContext, Caller, PageCompression?) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// The whole list `request` names (without paging) as a file in the format asked, its
+    /// rows as of now however long the client takes to read it.
+    package let export: @Sendable (ListRequest, ExportFormat) throws(ListServiceError) -> ListExport
     /// Whether anyone may read the collection where tokens are checked (`ListCollection.isPublic`).
     package let isPublic: Bool
     /// Writes, for a collection clients can change; nil otherwise.
@@ -91,6 +94,9 @@ extension CollectionEndpoint {
         }
         row = { id, display, caller, compression throws(ListServiceError) in
             try engine.row(id: id, display: display, access: C.readScope(for: caller), compression: compression)
+        }
+        export = { request, format throws(ListServiceError) in
+            try engine.export(ListCriteria<C>(request, now: engine.now, purpose: .export), format: format)
         }
         isPublic = C.isPublic
         self.writes = writes

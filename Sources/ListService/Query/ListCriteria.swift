@@ -23,7 +23,8 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
 
     package static var limitRange: ClosedRange<Int> { 1...500 }
 
-    /// What the criteria are for: a page of rows, or every marker of a map in a fixed order.
+    /// What the criteria are for: a page of rows, every marker of a map in a fixed order, or
+    /// the whole list exported.
     package typealias Purpose = ListPurpose
 
     package let purpose: Purpose
@@ -31,7 +32,11 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     /// The parameters a request for `purpose` may carry.
     package static func parameters(for purpose: Purpose) -> [String] {
         let shared = (C.viewParameter.map { [$0] } ?? []) + ["q"] + C.scopeParameters + ["locale", "tz"]
-        return purpose == .list ? shared + ["sort", "order", "group", "limit", "cursor", "offset", "around"] : shared
+        switch purpose {
+        case .list: return shared + ["sort", "order", "group", "limit", "cursor", "offset", "around"]
+        case .map: return shared
+        case .export: return shared + ["sort", "order"] + ExportFormat.parameters
+        }
     }
 
     /// Validates `request`; every problem names its parameter.
@@ -108,8 +113,10 @@ package enum PageStart: Sendable, Hashable {
     case around(String)
 }
 
-/// What a list is for: rows (`GET /{name}`) or map markers (`GET /{name}/map`).
+/// What a list is for: rows (`GET /{name}`), map markers (`GET /{name}/map`) or a file of
+/// every row (`GET /{name}/export`).
 package enum ListPurpose: Sendable, Hashable {
     case list
     case map
+    case export
 }

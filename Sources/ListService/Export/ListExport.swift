@@ -1,0 +1,153 @@
+import Basics
+import Foundation
+
+/// An export under way: the whole list as it was when the request came, handed out a chunk
+/// at a time so the file is never whole in memory. Its caller asks for the next chunk only
+/// once the client has taken the last ones.
+package final class ListExport: Sendable {
+    /// The file's media type.
+    package let contentType: String
+    /// The file's name: the collection and the client's date (`orders-2026-11-25.csv`).
+    package let filename: String
+    /// How many rows the file holds.
+    package let rowCount: Int
+    private let produce: @Sendable () -> Step
+
+    /// The next part of the file.
+    package enum Step: Sendable {
+        case bytes([UInt8])
+        /// The file is complete.
+        case end
+        /// The list changed more while the export ran than a snapshot keeps: the file cannot
+        /// be finished and must be abandoned (never ended as if it were whole).
+        case overrun
+    }
+
+    init(contentType: String, filename: String, rowCount: Int, produce: @escaping @Sendable () -> Step) {
+        self.contentType = contentType
+        self.filename = filename
+        self.rowCount = rowCount
+        self.produce = produce
+    }
+
+    /// The next chunk; call one at a time.
+    package func next() -> Step { produce() }
+}
+
+extension CollectionEngine {
+    /// The export of the list `criteria` names, in `format`: its rows as they are now, formatted
+    /// for the criteria's display as they are read.
+    package func export(_ criteria: ListCriteria<C>, format: ExportFormat) -> ListExport {
+        let (result, _) = sortedResult(for: criteria)
+        let snapshot = state.openSnapshot(of: result.slots, version: result.version, list: criteria.definition)
+        let writer = ExportWriter(snapshot: snapshot, engine: self, format: format, display: criteria.display, now: now)
+        // The client's calendar day, as the UTC day of the same number.
+        let localDay = criteria.display.timeZone.localDay(of: now)
+        let date = ISO8601.format(Date(timeIntervalSince1970: Double(localDay) * 86_400)).prefix(10)
+        return ListExport(
+            contentType: format.contentType, filename: "\(C.name)-\(date).\(format.fileExtension)", rowCount: snapshot.count,
+            produce: writer.next)
+    }
+}
+
+/// Writes an export's file from its snapshot, `rowsPerChunk` rows at a time: CSV cells are
+/// the members of the very rows a list serves (or of the raw rows), so a file and the list's
+/// pages say the same.
+final class ExportWriter<C: ListCollection>: Sendable {
+    private let snapshot: ListSnapshot<C>
+    private let engine: CollectionEngine<C>
+    private let format: ExportFormat
+    private let display: DisplayContext
+    private let now: Date
+    /// The next row to write; nil before the file's start (a byte order mark, the header).
+    private let position = Locked<Int?>(nil)
+
+    static var rowsPerChunk: Int { 256 }
+
+    init(snapshot: ListSnapshot<C>, engine: CollectionEngine<C>, format: ExportFormat, display: DisplayContext, now: Date) {
+        self.snapshot = snapshot
+        self.engine = engine
+        self.format = format
+        self.display = display
+        self.now = now
+    }
+
+    /// A spreadsheet opens CSV with `;` between cells and a UTF-8 byte order mark in a locale
+    /// that writes decimal commas (de, fr, es); with `,` otherwise. Raw files are for machines: `,`.
+    private var separator: UInt8 {
+        guard case .csv(raw: false) = format, Locale(identifier: display.localeTag).decimalSeparator == "," else {
+            return UInt8(ascii: ",")
+        }
+        return UInt8(ascii: ";")
+    }
+
+    func next() -> ListExport.Step {
+        position.withLock { position in
+            let start = position ?? 0
+            var csv = CSVWriter(separator: separator, guardsFormulas: format == .csv(raw: false), reservingCapacity: 64 * 1024)
+            if position == nil { writeHead(to: &csv) }
+            guard start < snapshot.count else {
+                defer { position = start }
+                return position == nil && !csv.bytes.isEmpty ? .bytes(csv.take()) : .end
+            }
+            let end = min(start + Self.rowsPerChunk, snapshot.count)
+            guard let items = snapshot.items(in: start..<end) else { return .overrun }
+            position = end
+            engine.metrics.increment(.rowsFormatted, by: items.count)
+            return .bytes(
+                engine.withRowContext(display: display, now: now) { context in
+                    format == .ndjson ? ndjson(items, in: &context) : self.csv(items, in: &context, to: &csv)
+                })
+        }
+    }
+
+    /// The byte order mark (where the separator is `;`) and the header row of a CSV file.
+    private func writeHead(to csv: inout CSVWriter) {
+        guard case .csv(let raw) = format else { return }
+        if csv.separator == UInt8(ascii: ";") { csv.raw([0xEF, 0xBB, 0xBF]) }
+        for title in raw ? C.rawExportFields : C.exportColumns.map({ $0.title(for: display.localeTag) }) { csv.cell(title) }
+        csv.endRow()
+    }
+
+    private func ndjson(_ items: [(item: C.Item, revision: UInt32)], in context: inout RowContext<C.Phrases>) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 64 * 1024)
+        for (item, _) in items {
+            _ = CollectionEngine<C>.writeListRow(item, version: ItemVersions<C>.digest(of: item), purpose: .list, in: &context, to: &json)
+            json.endLine()
+        }
+        return json.bytes
+    }
+
+    private func csv(
+        _ items: [(item: C.Item, revision: UInt32)], in context: inout RowContext<C.Phrases>, to csv: inout CSVWriter
+    ) -> [UInt8] {
+        guard case .csv(let raw) = format else { return [] }
+        let fields = raw ? C.rawExportFields : C.exportColumns.map(\.field)
+        var row = JSONWriter(reservingCapacity: 1024)
+        var members = FlatJSONObject()
+        var cell: [UInt8] = []
+        for (item, _) in items {
+            row.removeAll()
+            row.beginObject()
+            if raw { C.writeRawRow(item, to: &row) } else { C.writeRow(item, in: &context, to: &row) }
+            row.endObject()
+            let bytes = row.bytes
+            _ = members.read(bytes)
+            for field in fields {
+                guard let member = members.member(named: field, in: bytes), !member.isNull else {
+                    csv.cell(EmptyCollection<UInt8>(), isText: false)
+                    continue
+                }
+                guard member.isString else {
+                    csv.cell(bytes[member.value], isText: false)
+                    continue
+                }
+                cell.removeAll(keepingCapacity: true)
+                FlatJSONObject.appendDecoded(member.value, of: bytes, to: &cell)
+                csv.cell(cell)
+            }
+            csv.endRow()
+        }
+        return csv.take()
+    }
+}

@@ -1,0 +1,68 @@
+/// A list as it was when an export began, read while writes go on: its slots in order, and
+/// its items as they were then. Items change in place, so while a snapshot is open every
+/// change first keeps the item it replaces (`SnapshotBook`); a read takes the kept item
+/// where there is one. Closing (the export ends, or its client goes) drops what was kept.
+package final class ListSnapshot<C: ListCollection>: Sendable {
+    private let state: CollectionState<C>
+    private let id: UInt64
+    private let slots: SlotOrder
+
+    init(state: CollectionState<C>, id: UInt64, slots: SlotOrder) {
+        self.state = state
+        self.id = id
+        self.slots = slots
+    }
+
+    deinit { state.closeSnapshot(id) }
+
+    /// How many items the list held.
+    package var count: Int { slots.count }
+
+    /// The items at `range` of the list as they were, each with its revision then; nil when
+    /// the snapshot had to keep more changed items than `SnapshotBook.maxKeptItems`.
+    func items(in range: Range<Int>) -> [(item: C.Item, revision: UInt32)]? {
+        state.snapshotItems(id, at: slots.slots(in: range))
+    }
+}
+
+/// The open snapshots of one collection state and the items each kept: what changes replaced
+/// since it opened, by slot. Written under the state's write lock, read under its read lock.
+struct SnapshotBook<Item> {
+    struct Kept {
+        /// Slots from here on were added after the snapshot opened: no list of it holds them.
+        let slotLimit: Int
+        var items: [Int32: (item: Item, revision: UInt32)] = [:]
+        /// More were kept than `maxKeptItems`: the snapshot no longer reads.
+        var isOverrun = false
+    }
+
+    private(set) var open: [UInt64: Kept] = [:]
+    private var lastID: UInt64 = 0
+
+    /// The most items one snapshot keeps (a very long export under heavy writes): past it the
+    /// export stops rather than let memory grow without bound.
+    static var maxKeptItems: Int { 200_000 }
+
+    var isEmpty: Bool { open.isEmpty }
+
+    mutating func openSnapshot(slotLimit: Int) -> UInt64 {
+        lastID += 1
+        open[lastID] = Kept(slotLimit: slotLimit)
+        return lastID
+    }
+
+    mutating func close(_ id: UInt64) { open[id] = nil }
+
+    /// Keeps the item `slot` holds now for every open snapshot that saw the slot and has not
+    /// kept it yet.
+    mutating func keep(_ slot: Int32, _ current: () -> (item: Item, revision: UInt32)) {
+        for id in open.keys {
+            guard let kept = open[id], Int(slot) < kept.slotLimit, !kept.isOverrun, kept.items[slot] == nil else { continue }
+            if kept.items.count >= Self.maxKeptItems {
+                open[id] = Kept(slotLimit: kept.slotLimit, isOverrun: true)
+            } else {
+                open[id]?.items[slot] = current()
+            }
+        }
+    }
+}
