@@ -42,6 +42,8 @@ private struct ContractCheck: CollectionVisitor {
         #expect(allowed("group") == Set(C.Grouping.allCases.map(\.rawValue)), "GET \(path): the values of group")
         #expect(
             allowed("order") == Set(SortDirection.allCases.map(\.rawValue) + C.directionAliases.keys), "GET \(path): the values of order")
+        let export = document.parameters(of: "get", path + "/export")?.filter { $0.location == "query" }.map(\.name)
+        #expect(export.map(Set.init) == Set(ListCriteria<C>.parameters(for: .export)), "GET \(path)/export: its query parameters")
         if C.markerSort != nil {
             let map = document.parameters(of: "get", path + "/map")?.filter { $0.location == "query" }.map(\.name)
             #expect(map.map(Set.init) == Set(ListCriteria<C>.parameters(for: .map)), "GET \(path)/map: its query parameters")

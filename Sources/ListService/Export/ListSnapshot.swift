@@ -19,7 +19,7 @@ package final class ListSnapshot<C: ListCollection>: Sendable {
     package var count: Int { slots.count }
 
     /// The items at `range` of the list as they were, each with its revision then; nil when
-    /// the snapshot had to keep more changed items than `SnapshotBook.maxKeptItems`.
+    /// the snapshot had to keep more changed items than its bound (`SnapshotBook.maxKeptItems`).
     func items(in range: Range<Int>) -> [(item: C.Item, revision: UInt32)]? {
         state.snapshotItems(id, at: slots.slots(in: range))
     }
@@ -38,10 +38,11 @@ struct SnapshotBook<Item> {
 
     private(set) var open: [UInt64: Kept] = [:]
     private var lastID: UInt64 = 0
-
     /// The most items one snapshot keeps (a very long export under heavy writes): past it the
     /// export stops rather than let memory grow without bound.
-    static var maxKeptItems: Int { 200_000 }
+    let maxKeptItems: Int
+
+    init(maxKeptItems: Int = 200_000) { self.maxKeptItems = maxKeptItems }
 
     var isEmpty: Bool { open.isEmpty }
 
@@ -58,7 +59,7 @@ struct SnapshotBook<Item> {
     mutating func keep(_ slot: Int32, _ current: () -> (item: Item, revision: UInt32)) {
         for id in open.keys {
             guard let kept = open[id], Int(slot) < kept.slotLimit, !kept.isOverrun, kept.items[slot] == nil else { continue }
-            if kept.items.count >= Self.maxKeptItems {
+            if kept.items.count >= maxKeptItems {
                 open[id] = Kept(slotLimit: kept.slotLimit, isOverrun: true)
             } else {
                 open[id]?.items[slot] = current()

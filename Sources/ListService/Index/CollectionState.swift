@@ -41,15 +41,17 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// Versions of this state's items, by slot and revision (a new state starts afresh).
     private let itemVersions = ItemVersions<C>()
     /// The open snapshots (exports under way) and the items changes replaced since each opened.
-    private let snapshots = Locked(SnapshotBook<C.Item>())
+    private let snapshots: Locked<SnapshotBook<C.Item>>
 
     struct SortOrderKey: Hashable {
         let field: C.SortField
         let direction: SortDirection
     }
 
-    package init(items: [C.Item], logPosition: UInt64 = 0) {
+    /// `maxKeptSnapshotItems` bounds what one export's snapshot keeps (see `SnapshotBook`).
+    package init(items: [C.Item], logPosition: UInt64 = 0, maxKeptSnapshotItems: Int = 200_000) {
         self.logPosition = logPosition
+        snapshots = Locked(SnapshotBook(maxKeptItems: maxKeptSnapshotItems))
         let indexes = Indexes(items)
         storedItems = items
         isLive = Array(repeating: true, count: items.count)
