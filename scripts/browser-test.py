@@ -7,8 +7,11 @@ in the page (Performance API). Exits 1 when a check fails.
     scripts/browser-test.py [--binary .build/debug/server] [--shots docs/screenshots]
 """
 import argparse
+import csv
 import datetime
+import io
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -459,6 +462,39 @@ def check_locale_and_zone_pickers(browser, timings):
     page.context.close()
 
 
+def check_export_download(browser, timings):
+    """The Export menu downloads the list as the screen shows it: CSV for a spreadsheet in the
+    chosen language (German: `;`, a byte order mark, German headers), every row of the list,
+    cell for cell the API's rows; and NDJSON, the API's rows themselves."""
+    page = browser.page(locale="de-DE", zone="Europe/Berlin")
+    page.goto(f"{browser.base}/#/orders?filter=pending&q=john")
+    everything = browser.rows("/orders", filter="pending", q="john", limit=500, locale="de-DE", tz="Europe/Berlin")
+    wait_rows(page, ids(everything)[:50])
+    page.click("details.export summary")
+    started = time.monotonic()
+    with page.expect_download() as download_info:
+        page.click("a[data-export=csv]")
+    download = download_info.value
+    timings["export download (CSV, de-DE)"] = f"{(time.monotonic() - started) * 1000:.0f} ms"
+    assert re.fullmatch(r"orders-\d{4}-\d{2}-\d{2}\.csv", download.suggested_filename), download.suggested_filename
+    with open(download.path(), "rb") as file:
+        data = file.read()
+    assert data.startswith(b"\xef\xbb\xbf"), data[:10]
+    records = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=";"))
+    assert records[0][:5] == ["ID", "Titel", "Kunde", "Status", "Summe"], records[0]
+    assert everything["total"] <= 500 and len(records) == everything["total"] + 1, (len(records), everything["total"])
+    for record, item in zip(records[1:], everything["items"]):
+        assert record[:7] == [item["id"], item["title"], item["customerName"], item["statusLabel"], item["formattedTotal"],
+                              item["formattedDate"], item["shippingLabel"]], (record, item)
+    page.click("details.export summary")
+    with page.expect_download() as download_info:
+        page.click("a[data-export=ndjson]")
+    with open(download_info.value.path(), "rb") as file:
+        lines = [json.loads(line) for line in file.read().splitlines()]
+    assert lines == everything["items"], "the NDJSON file is not the list's rows"
+    page.context.close()
+
+
 def check_refusal_shown_and_not_live(browser, timings):
     page = browser.page()
     browser.expected_refusals.add(400)
@@ -638,7 +674,7 @@ CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_loa
           check_deep_link_lands_on_its_row,
           check_locale_and_zone_pickers,
           check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, check_signed_in_customers_and_staff,
-          measure_first_rows]
+          check_export_download, measure_first_rows]
 
 
 def main():

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The members of a flat JSON object as our `JSONWriter` wrote it (a row: strings, numbers,
 /// booleans and nulls, no nesting, no whitespace), read in place: how an export turns the
 /// very rows a list serves into CSV cells without parsing them into values.
@@ -40,9 +42,21 @@ struct FlatJSONObject {
         return index < bytes.count
     }
 
-    /// The member named `name`, if the object has one.
-    func member(named name: String, in bytes: [UInt8]) -> Member? {
-        members.first { bytes[$0.name].elementsEqual(name.utf8) }
+    /// The index of the member named `name` (UTF-8), if the object has one; `hint`, where it
+    /// is likely (rows write their members in their columns' order), is tried first.
+    func index(of name: [UInt8], in bytes: [UInt8], hint: Int) -> Int? {
+        if hint < members.count, Self.equal(bytes, members[hint].name, name) { return hint }
+        return members.indices.first { Self.equal(bytes, members[$0].name, name) }
+    }
+
+    private static func equal(_ bytes: [UInt8], _ range: Range<Int>, _ name: [UInt8]) -> Bool {
+        guard range.count == name.count else { return false }
+        return bytes.withUnsafeBufferPointer { bytes in
+            name.withUnsafeBufferPointer { name in
+                guard let base = bytes.baseAddress, let other = name.baseAddress else { return name.isEmpty }
+                return memcmp(base + range.lowerBound, other, name.count) == 0
+            }
+        }
     }
 
     /// Appends a string member's value with its escapes decoded, as UTF-8.

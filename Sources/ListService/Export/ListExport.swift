@@ -61,6 +61,8 @@ final class ExportWriter<C: ListCollection>: Sendable {
     private let now: Date
     /// The next row to write; nil before the file's start (a byte order mark, the header).
     private let position = Locked<Int?>(nil)
+    /// The row members a CSV file's columns hold, in order, as UTF-8.
+    private let columnNames: [[UInt8]]
 
     static var rowsPerChunk: Int { 256 }
 
@@ -70,6 +72,8 @@ final class ExportWriter<C: ListCollection>: Sendable {
         self.format = format
         self.display = display
         self.now = now
+        let raw = format == .csv(raw: true)
+        columnNames = (raw ? C.rawExportFields : C.exportColumns.map(\.field)).map { Array($0.utf8) }
     }
 
     /// A spreadsheet opens CSV with `;` between cells and a UTF-8 byte order mark in a locale
@@ -122,7 +126,6 @@ final class ExportWriter<C: ListCollection>: Sendable {
         _ items: [(item: C.Item, revision: UInt32)], in context: inout RowContext<C.Phrases>, to csv: inout CSVWriter
     ) -> [UInt8] {
         guard case .csv(let raw) = format else { return [] }
-        let fields = raw ? C.rawExportFields : C.exportColumns.map(\.field)
         var row = JSONWriter(reservingCapacity: 1024)
         var members = FlatJSONObject()
         var cell: [UInt8] = []
@@ -133,11 +136,12 @@ final class ExportWriter<C: ListCollection>: Sendable {
             row.endObject()
             let bytes = row.bytes
             _ = members.read(bytes)
-            for field in fields {
-                guard let member = members.member(named: field, in: bytes), !member.isNull else {
+            for (column, name) in columnNames.enumerated() {
+                guard let index = members.index(of: name, in: bytes, hint: column), !members.members[index].isNull else {
                     csv.cell(EmptyCollection<UInt8>(), isText: false)
                     continue
                 }
+                let member = members.members[index]
                 guard member.isString else {
                     csv.cell(bytes[member.value], isText: false)
                     continue

@@ -23,6 +23,7 @@ extension WebApp {
             ("api.js", PackageResources.api_js),
             ("live.js", PackageResources.live_js),
             ("sections.js", PackageResources.sections_js),
+            ("exports.js", PackageResources.exports_js),
             ("view.js", PackageResources.view_js),
             ("screen.js", PackageResources.screen_js),
             ("signin.js", PackageResources.signin_js),

@@ -3,6 +3,7 @@
 // its vocabulary.
 import { LiveList } from './live.js';
 import { Sections } from './sections.js';
+import { exportMenu } from './exports.js';
 import { send, withQuery } from './api.js';
 import { h, searchBox, chips, picker, direction } from './view.js';
 
@@ -57,6 +58,7 @@ export function listScreen(config, app) {
       open();
     },
   });
+  bar.append(exportMenu(config.path, () => screen.query()));
   const listPanel = h('section.panel', { 'aria-label': config.title }, count, sections.index, notice, state, rows, more);
   const element = h('div.screen', {}, h('h2', {}, config.title), bar, h('div.layout', {}, listPanel));
 
