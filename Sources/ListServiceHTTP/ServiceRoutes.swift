@@ -51,7 +51,10 @@ package enum ServiceRoutes {
             CollectionRoutes.add(endpoint, service: service, credentials: credentials, to: &router)
             ExportRoutes.add(endpoint, service: service, credentials: credentials, gate: exports, to: &router)
             LiveRoutes.add(endpoint, service: service, credentials: credentials, to: &router)
-            if let writes = endpoint.writes { WriteRoutes.add(writes, of: endpoint.name, to: &router) }
+            if let writes = endpoint.writes {
+                WriteRoutes.add(writes, of: endpoint.name, to: &router)
+                BulkRoutes.add(writes, of: endpoint.name, to: &router)
+            }
             OperationRoutes.add(endpoint, to: &router, maxLargeBodyBytes: maxImportBytes)
         }
         LiveRoutes.addTickets(credentials: credentials, to: &router)

@@ -39,6 +39,14 @@ package struct CollectionEndpoint: Sendable {
                 _ id: String, ItemEdit, VersionCondition?, DisplayContext, Caller, KeyedRequest?,
                 _ report: @escaping @Sendable (WriteAnswer) -> Void
             ) -> Void
+        /// Bulk actions (`POST /{name}/actions/{action}`): their names.
+        package let bulkActions: [String]
+        /// Makes a bulk action on many items, all accepted changes in one durable batch; each
+        /// item's answer in the order given.
+        package let bulk:
+            @Sendable (
+                _ action: String, [BulkItem], DisplayContext, Caller, _ report: @escaping @Sendable ([WriteAnswer]) -> Void
+            ) -> Void
     }
 }
 
@@ -75,6 +83,13 @@ extension CollectionEndpoint {
                 edit: { id, edit, condition, display, caller, keyed, report in
                     editing.edit(id: id, edit, condition: condition, display: display, caller: caller, keyed: keyed) {
                         report(editing.answer($0, display: display))
+                    }
+                },
+                bulkActions: C.bulkEdits.keys.sorted(),
+                bulk: { action, items, display, caller, report in
+                    guard let edit = C.bulkEdits[action] else { return report([]) }
+                    editing.bulk(edit, items: items, display: display, caller: caller) { outcomes in
+                        report(outcomes.map { editing.answer($0, display: display) })
                     }
                 }),
             operations: C.operations(writes: coordinator))

@@ -11,6 +11,9 @@ package protocol EditableCollection: ListCollection {
     static var actions: [String] { get }
     /// Performs an action; returns the item unchanged when it already is in that state.
     static func perform(_ action: String, on item: Item) -> Result<Item, WriteRejection>
+    /// Bulk actions beyond the named actions and `delete` (`POST /{name}/actions/{action}`),
+    /// each the edit it makes on every item it names (tasks' `archive` is a patch); none by default.
+    static var extraBulkEdits: [String: ItemEdit] { get }
 
     /// Whether `caller` may create an item at all: nil if so, else the refusal (403). What the
     /// new item then holds for them (its owner) `makeItem` decides from its context.
@@ -24,6 +27,7 @@ extension EditableCollection {
     package static func createRefusal(by caller: Caller) -> WriteRejection? { nil }
     package static func editRefusal(_ edit: ItemEdit, on item: Item, by caller: Caller) -> WriteRejection? { nil }
     package static var actions: [String] { [] }
+    package static var extraBulkEdits: [String: ItemEdit] { [:] }
     package static func perform(_ action: String, on item: Item) -> Result<Item, WriteRejection> {
         .failure(.notFound("action '\(action)'"))
     }

@@ -11,6 +11,9 @@ extension Tasks: EditableCollection {
 
     static let fields = ["title", "priority", "dueDate", "isActive", "isArchived"]
 
+    /// `POST /tasks/actions/archive`: archives every task it names.
+    package static var extraBulkEdits: [String: ItemEdit] { ["archive": .patch(JSONObject([("isArchived", .bool(true))]))] }
+
     /// `POST /tasks`: `title` and `dueDate` required; `priority` defaults to medium, the task
     /// starts active and not archived unless told otherwise.
     package static func makeItem(from body: JSONObject, sequence: Int, context: EditContext) -> Result<TaskItem, WriteRejection> {

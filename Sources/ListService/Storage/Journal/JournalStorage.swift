@@ -118,7 +118,7 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             guard let file = files[name], let indices = byCollection[name] else { continue }
             let previousLength = file.journal.length
             do {
-                try file.journal.append(indices.lazy.map { Journal.frame(Self.payload(of: changes[$0])) })
+                try file.journal.append(Self.records(of: indices.map { changes[$0] }))
                 written.append((file, previousLength))
             } catch {
                 for (done, length) in written {
@@ -154,6 +154,29 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
 
     /// A journal record: `{"op":"upsert","item":…}`, `{"op":"delete","id":…}` or
     /// `{"op":"answer","answer":…}`.
+    /// A collection's changes of one batch as framed journal records: one record holding them
+    /// all (`{"op":"batch","changes":[…]}`), so that a crash mid-write keeps the whole batch or
+    /// none of it (a torn record is dropped at recovery); a batch past `maxGroupedBytes` (an
+    /// import of many megabytes) as one record per change, framed as it is written, never
+    /// joined into one copy of itself.
+    static func records(of changes: [StoredChange]) -> AnySequence<[UInt8]> {
+        let size = changes.reduce(0) { $0 + ($1.record?.count ?? 64) }
+        guard changes.count > 1, size <= maxGroupedBytes else {
+            return AnySequence(changes.lazy.map { Journal.frame(payload(of: $0)) })
+        }
+        var grouped = Array(#"{"op":"batch","changes":["#.utf8)
+        grouped.reserveCapacity(size + 32 * changes.count)
+        for (index, change) in changes.enumerated() {
+            if index > 0 { grouped.append(UInt8(ascii: ",")) }
+            grouped.append(contentsOf: payload(of: change))
+        }
+        grouped.append(contentsOf: "]}".utf8)
+        return AnySequence(CollectionOfOne(Journal.frame(grouped)))
+    }
+
+    /// The most bytes of changes written as one record.
+    static var maxGroupedBytes: Int { 4 << 20 }
+
     static func payload(of change: StoredChange) -> [UInt8] {
         if change.isAnswer, let record = change.record {
             return Array(#"{"op":"answer","answer":"#.utf8) + record + [UInt8(ascii: "}")]

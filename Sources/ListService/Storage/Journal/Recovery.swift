@@ -167,16 +167,23 @@ struct RecoveredCollection<C: ListCollection> {
     ) throws(StartupError) -> [C.Item] {
         guard !payloads.isEmpty else { return base }
         var replay = ItemReplay<C>(base)
+        /// Applies one change (or a batch's changes, all of them: it was written whole).
+        func apply(_ record: JSONFields) throws(JSONFieldError) {
+            switch try record.string("op") {
+            case "upsert": replay.upsert(try C.decodeItem(try record.value("item"), path: record.fieldPath("item")))
+            case "delete": replay.delete(id: try record.string("id"))
+            case "answer": answers.append(try RecordedAnswer(JSONFields(record.value("answer"), path: record.fieldPath("answer"))))
+            case "batch":
+                for (index, change) in try record.array("changes").enumerated() {
+                    try apply(try JSONFields(change, path: record.fieldPath("changes[\(index)]")))
+                }
+            case let other:
+                throw JSONFieldError(path: record.fieldPath("op"), reason: "unknown operation '\(other)'")
+            }
+        }
         for (number, payload) in payloads.enumerated() {
             do {
-                let record = try JSONFields(try JSONParser.parse(payload), path: "record \(number + 1)")
-                switch try record.string("op") {
-                case "upsert": replay.upsert(try C.decodeItem(try record.value("item"), path: record.fieldPath("item")))
-                case "delete": replay.delete(id: try record.string("id"))
-                case "answer": answers.append(try RecordedAnswer(JSONFields(record.value("answer"), path: record.fieldPath("answer"))))
-                case let other:
-                    throw JSONFieldError(path: record.fieldPath("op"), reason: "unknown operation '\(other)'")
-                }
+                try apply(try JSONFields(try JSONParser.parse(payload), path: "record \(number + 1)"))
             } catch {
                 throw StartupError(description: "\(path): record \(number + 1) has a valid checksum but cannot be applied: \(error)")
             }
