@@ -495,6 +495,40 @@ def check_export_download(browser, timings):
     page.context.close()
 
 
+def check_bulk_complete(browser, timings):
+    """Rows selected (a click, then a shift-click for the range between) and completed at once:
+    the pending ones complete and the page shows it live; a cancelled one in the range is
+    refused and its row says why; "Select all on page" selects every row shown."""
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders")
+    shown = browser.rows("/orders", limit=50)["items"]
+    wait_rows(page, [item["id"] for item in shown])
+    start = next(i for i in range(len(shown) - 3) if {row["status"] for row in shown[i:i + 4]} >= {"pending", "cancelled"})
+    chosen = shown[start:start + 4]
+    page.click(f"li[data-id='{chosen[0]['id']}'] > input.select")
+    page.click(f"li[data-id='{chosen[-1]['id']}'] > input.select", modifiers=["Shift"])
+    page.wait_for_function("() => document.querySelector('.selected-count').textContent === '4 selected'")
+    started = time.monotonic()
+    page.click("button[data-bulk=complete]")
+    cancelled = [row for row in chosen if row["status"] == "cancelled"]
+    page.wait_for_function("id => document.querySelector(`li[data-id='${id}'] .outcome`)?.textContent.includes('cannot be completed')",
+                           arg=cancelled[0]["id"])
+    for row in chosen:
+        if row["status"] == "pending":
+            page.wait_for_selector(f"li[data-id='{row['id']}'].status-completed")
+    timings["bulk complete of 4 → rows shown (ms)"] = f"{(time.monotonic() - started) * 1000:.0f}"
+    after = {item["id"]: item["status"] for item in browser.rows("/orders", limit=50)["items"]}
+    for row in chosen:
+        expected = "cancelled" if row["status"] == "cancelled" else "completed"
+        assert after[row["id"]] == expected, (row["id"], after[row["id"]])
+    assert page.text_content(".selected-count") == "1 selected", "the refused row stays selected, the others leave"
+    page.check(".bulk .select-all input")
+    page.wait_for_function("() => document.querySelector('.selected-count').textContent === '50 selected'")
+    page.uncheck(".bulk .select-all input")
+    page.wait_for_function("() => document.querySelector('.selected-count').textContent === ''")
+    page.context.close()
+
+
 def check_refusal_shown_and_not_live(browser, timings):
     page = browser.page()
     browser.expected_refusals.add(400)
@@ -674,7 +708,7 @@ CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_loa
           check_deep_link_lands_on_its_row,
           check_locale_and_zone_pickers,
           check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, check_signed_in_customers_and_staff,
-          check_export_download, measure_first_rows]
+          check_export_download, check_bulk_complete, measure_first_rows]
 
 
 def main():

@@ -86,7 +86,7 @@ import Testing
 
     @Test func code_isSmall_andReachesNoOtherOrigin() {
         let code = WebApp.compiledFiles.filter { !$0.name.hasSuffix(".svg") }
-        #expect(code.reduce(0) { $0 + $1.bytes.count } < 64_000, "HTML, CSS and JavaScript under 64 KB")
+        #expect(code.reduce(0) { $0 + $1.bytes.count } < 72_000, "HTML, CSS and JavaScript under 72 KB")
         for file in code {
             let source = String(decoding: file.bytes, as: UTF8.self)
             let addresses = source.components(separatedBy: "http").dropFirst().filter { !$0.hasPrefix("://www.w3.org/2000/svg") }

@@ -24,6 +24,7 @@ extension WebApp {
             ("live.js", PackageResources.live_js),
             ("sections.js", PackageResources.sections_js),
             ("exports.js", PackageResources.exports_js),
+            ("selection.js", PackageResources.selection_js),
             ("view.js", PackageResources.view_js),
             ("screen.js", PackageResources.screen_js),
             ("signin.js", PackageResources.signin_js),

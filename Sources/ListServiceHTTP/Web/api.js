@@ -30,6 +30,7 @@ export class Problem extends Error {
   constructor(status, body) {
     super(body?.detail || body?.title || `The service answered ${status}.`);
     this.status = status;
+    this.body = body;
     this.errors = body?.errors || [];
   }
 }

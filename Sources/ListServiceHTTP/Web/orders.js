@@ -27,6 +27,7 @@ function row(order, screen) {
 
 export const orders = {
   name: 'orders', path: '/orders', title: 'Orders', pageSize: 50, row,
+  bulkActions: [['complete', 'Complete'], ['cancel', 'Cancel'], ['delete', 'Delete']],
   empty: 'No orders match.',
   noun: (n, formatted) => `${formatted} ${n === 1 ? 'order' : 'orders'}`,
   defaults: { filter: 'all', q: '', sort: 'date', order: 'desc', group: '' },

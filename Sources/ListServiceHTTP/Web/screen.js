@@ -4,6 +4,7 @@
 import { LiveList } from './live.js';
 import { Sections } from './sections.js';
 import { exportMenu } from './exports.js';
+import { Selection } from './selection.js';
 import { send, withQuery } from './api.js';
 import { h, searchBox, chips, picker, direction } from './view.js';
 
@@ -30,7 +31,7 @@ const maxWindow = 500;
  * beside the list (a form, a map) and `onBody(body)`. A grouped list names the sort each
  * grouping needs (`groupSorts`), the grouping a sort brings (`groupFor`), and whether its
  * sections make an index that jumps (`sectionIndex`); `sortOrders`, the direction a sort
- * starts in where it has a natural one.
+ * starts in where it has a natural one; `bulkActions`, [name, label] pairs for selected rows.
  */
 export function listScreen(config, app) {
   const criteria = { ...config.defaults };
@@ -59,7 +60,9 @@ export function listScreen(config, app) {
     },
   });
   bar.append(exportMenu(config.path, () => screen.query()));
-  const listPanel = h('section.panel', { 'aria-label': config.title }, count, sections.index, notice, state, rows, more);
+  const selection = config.bulkActions && new Selection(rows, config.path, config.bulkActions, (message) => screen.tell(message));
+  const listPanel = h('section.panel', { 'aria-label': config.title },
+    count, selection?.bar ?? '', sections.index, notice, state, rows, more);
   const element = h('div.screen', {}, h('h2', {}, config.title), bar, h('div.layout', {}, listPanel));
 
   const screen = {
@@ -87,7 +90,7 @@ export function listScreen(config, app) {
     render: (row) => {
       const node = config.row(row, screen);
       if (row.sectionKey) node.dataset.section = row.sectionKey;
-      return node;
+      return selection ? selection.decorate(node, row) : node;
     },
     beforeChange: () => sections.strip(),
     onState: (liveState, detail) => {
@@ -107,6 +110,7 @@ export function listScreen(config, app) {
       }
       if (kind === 'delta' && body.ops.length) app.announce(`${body.ops.length} ${body.ops.length === 1 ? 'row' : 'rows'} changed`);
       rows.removeAttribute('aria-busy');
+      selection?.refresh();
       config.onBody?.(body, screen);
       refresh();
     },

@@ -64,6 +64,7 @@ function addForm(screen) {
 
 export const tasks = {
   name: 'tasks', path: '/tasks', title: 'Tasks', pageSize: 50, row,
+  bulkActions: [['archive', 'Archive'], ['delete', 'Delete']],
   empty: 'No tasks here.',
   noun: (n, formatted) => `${formatted} ${n === 1 ? 'task' : 'tasks'}`,
   defaults: { view: 'active', q: '', sort: 'priority', order: 'desc', group: '' },
