@@ -14,9 +14,12 @@ extension CollectionEngine {
         }
     }
 
-    /// Runs `body` with a row context for `display`: the display's formatters, held meanwhile.
-    func withRowContext<T>(display: DisplayContext, now: Date, _ body: (inout RowContext<C.Phrases>) -> T) -> T {
-        let formatters = formatters.formatters(for: display)
+    /// Runs `body` with a row context for `display`: the display's shared formatters (or
+    /// `own`, a set of the caller's), held meanwhile.
+    func withRowContext<T>(
+        display: DisplayContext, now: Date, formatters own: DisplayFormatters? = nil, _ body: (inout RowContext<C.Phrases>) -> T
+    ) -> T {
+        let formatters = own ?? formatters.formatters(for: display)
         return formatters.withFormatters { formatting in
             var context = RowContext(
                 formatting: formatting, phrases: C.translations.phrases(for: display.localeTag), display: display, now: now)
