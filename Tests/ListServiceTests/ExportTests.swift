@@ -278,8 +278,8 @@ import Testing
             Issue.record("raw=1 with NDJSON was taken")
         } catch { #expect(error.parameters == ["raw", "format"]) }
         do {
-            _ = try ExportFormat(parameters: [("raw", "yes")], accept: nil)
-            Issue.record("raw=yes was taken")
+            _ = try ExportFormat(parameters: [("raw", "true")], accept: nil)
+            Issue.record("raw=true was taken")
         } catch { #expect(error.parameter == "raw" && error.allowedValues == ["0", "1"]) }
         // Paging belongs to lists, not files.
         #expect(throws: ListServiceError.self) { try ListCriteria<Orders>(Self.request("limit=5"), now: Self.anchor, purpose: .export) }

@@ -20,28 +20,6 @@ import Testing
 
     static func readToEnd(_ fd: Int32, soFar: [UInt8]) -> [UInt8] { read(fd, bytes: .max, soFar: soFar) }
 
-    /// A connection with a small receive window, so a file the client does not read stays
-    /// mostly in the server rather than in the kernel's buffers.
-    static func connectReadingSlowly(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var size: Int32 = 4096
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
-    }
-
     static func send(_ fd: Int32, _ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -86,7 +64,7 @@ import Testing
             .compactMap { $0["id"] as? String }
         #expect(pending.count == 40)
 
-        guard let fd = Self.connectReadingSlowly(port: port) else { throw CancellationError() }
+        guard let fd = connectSocket(port: port, receiveBuffer: 4096, timeout: 10) else { throw CancellationError() }
         defer { close(fd) }
         Self.send(fd, "GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         var received = Self.read(fd, bytes: 8192)
@@ -108,7 +86,7 @@ import Testing
         defer { if process.isRunning { process.terminate() } }
         let path = "/orders/export?format=ndjson"
         let whole = httpRequest(port: port, "GET", path).body
-        guard let fd = Self.connectReadingSlowly(port: port) else { throw CancellationError() }
+        guard let fd = connectSocket(port: port, receiveBuffer: 4096, timeout: 10) else { throw CancellationError() }
         defer { close(fd) }
         Self.send(fd, "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
         var received = Self.read(fd, bytes: 4096)

@@ -14,8 +14,8 @@ package enum ExportFormat: Sendable, Equatable {
         let raw = parameters.last { $0.name == "raw" }?.value
         let isRaw: Bool
         switch raw {
-        case nil, "0", "false": isRaw = false
-        case "1", "true": isRaw = true
+        case nil, "0": isRaw = false
+        case "1": isRaw = true
         case let other?: throw .invalidParameter("raw", "raw is 1 (ISO dates, plain amounts) or 0, not '\(other)'.", allowed: ["0", "1"])
         }
         switch format {

@@ -10,8 +10,6 @@ package final class ListExport: Sendable {
     package let contentType: String
     /// The file's name: the collection and the client's date (`orders-2026-11-25.csv`).
     package let filename: String
-    /// How many rows the file holds.
-    package let rowCount: Int
     private let produce: @Sendable () -> Step
 
     /// The next part of the file.
@@ -24,10 +22,9 @@ package final class ListExport: Sendable {
         case overrun
     }
 
-    init(contentType: String, filename: String, rowCount: Int, produce: @escaping @Sendable () -> Step) {
+    init(contentType: String, filename: String, produce: @escaping @Sendable () -> Step) {
         self.contentType = contentType
         self.filename = filename
-        self.rowCount = rowCount
         self.produce = produce
     }
 
@@ -41,13 +38,12 @@ extension CollectionEngine {
     package func export(_ criteria: ListCriteria<C>, format: ExportFormat) -> ListExport {
         let (result, _) = sortedResult(for: criteria)
         let snapshot = state.openSnapshot(of: result.slots, version: result.version, list: criteria.definition)
+        let now = self.now
         let writer = ExportWriter(snapshot: snapshot, engine: self, format: format, display: criteria.display, now: now)
         // The client's calendar day, as the UTC day of the same number.
         let localDay = criteria.display.timeZone.localDay(of: now)
         let date = ISO8601.format(Date(timeIntervalSince1970: Double(localDay) * 86_400)).prefix(10)
-        return ListExport(
-            contentType: format.contentType, filename: "\(C.name)-\(date).\(format.fileExtension)", rowCount: snapshot.count,
-            produce: writer.next)
+        return ListExport(contentType: format.contentType, filename: "\(C.name)-\(date).\(format.fileExtension)", produce: writer.next)
     }
 }
 

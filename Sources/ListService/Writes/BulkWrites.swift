@@ -40,9 +40,17 @@ extension ItemWrites {
             var changed = 0
             for bulkItem in items {
                 let outcome = Self.decide(
-                    edit, on: bulkItem, in: &batch, access: access, caller: caller, context: context, engine: engine)
-                if case .updated = outcome { changed += 1 }
-                if case .deleted = outcome { changed += 1 }
+                    edit, on: bulkItem.id, condition: bulkItem.condition, in: batch, access: access, caller: caller, context: context,
+                    engine: engine)
+                switch outcome {
+                case .updated(let item):
+                    batch.record(C.self, .upsert(item))
+                    changed += 1
+                case .deleted:
+                    batch.record(C.self, .delete(id: bulkItem.id))
+                    changed += 1
+                default: break
+                }
                 outcomes.append(outcome)
             }
             guard changed > 0 else { return batch.onSettled { [outcomes] in report(outcomes) } }
@@ -61,40 +69,5 @@ extension ItemWrites {
                 }
             }
         }
-    }
-
-    /// One item of a bulk action, decided as `edit` decides a single one; an accepted change
-    /// is recorded with the batch.
-    private static func decide(
-        _ edit: ItemEdit, on bulkItem: BulkItem, in batch: inout WriteBatch, access: AccessScope, caller: Caller, context: EditContext,
-        engine: CollectionEngine<C>
-    ) -> WriteOutcome<C.Item> {
-        let id = bulkItem.id
-        guard let item = batch.item(C.self, id: id), access.admits(C.owner(of: item)) else {
-            return .refused(.notFound("\(C.itemName) with id '\(id)'"))
-        }
-        if let refusal = C.editRefusal(edit, on: item, by: caller) { return .refused(refusal) }
-        let decided: Result<C.Item?, WriteRejection>
-        switch edit {
-        case .patch(let body): decided = C.patch(item, with: body, context: context).map { $0 }
-        case .action(let name): decided = C.perform(name, on: item).map { $0 }
-        case .delete: decided = .success(nil)
-        }
-        let changed: C.Item?
-        switch decided {
-        case .failure(let rejection): return .refused(rejection)
-        case .success(let item): changed = item
-        }
-        let version = engine.version(of: item)
-        if let condition = bulkItem.condition, !condition.admits(version) {
-            return .refused(.stale("The \(C.itemName) '\(id)' changed since its version was read; fetch it again."))
-        }
-        guard let changed else {
-            batch.record(C.self, .delete(id: id))
-            return .deleted
-        }
-        if engine.version(of: changed) == version { return .unchanged(item) }
-        batch.record(C.self, .upsert(changed))
-        return .updated(changed)
     }
 }

@@ -57,10 +57,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         }
     }
 
-    /// Edits the item `id`: looks it up (404, also for one the caller cannot see), asks the
-    /// collection whether the caller may (403), lets it decide (422, 409), then checks
-    /// `condition` (412). The body is judged first: a precondition only decides whether a valid
-    /// change may go ahead. A change that alters nothing is not written.
+    /// Edits the item `id` as `decide` decides; a change that alters nothing is not written.
     func edit(
         id: String, _ edit: ItemEdit, condition: VersionCondition?, display: DisplayContext, caller: Caller, keyed: KeyedRequest?,
         then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
@@ -71,37 +68,55 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         let access = C.readScope(for: caller)
         writes.submit { batch in
             if let recorded = batch.recordedAnswer(to: keyed) { return batch.onSettled { report(WriteOutcome(replaying: recorded)) } }
-            guard let item = batch.item(C.self, id: id), access.admits(C.owner(of: item)) else {
-                return batch.onSettled { report(.refused(.notFound("\(C.itemName) with id '\(id)'"))) }
-            }
-            if let refusal = C.editRefusal(edit, on: item, by: caller) { return batch.onSettled { report(.refused(refusal)) } }
-            let decided: Result<C.Item?, WriteRejection>
-            switch edit {
-            case .patch(let body): decided = C.patch(item, with: body, context: context).map { $0 }
-            case .action(let name): decided = C.perform(name, on: item).map { $0 }
-            case .delete: decided = .success(nil)
-            }
-            let changed: C.Item?
-            switch decided {
-            case .failure(let rejection): return batch.onSettled { report(.refused(rejection)) }
-            case .success(let item): changed = item
-            }
-            let version = engine.version(of: item)
-            if let condition, !condition.admits(version) {
-                return batch.onSettled { report(.refused(.stale("The \(C.itemName) changed since its ETag was read; fetch it again."))) }
-            }
-            guard let changed else {
+            let outcome = Self.decide(
+                edit, on: id, condition: condition, in: batch, access: access, caller: caller, context: context, engine: engine)
+            switch outcome {
+            case .deleted:
                 batch.record(C.self, .delete(id: id))
-                return engine.commit(.deleted, keyed: keyed, display: display, in: &batch, then: report)
-            }
-            if engine.version(of: changed) == version {
+                engine.commit(.deleted, keyed: keyed, display: display, in: &batch, then: report)
+            case .updated(let changed):
+                batch.record(C.self, .upsert(changed))
+                engine.commit(outcome, keyed: keyed, display: display, in: &batch, then: report)
+            case .unchanged where keyed != nil:
                 // Nothing to write; a keyed write still saves its answer, so that a retry gets this one.
-                guard keyed != nil else { return batch.onSettled { report(.unchanged(item)) } }
-                return engine.commit(.unchanged(item), keyed: keyed, display: display, in: &batch, then: report)
+                engine.commit(outcome, keyed: keyed, display: display, in: &batch, then: report)
+            default:
+                batch.onSettled { report(outcome) }
             }
-            batch.record(C.self, .upsert(changed))
-            engine.commit(.updated(changed), keyed: keyed, display: display, in: &batch, then: report)
         }
+    }
+
+    /// What `edit` on the item `id` comes to, decided in `batch` (which records nothing here):
+    /// the item looked up (404, also for one the caller cannot see), the collection asked
+    /// whether the caller may (403), then whether it can (422, 409), then `condition` checked
+    /// (412); the body is judged first, so a precondition only decides whether a valid change
+    /// may go ahead. `unchanged` when the change would alter nothing; else `updated` or
+    /// `deleted`, for the caller to record.
+    static func decide(
+        _ edit: ItemEdit, on id: String, condition: VersionCondition?, in batch: WriteBatch, access: AccessScope, caller: Caller,
+        context: EditContext, engine: CollectionEngine<C>
+    ) -> WriteOutcome<C.Item> {
+        guard let item = batch.item(C.self, id: id), access.admits(C.owner(of: item)) else {
+            return .refused(.notFound("\(C.itemName) with id '\(id)'"))
+        }
+        if let refusal = C.editRefusal(edit, on: item, by: caller) { return .refused(refusal) }
+        let decided: Result<C.Item?, WriteRejection>
+        switch edit {
+        case .patch(let body): decided = C.patch(item, with: body, context: context).map { $0 }
+        case .action(let name): decided = C.perform(name, on: item).map { $0 }
+        case .delete: decided = .success(nil)
+        }
+        let changed: C.Item?
+        switch decided {
+        case .failure(let rejection): return .refused(rejection)
+        case .success(let item): changed = item
+        }
+        let version = engine.version(of: item)
+        if let condition, !condition.admits(version) {
+            return .refused(.stale("The \(C.itemName) '\(id)' changed since its version was read; fetch it again."))
+        }
+        guard let changed else { return .deleted }
+        return engine.version(of: changed) == version ? .unchanged(item) : .updated(changed)
     }
 
     /// What the collection judges a write from `display`'s client with.
