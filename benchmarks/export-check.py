@@ -110,14 +110,10 @@ def main():
         elapsed, size, growth, _ = download(port, pid, "/orders/export?raw=1", sink=raw_file.write)
     report("CSV raw=1", total, elapsed, size, growth)
 
-    ndjson = Collector(keep=False)
-    lines = [0]
-
-    def count_lines(chunk):
-        ndjson(chunk)
-        lines[0] += chunk.count(b"\n")
-    elapsed, size, growth, _ = download(port, pid, "/orders/export?format=ndjson&sort=total", sink=count_lines)
-    assert lines[0] == total, lines[0]
+    ndjson = Collector()
+    elapsed, size, growth, _ = download(port, pid, "/orders/export?format=ndjson", sink=ndjson)
+    lines = ndjson.data.split(b"\n")
+    assert lines[-1] == b"" and len(lines) == total + 1, len(lines)
     report("NDJSON", total, elapsed, size, growth)
 
     zipped = Collector(keep=False, gunzip=True)
@@ -126,21 +122,22 @@ def main():
     report("CSV en-US, gzip", total, elapsed, size, growth)
     print("  gunzipped: byte for byte the plain file")
 
-    # The English file against the list's pages, every one of them.
+    # The English CSV and the NDJSON file against the list's pages, every one of them.
     started, cursor, index = time.monotonic(), "", 1
     while True:
         page = get_json(port, "/orders?limit=500" + (f"&cursor={cursor}" if cursor else ""))
         for row in page["items"]:
             expected = [("true" if row[c] else "false") if isinstance(row[c], bool) else str(row[c]) for c in COLUMNS]
             assert records[index] == expected, (index, records[index], expected)
+            assert json.loads(lines[index - 1]) == row, (index, lines[index - 1][:200], row)
             index += 1
         cursor = page.get("nextCursor")
         if not cursor:
             break
     assert index == total + 1
-    print(f"CSV en-US equals the list's pages cell for cell: {index - 1} rows, "
+    print(f"CSV en-US cell for cell and NDJSON row for row equal the list's pages: {index - 1} rows, "
           f"{(index - 2) // 500 + 1} pages, in {time.monotonic() - started:.1f} s")
-    del records, english
+    del records, english, lines, ndjson
 
     # Slowly, during 100 writes/s: the file of the export's start.
     path = "/orders/export?format=ndjson&sort=total"
