@@ -25,6 +25,9 @@ package struct ExportColumn: Sendable {
         titles = ["en": english, "de": de, "fr": fr, "es": es, "ja": ja]
     }
 
+    /// The item's id, first in every export.
+    package static let id = ExportColumn("id", en: "ID", de: "ID", fr: "ID", es: "ID", ja: "ID")
+
     /// The column's header for a BCP 47 locale tag (English for a language without its own).
     package func title(for localeTag: String) -> String {
         titles[DisplayContext.language(of: localeTag)] ?? titles["en"] ?? field

@@ -7,22 +7,26 @@ package enum ExportFormat: Sendable, Equatable {
     /// The parameters an export takes beside its list's.
     static let parameters = ["format", "raw"]
 
+    /// The values of `format`.
+    private enum FileKind: String, CaseIterable {
+        case csv, ndjson
+    }
+
+    /// The values of `raw`.
+    private enum RawValues: String, CaseIterable {
+        case no = "0"
+        case yes = "1"
+    }
+
     /// The format `format=` names, else the first of `text/csv` and `application/x-ndjson`
-    /// that `accept` lists, else CSV; `raw=1` (or `0`) picks raw CSV values.
+    /// that `accept` lists, else CSV; `raw=1` (or `0`) picks raw CSV values. Read as every
+    /// parameter is (`ParameterReader`): each once, a bad value named with what it accepts.
     package init(parameters: [(name: String, value: String)], accept: String?) throws(ListServiceError) {
-        let format = parameters.last { $0.name == "format" }?.value
-        let raw = parameters.last { $0.name == "raw" }?.value
-        let isRaw: Bool
-        switch raw {
-        case nil, "0": isRaw = false
-        case "1": isRaw = true
-        case let other?: throw .invalidParameter("raw", "raw is 1 (ISO dates, plain amounts) or 0, not '\(other)'.", allowed: ["0", "1"])
-        }
-        switch format {
-        case "csv": self = .csv(raw: isRaw)
-        case "ndjson": self = .ndjson
-        case let other?:
-            throw .invalidParameter("format", "An export is format=csv or format=ndjson, not '\(other)'.", allowed: ["csv", "ndjson"])
+        let reader = try ParameterReader(parameters.filter { Self.parameters.contains($0.name) }, allowed: Self.parameters)
+        let isRaw = try reader.choice("raw", default: RawValues.no) == .yes
+        switch try reader.choice("format") as FileKind? {
+        case .csv?: self = .csv(raw: isRaw)
+        case .ndjson?: self = .ndjson
         case nil:
             let accept = accept?.lowercased() ?? ""
             let prefersNDJSON: Bool

@@ -100,7 +100,7 @@ final class ExportWriter<C: ListCollection>: Sendable {
             engine.metrics.increment(.rowsFormatted, by: items.count)
             // Each lane formats its stretch with its own formatters, on its own core.
             let stretches = stride(from: 0, to: items.count, by: Self.rowsPerChunk).map {
-                Array(items[$0..<min($0 + Self.rowsPerChunk, items.count)])
+                items[$0..<min($0 + Self.rowsPerChunk, items.count)]
             }
             let parts = Locked([[UInt8]](repeating: [], count: stretches.count))
             DispatchQueue.concurrentPerform(iterations: stretches.count) { lane in
@@ -121,7 +121,7 @@ final class ExportWriter<C: ListCollection>: Sendable {
         csv.endRow()
     }
 
-    private func ndjson(_ items: [(item: C.Item, revision: UInt32)], in context: inout RowContext<C.Phrases>) -> [UInt8] {
+    private func ndjson(_ items: ArraySlice<(item: C.Item, revision: UInt32)>, in context: inout RowContext<C.Phrases>) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 64 * 1024)
         for (item, _) in items {
             _ = CollectionEngine<C>.writeListRow(item, version: ItemVersions<C>.digest(of: item), purpose: .list, in: &context, to: &json)
@@ -130,7 +130,7 @@ final class ExportWriter<C: ListCollection>: Sendable {
         return json.bytes
     }
 
-    private func csv(_ items: [(item: C.Item, revision: UInt32)], in context: inout RowContext<C.Phrases>) -> [UInt8] {
+    private func csv(_ items: ArraySlice<(item: C.Item, revision: UInt32)>, in context: inout RowContext<C.Phrases>) -> [UInt8] {
         guard case .csv(let raw) = format else { return [] }
         var csv = CSVWriter(separator: separator, guardsFormulas: !raw, reservingCapacity: 64 * 1024)
         var row = JSONWriter(reservingCapacity: 1024)

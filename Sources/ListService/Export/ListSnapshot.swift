@@ -57,10 +57,13 @@ struct SnapshotBook<Item> {
     /// Keeps the item `slot` holds now for every open snapshot that saw the slot and has not
     /// kept it yet.
     mutating func keep(_ slot: Int32, _ current: () -> (item: Item, revision: UInt32)) {
-        for id in open.keys {
-            guard let kept = open[id], Int(slot) < kept.slotLimit, !kept.isOverrun, kept.items[slot] == nil else { continue }
-            if kept.items.count >= maxKeptItems {
-                open[id] = Kept(slotLimit: kept.slotLimit, isOverrun: true)
+        // The ids copied out and each snapshot read in place, never held: a copy of `open` (or
+        // of a `Kept`) alive while its items change would copy all it kept, at every change.
+        for id in Array(open.keys) {
+            guard let limit = open[id]?.slotLimit, Int(slot) < limit, open[id]?.isOverrun == false, open[id]?.items[slot] == nil
+            else { continue }
+            if (open[id]?.items.count ?? 0) >= maxKeptItems {
+                open[id] = Kept(slotLimit: limit, isOverrun: true)
             } else {
                 open[id]?.items[slot] = current()
             }

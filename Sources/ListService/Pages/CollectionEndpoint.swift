@@ -71,6 +71,7 @@ extension CollectionEndpoint {
     /// The endpoint of a collection clients can change.
     init<C: EditableCollection>(_ collection: C.Type, engine: CollectionEngine<C>, writes coordinator: WriteCoordinator) {
         let editing = ItemWrites<C>(engine: engine, writes: coordinator)
+        let bulkEdits = C.bulkEdits
         self.init(
             collection, engine: engine,
             writes: Writes(
@@ -85,9 +86,9 @@ extension CollectionEndpoint {
                         report(editing.answer($0, display: display))
                     }
                 },
-                bulkActions: C.bulkEdits.keys.sorted(),
+                bulkActions: bulkEdits.keys.sorted(),
                 bulk: { action, items, display, caller, report in
-                    guard let edit = C.bulkEdits[action] else { return report([]) }
+                    guard let edit = bulkEdits[action] else { return report([]) }  // routes exist for these only
                     editing.bulk(edit, items: items, display: display, caller: caller) { outcomes in
                         report(outcomes.map { editing.answer($0, display: display) })
                     }

@@ -2,7 +2,7 @@
 /// values (ISO dates, plain amounts in the order's currency) for a machine.
 extension Orders {
     package static let exportColumns = [
-        ExportColumn("id", en: "ID", de: "ID", fr: "ID", es: "ID", ja: "ID"),
+        .id,
         ExportColumn("title", en: "Title", de: "Titel", fr: "Titre", es: "Título", ja: "件名"),
         ExportColumn("customerName", en: "Customer", de: "Kunde", fr: "Client", es: "Cliente", ja: "顧客"),
         ExportColumn("statusLabel", en: "Status", de: "Status", fr: "Statut", es: "Estado", ja: "ステータス"),

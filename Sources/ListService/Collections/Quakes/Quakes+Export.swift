@@ -2,7 +2,7 @@
 /// feed's values (ISO times) for a machine.
 extension Quakes {
     package static let exportColumns = [
-        ExportColumn("id", en: "ID", de: "ID", fr: "ID", es: "ID", ja: "ID"),
+        .id,
         ExportColumn("place", en: "Place", de: "Ort", fr: "Lieu", es: "Lugar", ja: "場所"),
         ExportColumn("formattedTime", en: "Time", de: "Zeit", fr: "Heure", es: "Hora", ja: "時刻"),
         ExportColumn("formattedMagnitude", en: "Magnitude", de: "Magnitude", fr: "Magnitude", es: "Magnitud", ja: "マグニチュード"),

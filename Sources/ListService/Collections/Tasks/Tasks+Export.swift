@@ -2,7 +2,7 @@
 /// values (ISO due date) for a machine.
 extension Tasks {
     package static let exportColumns = [
-        ExportColumn("id", en: "ID", de: "ID", fr: "ID", es: "ID", ja: "ID"),
+        .id,
         ExportColumn("title", en: "Title", de: "Titel", fr: "Titre", es: "Título", ja: "件名"),
         ExportColumn("priorityLabel", en: "Priority", de: "Priorität", fr: "Priorité", es: "Prioridad", ja: "優先度"),
         ExportColumn("formattedDueDate", en: "Due", de: "Fällig", fr: "Échéance", es: "Vence", ja: "期限"),

@@ -2,7 +2,7 @@
 /// values for a machine.
 extension Users {
     package static let exportColumns = [
-        ExportColumn("id", en: "ID", de: "ID", fr: "ID", es: "ID", ja: "ID"),
+        .id,
         ExportColumn("name", en: "Name", de: "Name", fr: "Nom", es: "Nombre", ja: "名前"),
         ExportColumn("tapsLabel", en: "Taps", de: "Tipps", fr: "Appuis", es: "Toques", ja: "タップ"),
     ]
