@@ -24,6 +24,7 @@ enum PageResponse {
         let compressed = compression.flatMap { page.body.count >= $0.minimumBytes ? page.compressed($0.compress) : nil }
         let encoded = compressed.flatMap { $0.etag == page.etag ? nil : $0 }
         var headers = headers
+        headers.reserveCapacity(headers.count + 8)  // these, `Server-Timing` and what the front door adds
         headers.add(name: "ETag", value: encoded?.etag ?? page.etag)
         headers.add(name: "X-Cache", value: outcome.isHit ? "hit" : "miss")
         headers.add(name: "Cache-Control", value: "private, no-cache")

@@ -47,11 +47,17 @@ struct ResponseEncoder {
         output.append(contentsOf: status.reasonPhrase.utf8)
         output.append(contentsOf: Self.serverField)
         output.append(contentsOf: dateCache.current())
-        for field in headers where Self.isEncoderOwned(field.name) == false && Self.isValid(field) {
-            output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
-            output.append(contentsOf: field.name.utf8)
-            output.append(contentsOf: ": ".utf8)
-            output.append(contentsOf: field.value.utf8)
+        for field in headers where !Self.isEncoderOwned(field.name) {
+            var (name, value) = (field.name, field.value)
+            name.withUTF8 { name in
+                value.withUTF8 { value in
+                    guard Self.isValid(name: name, value: value) else { return }
+                    output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
+                    output.append(contentsOf: name)
+                    output.append(contentsOf: [HTTPSyntax.colon, HTTPSyntax.space])
+                    output.append(contentsOf: value)
+                }
+            }
         }
         switch framing {
         case .length(let count):
@@ -85,13 +91,16 @@ struct ResponseEncoder {
 
     /// Framing and connection fields are the encoder's to write, never a handler's.
     private static func isEncoderOwned(_ name: String) -> Bool {
-        HTTPHeaders.namesMatch(name, "Content-Length") || HTTPHeaders.namesMatch(name, "Transfer-Encoding")
-            || HTTPHeaders.namesMatch(name, "Connection")
+        switch name.utf8.count {  // every field of every answer passes here: lengths first
+        case 14: HTTPHeaders.namesMatch(name, "Content-Length")
+        case 17: HTTPHeaders.namesMatch(name, "Transfer-Encoding")
+        case 10: HTTPHeaders.namesMatch(name, "Connection")
+        default: false
+        }
     }
 
     /// Refuses fields that would split the response (CR, LF or other controls).
-    private static func isValid(_ field: HTTPHeaders.Field) -> Bool {
-        !field.name.isEmpty && field.name.utf8.allSatisfy(HTTPSyntax.isTokenCharacter)
-            && field.value.utf8.allSatisfy(HTTPSyntax.isFieldValueCharacter)
+    private static func isValid(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        !name.isEmpty && name.allSatisfy(HTTPSyntax.isTokenCharacter) && HTTPSyntax.isFieldValue(value)
     }
 }

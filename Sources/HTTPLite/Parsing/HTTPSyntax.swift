@@ -3,15 +3,20 @@ enum HTTPSyntax {
     static let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
     static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), colon = UInt8(ascii: ":")
 
-    /// tchar: the characters of a token (method, header name, coding).
+    /// tchar: the characters of a token (method, header name, coding), one bit per ASCII byte:
+    /// every header name of every request and response is checked with it.
+    @inline(__always)
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
+        byte < 64 ? tokenBitsBelow64 >> byte & 1 == 1 : byte < 128 && tokenBitsFrom64 >> (byte - 64) & 1 == 1
+    }
+
+    /// The token characters among bytes 0–63 (`!#$%&'*+-.`, digits) and 64–127 (letters, `^_`|~`).
+    private static let tokenBitsBelow64: UInt64 = tokenBits(of: "!#$%&'*+-.0123456789", from: 0)
+    private static let tokenBitsFrom64: UInt64 = tokenBits(
+        of: "ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~", from: 64)
+
+    private static func tokenBits(of characters: String, from base: UInt8) -> UInt64 {
+        characters.utf8.reduce(0) { $0 | 1 << ($1 - base) }
     }
 
     /// field-vchar, SP or HTAB: what a header value may hold (obs-text included).

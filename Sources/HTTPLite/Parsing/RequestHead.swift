@@ -30,7 +30,7 @@ extension RequestHead {
         case .success(let line): parsedLine = line
         case .failure(let error): return .failure(error)
         }
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaders(reservingCapacity: 16)
         var framingFields = FramingFields()
         while let line = lines.next() {
             guard headers.count < limits.maxHeaderCount else { return .failure(.tooManyHeaders) }
@@ -98,8 +98,10 @@ private struct FramingFields {
     var expectsContinue = false
 
     mutating func note(_ field: HTTPHeaders.Field) -> HTTPError? {
-        let name = Substring(field.name)
-        if asciiCaseInsensitiveEquals(name, "content-length") {
+        let name = field.name
+        // Most fields are none of these: a name is compared only with the one of its length and first letter.
+        let (length, initial) = (name.utf8.count, asciiLowercased(name.utf8.first ?? 0))
+        if (length, initial) == (14, UInt8(ascii: "c")) && asciiCaseInsensitiveEquals(name, "content-length") {
             // A list of identical values is tolerated (RFC 9112 §6.3); differing ones are smuggling.
             for element in field.value.split(separator: ",", omittingEmptySubsequences: false) {
                 let digits = trimmingOWS(element)
@@ -111,24 +113,24 @@ private struct FramingFields {
                 }
                 contentLength = length
             }
-        } else if asciiCaseInsensitiveEquals(name, "transfer-encoding") {
+        } else if (length, initial) == (17, UInt8(ascii: "t")) && asciiCaseInsensitiveEquals(name, "transfer-encoding") {
             hasTransferEncoding = true
             transferCodings += field.value.split(separator: ",").map(trimmingOWS).filter { !$0.isEmpty }
-        } else if asciiCaseInsensitiveEquals(name, "host") {
+        } else if (length, initial) == (4, UInt8(ascii: "h")) && asciiCaseInsensitiveEquals(name, "host") {
             hostCount += 1
             var value = field.value
             guard value.withUTF8(HostSyntax.isValid) else {
                 return .malformed("The Host header is not a host with an optional port (RFC 9110 §7.2).")
             }
-        } else if asciiCaseInsensitiveEquals(name, "authorization") {
+        } else if (length, initial) == (13, UInt8(ascii: "a")) && asciiCaseInsensitiveEquals(name, "authorization") {
             // Credentials and origins are single values: which of two would count is ambiguous.
             authorizationCount += 1
             guard authorizationCount == 1 else { return .malformed("The Authorization header may appear only once.") }
-        } else if asciiCaseInsensitiveEquals(name, "origin") {
+        } else if (length, initial) == (6, UInt8(ascii: "o")) && asciiCaseInsensitiveEquals(name, "origin") {
             originCount += 1
             guard originCount == 1 else { return .malformed("The Origin header may appear only once.") }
-        } else if asciiCaseInsensitiveEquals(name, "expect") {
-            guard asciiCaseInsensitiveEquals(Substring(field.value), "100-continue") else {
+        } else if (length, initial) == (6, UInt8(ascii: "e")) && asciiCaseInsensitiveEquals(name, "expect") {
+            guard asciiCaseInsensitiveEquals(field.value, "100-continue") else {
                 return .unsupportedExpectation
             }
             expectsContinue = true

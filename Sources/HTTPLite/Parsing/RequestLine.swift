@@ -105,6 +105,7 @@ struct RequestLine {
 
     static func parseQuery(_ query: UnsafeBufferPointer<UInt8>) -> QueryParameters? {
         var pairs: [QueryParameters.Pair] = []
+        pairs.reserveCapacity(8)
         for piece in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let equals = piece.firstIndex(of: UInt8(ascii: "=")) ?? piece.endIndex
             guard let name = PercentDecoding.decode(UnsafeBufferPointer(rebasing: piece[..<equals]), plusIsSpace: true),

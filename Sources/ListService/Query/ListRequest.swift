@@ -26,9 +26,15 @@ package struct ListRequest: Sendable {
     /// one identity's, but a token's role may change under the same account.
     package var cacheKey: String {
         var key = acceptLanguage ?? ""
-        if let identity = caller.identity { key += "\u{2}\(identity.role.rawValue)\u{2}\(identity.subject)" }
-        for (name, value) in parameters {
-            key += "\u{0}\(name)\u{1}\(value)"
+        key.reserveCapacity(key.utf8.count + 64 + parameters.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+        if let identity = caller.identity {
+            for part in ["\u{2}", identity.role.rawValue, "\u{2}", identity.subject] { key.append(part) }
+        }
+        for (name, value) in parameters {  // appended piece by piece: a warm hit makes this key every time
+            key.append("\u{0}")
+            key.append(name)
+            key.append("\u{1}")
+            key.append(value)
         }
         return key
     }

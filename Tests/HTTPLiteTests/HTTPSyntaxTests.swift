@@ -1,0 +1,60 @@
+import Basics
+import Testing
+
+@testable import HTTPLite
+
+/// The byte-level helpers every request and answer passes through, against their definitions.
+@Suite struct HTTPSyntaxTests {
+    @Test func tokenCharacters_areExactlyRFC9110s() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(HTTPSyntax.isTokenCharacter(byte) == tchar.contains(byte), "byte \(byte)")
+        }
+    }
+
+    @Test(arguments: [0, 7, 9, 10, 99, 100, 404, 65_536, 1_234_567_890, Int.max])
+    func decimals_matchSwiftsOwn(value: Int) {
+        var bytes = Array("x".utf8)
+        ASCIIDecimal.append(value, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
+    }
+
+    @Test func decimals_ofTheWidestUnsignedValue() {
+        var bytes: [UInt8] = []
+        ASCIIDecimal.append(UInt64.max, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "18446744073709551615")
+    }
+
+    @Test func milliseconds_haveThreeDecimals() {
+        var bytes: [UInt8] = []
+        ASCIIDecimal.appendMilliseconds(microseconds: 12_034, to: &bytes)
+        ASCIIDecimal.appendMilliseconds(microseconds: 7, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "12.0340.007")
+    }
+
+    @Test func headerNames_matchWithoutRegardToCase() {
+        #expect(asciiCaseInsensitiveEquals("Content-Length", "content-length"))
+        #expect(asciiCaseInsensitiveEquals("X-SESSION-ID-OF-A-LONGER-NAME", "x-session-id-of-a-longer-name"))
+        #expect(!asciiCaseInsensitiveEquals("Content-Lengths", "content-length"))
+        #expect(!asciiCaseInsensitiveEquals("Content-Lengtj", "content-length"))
+        #expect(asciiCaseInsensitiveEquals(Substring("xHost"), "host") == false)
+        #expect(asciiCaseInsensitiveEquals(Substring("xHost").dropFirst(), "host"))
+        let headers: HTTPHeaders = ["accept-encoding": "gzip", "Host": "a", "HOST": "b"]
+        #expect(headers["Accept-Encoding"] == "gzip")
+        #expect(headers["host"] == "a")
+        #expect(headers["Hos"] == nil)
+    }
+
+    @Test func framingFieldsAreTheEncoders_inAnyCase() {
+        var encoder = ResponseEncoder()
+        var output: [UInt8] = []
+        let response = Response(
+            status: .ok, headers: ["content-LENGTH": "99", "CONNECTION": "upgrade", "transfer-encoding": "chunked", "X-Kept": "1"],
+            body: .bytes([]))
+        encoder.append(response, body: [], includeBody: true, connection: .keepAlive, to: &output)
+        let text = String(decoding: output, as: UTF8.self).lowercased()
+        #expect(text.contains("content-length: 0\r\n"))
+        #expect(!text.contains("99") && !text.contains("upgrade") && !text.contains("chunked"))
+        #expect(text.contains("x-kept: 1\r\n"))
+    }
+}
