@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # libFuzzer targets for the parsers, built with AddressSanitizer (see shared/TOOLING.md).
 #   scripts/fuzz.sh --list              names the targets
+#   scripts/fuzz.sh --build             only builds them (CI builds them beside other checks)
 #   scripts/fuzz.sh TARGET SECONDS      builds and runs one for SECONDS from its seed corpus
 #                                       (Fuzz/corpus/TARGET); exits non-zero on a crash, a
 #                                       broken invariant, a leak or a timeout, leaving the
@@ -13,15 +14,20 @@ cd "$(dirname "$0")/.."
 TARGETS=(http json journal criteria)
 
 if [[ "${1:-}" == "--list" ]]; then printf '%s\n' "${TARGETS[@]}"; exit 0; fi
-TARGET="${1:?usage: scripts/fuzz.sh --list | TARGET SECONDS}"
+
+build() {
+  command -v ld.lld >/dev/null || ls /opt/swift/usr/bin/ld.lld >/dev/null 2>&1 || {
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lld >/dev/null; }
+  # Release with -enable-testing: fast enough for millions of runs, and the targets reach internal parsers.
+  swift build -c release --product fuzz --scratch-path .build-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xswiftc -enable-testing -Xswiftc -g >/dev/null
+}
+if [[ "${1:-}" == "--build" ]]; then build; exit 0; fi
+
+TARGET="${1:?usage: scripts/fuzz.sh --list | --build | TARGET SECONDS}"
 SECONDS_TO_RUN="${2:?usage: scripts/fuzz.sh TARGET SECONDS}"
 [[ " ${TARGETS[*]} " == *" $TARGET "* ]] || { echo "fuzz: unknown target '$TARGET' (see --list)" >&2; exit 2; }
-
-command -v ld.lld >/dev/null || ls /opt/swift/usr/bin/ld.lld >/dev/null 2>&1 || {
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lld >/dev/null; }
-# Release with -enable-testing: fast enough for millions of runs, and the targets reach internal parsers.
-swift build -c release --product fuzz --scratch-path .build-fuzz \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xswiftc -enable-testing -Xswiftc -g >/dev/null
+build
 
 CORPUS=$(mktemp -d)
 trap 'rm -rf "$CORPUS"' EXIT
