@@ -3,7 +3,8 @@
 # from our release build (a session's cached page, compressed once and kept with it) and from
 # nginx serving the very same bytes as static files (`gzip_static on`, the .gz beside the
 # plain file), in one run, one server at a time. The plain page is measured too. Prints
-# requests/s, p50 and p99 at 64 connections (2 wrk threads) and 1, and the bytes on the wire.
+# requests/s, p50, p99 and the serving processes' CPU per request at 64 connections (2 wrk
+# threads) and 1, and the bytes on the wire.
 #
 #   benchmarks/gzip-bench.sh            # DURATION=10s, data in /tmp/listdata (made if missing)
 #
@@ -63,6 +64,10 @@ http {
 }
 CONF
 
+# CPU time (user + system, clock ticks) of the processes serving now ($SERVING: ours, or nginx's
+# master and workers): CPU per request is the figure this noisy machine disturbs least.
+serving_ticks() { for pid in $SERVING; do awk '{print $14 + $15}' "/proc/$pid/stat"; done | awk '{s += $1} END {print s}'; }
+
 measure() {  # name url header...
   local name=$1 url=$2; shift 2
   local headers=()
@@ -73,22 +78,29 @@ measure() {  # name url header...
   for conns in 64 1; do
     local threads=$(( conns > 1 ? 2 : 1 ))
     local out rps p50 p99
+    local before after
+    before=$(serving_ticks)
     out=$(wrk -t"$threads" -c"$conns" -d"$DURATION" --latency "${headers[@]}" "$url")
+    after=$(serving_ticks)
     rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
     p50=$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")
     p99=$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")
-    printf '%-22s %-6s %12s %10s %10s  %s\n' "$name" "$conns" "$rps" "$p50" "$p99" "$wire"
+    printf '%-22s %-6s %12s %10s %10s %12s  %s\n' "$name" "$conns" "$rps" "$p50" "$p99" \
+      "$(awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}' <<<"$out")" "$wire"
   done
 }
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 echo "page: $URL_PATH, plain $(stat -c %s "$ROOT/static/orders.json") B, gzip $(stat -c %s "$ROOT/static/orders.json.gz") B"
-printf '%-22s %-6s %12s %10s %10s  %s\n' server conns req/s p50 p99 "bytes on the wire (head+body)"
+printf '%-22s %-6s %12s %10s %10s %12s  %s\n' server conns req/s p50 p99 cpu_us/req "bytes on the wire (head+body)"
+SERVING=$SERVER_PID
 measure "listservice gzip" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
 measure "listservice plain" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench"
 stop_server
 (cd "$ROOT" && nginx -p "$ROOT/" -c nginx.conf -e run/error.log) &
 NGINX_PID=$!
 for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/orders" && break; sleep 0.1; done
+NGINX_MASTER=$(cat "$ROOT/run/nginx.pid")
+SERVING="$NGINX_MASTER $(pgrep -P "$NGINX_MASTER" | tr '\n' ' ')"
 measure "nginx gzip_static" "http://127.0.0.1:$NGINX_PORT/orders" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
 measure "nginx plain" "http://127.0.0.1:$NGINX_PORT/orders" "X-Session-ID: gzip-bench"

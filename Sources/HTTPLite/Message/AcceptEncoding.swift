@@ -7,18 +7,21 @@ public enum AcceptEncoding {
         var gzipQuality: Double?
         var anyQuality: Double?
         for field in headers where HTTPHeaders.namesMatch(field.name, "Accept-Encoding") {
-            var elements = field.value.utf8[...]
-            while !elements.isEmpty {
-                let end = elements.firstIndex(of: UInt8(ascii: ",")) ?? elements.endIndex
-                let element = elements[..<end]
-                elements = end == elements.endIndex ? elements[end...] : elements[elements.index(after: end)...]
-                let nameEnd = element.firstIndex(of: UInt8(ascii: ";")) ?? element.endIndex
-                let coding = trimmed(element[..<nameEnd])
-                let quality = nameEnd == element.endIndex ? 1 : Self.quality(in: element[element.index(after: nameEnd)...])
-                if equalsIgnoringCase(coding, "gzip") || equalsIgnoringCase(coding, "x-gzip") {
-                    gzipQuality = max(gzipQuality ?? 0, quality)
-                } else if equalsIgnoringCase(coding, "*") {
-                    anyQuality = quality
+            var value = field.value
+            value.withUTF8 { bytes in
+                var start = 0
+                while start <= bytes.count {
+                    let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+                    let element = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    start = end + 1
+                    let nameEnd = element.firstIndex(of: UInt8(ascii: ";")) ?? element.count
+                    let coding = trimmed(UnsafeBufferPointer(rebasing: element[..<nameEnd]))
+                    let quality = nameEnd == element.count ? 1 : Self.quality(in: UnsafeBufferPointer(rebasing: element[(nameEnd + 1)...]))
+                    if equalsIgnoringCase(coding, "gzip") || equalsIgnoringCase(coding, "x-gzip") {
+                        gzipQuality = max(gzipQuality ?? 0, quality)
+                    } else if equalsIgnoringCase(coding, "*") {
+                        anyQuality = quality
+                    }
                 }
             }
         }
@@ -26,28 +29,24 @@ public enum AcceptEncoding {
     }
 
     /// The value of the `q=` parameter among `parameters`; absent or unreadable counts as 1.
-    private static func quality(in parameters: Substring.UTF8View) -> Double {
+    private static func quality(in parameters: UnsafeBufferPointer<UInt8>) -> Double {
         for parameter in parameters.split(separator: UInt8(ascii: ";")) {
-            let pair = trimmed(parameter)
-            guard pair.count >= 2, asciiLowercased(pair[pair.startIndex]) == UInt8(ascii: "q"),
-                pair[pair.index(after: pair.startIndex)] == UInt8(ascii: "=")
-            else { continue }
+            let pair = trimmed(UnsafeBufferPointer(rebasing: parameter))
+            guard pair.count >= 2, asciiLowercased(pair[0]) == UInt8(ascii: "q"), pair[1] == UInt8(ascii: "=") else { continue }
             guard let value = Double(String(decoding: pair.dropFirst(2), as: UTF8.self)), value >= 0, value <= 1 else { return 1 }
             return value
         }
         return 1
     }
 
-    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
-            return bytes[bytes.startIndex..<bytes.startIndex]
-        }
-        return bytes[first...last]
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var first = 0, end = bytes.count
+        while first < end, HTTPSyntax.isOWS(bytes[first]) { first += 1 }
+        while end > first, HTTPSyntax.isOWS(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[first..<end])
     }
 
-    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ token: StaticString) -> Bool {
-        guard bytes.count == token.utf8CodeUnitCount else { return false }
-        return token.withUTF8Buffer { zip(bytes, $0).allSatisfy { asciiLowercased($0) == $1 } }
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ token: StaticString) -> Bool {
+        token.withUTF8Buffer { asciiCaseInsensitiveEquals(bytes, $0) }
     }
 }

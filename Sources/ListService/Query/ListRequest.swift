@@ -21,21 +21,21 @@ package struct ListRequest: Sendable {
         self.caller = caller
     }
 
-    /// Identical requests have identical keys; a view-model compares keys to answer a repeat
+    /// Identical requests have equal keys; a view-model compares keys to answer a repeat
     /// without parsing or validating anything again. The caller is part of it: a session is
     /// one identity's, but a token's role may change under the same account.
-    package var cacheKey: String {
-        var key = acceptLanguage ?? ""
-        key.reserveCapacity(key.utf8.count + 64 + parameters.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
-        if let identity = caller.identity {
-            for part in ["\u{2}", identity.role.rawValue, "\u{2}", identity.subject] { key.append(part) }
+    package var cacheKey: Key { Key(acceptLanguage: acceptLanguage, identity: caller.identity, parameters: parameters) }
+
+    /// What makes two requests the same: the request's own values, compared in place (a warm
+    /// hit makes one per request, so it joins nothing into a string).
+    package struct Key: Equatable, Sendable {
+        let acceptLanguage: String?
+        let identity: Identity?
+        let parameters: [(name: String, value: String)]
+
+        package static func == (a: Key, b: Key) -> Bool {
+            a.acceptLanguage == b.acceptLanguage && a.identity == b.identity && a.parameters.count == b.parameters.count
+                && zip(a.parameters, b.parameters).allSatisfy { $0 == $1 }
         }
-        for (name, value) in parameters {  // appended piece by piece: a warm hit makes this key every time
-            key.append("\u{0}")
-            key.append(name)
-            key.append("\u{1}")
-            key.append(value)
-        }
-        return key
     }
 }

@@ -13,7 +13,7 @@ package final class ListViewModel<C: ListCollection>: PageHolder {
 
     /// What the session last asked for and got.
     private struct Current {
-        let requestKey: String
+        let requestKey: ListRequest.Key
         let selection: String?
         let page: ListPage
     }
