@@ -90,8 +90,7 @@ struct ConnectionStateMachine {
     private var phase = Phase.serving
     private var inbound = InboundBuffer()
     private var parser: RequestParser
-    private var outbound: [UInt8] = []
-    private var outboundIndex = 0
+    private var outbound = OutboundBytes()
     /// Actions `nextAction` owes the loop before anything else, in order (starting a
     /// deferred or streamed response, ending a stream, logging, counting).
     private var owed: [Action] = []
@@ -124,12 +123,13 @@ struct ConnectionStateMachine {
 
     // MARK: what the loop reads
 
-    /// Bytes waiting to be sent, from the first unsent one.
-    var pendingOutputCount: Int { outbound.count - outboundIndex }
+    /// Bytes waiting to be sent.
+    var pendingOutputCount: Int { outbound.count }
 
-    /// Calls `body` with the bytes waiting to be sent.
-    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
-        outbound.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[outboundIndex...])) }
+    /// Calls `body` with the bytes waiting to be sent, in two parts (either may be empty): what
+    /// is buffered, then a large body sent from where it is (`OutboundBytes`).
+    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> T) -> T {
+        outbound.withUnsent(body)
     }
 
     /// Whether readable events mean input to read (else they mean a hang-up).
@@ -176,18 +176,12 @@ struct ConnectionStateMachine {
 
     /// The loop sent `count` bytes of `pendingOutput`.
     mutating func wrote(_ count: Int, now: Int64) {
-        outboundIndex += count
         lastProgress = now
         isWriteBlocked = false
-        guard pendingOutputCount == 0 else { return }
-        if case .streaming = phase {
-            outbound = []  // a stream is idle between events, often for long: it keeps no buffer (thousands are open at once)
-        } else if outbound.capacity > 64 * 1024 {
-            outbound = []  // do not keep a large buffer per idle connection
-        } else {
-            outbound.removeAll(keepingCapacity: true)
-        }
-        outboundIndex = 0
+        // A stream is idle between events, often for long: it keeps no buffer (thousands are
+        // open at once); nor does any connection keep a large one.
+        let isStreaming = if case .streaming = phase { true } else { false }
+        outbound.sent(count) { capacity in !isStreaming && capacity <= 64 * 1024 }
     }
 
     /// The socket takes no more output for now; wait until it is writable.
@@ -216,9 +210,11 @@ struct ConnectionStateMachine {
             // HTTP/1.0 has no chunked coding: the body then ends when the connection closes.
             let isChunked = request.version == .http1_1
             let keepAlive = pending.keepAlive && isChunked
-            encoder.appendHead(
-                status: response.status, headers: response.headers, framing: isChunked ? .chunked : .untilClose,
-                connection: Self.connectionField(keepAlive: keepAlive, version: request.version), to: &outbound)
+            outbound.append {
+                encoder.appendHead(
+                    status: response.status, headers: response.headers, framing: isChunked ? .chunked : .untilClose,
+                connection: Self.connectionField(keepAlive: keepAlive, version: request.version), to: &$0)
+            }
             owed.append(
                 .log(
                     AccessRecord(
@@ -243,10 +239,8 @@ struct ConnectionStateMachine {
     /// A piece of a streaming body.
     mutating func streamChunk(_ bytes: [UInt8]) {
         guard case .streaming(let isChunked, _) = phase else { return }
-        if isChunked {
-            ResponseEncoder.appendChunk(bytes, to: &outbound)
-        } else {
-            outbound.append(contentsOf: bytes)
+        outbound.append { output in
+            if isChunked { ResponseEncoder.appendChunk(bytes, to: &output) } else { output.append(contentsOf: bytes) }
         }
         if pendingOutputCount > configuration.streamBacklogLimit { close() }  // the client reads slower than events arrive
     }
@@ -260,7 +254,7 @@ struct ConnectionStateMachine {
     /// The streaming body ended; the connection serves the next request or closes.
     mutating func streamFinished() {
         guard case .streaming(let isChunked, let keepAlive) = phase else { return }
-        if isChunked { ResponseEncoder.appendLastChunk(to: &outbound) }
+        if isChunked { outbound.append { ResponseEncoder.appendLastChunk(to: &$0) } }
         phase = keepAlive && !isShuttingDown ? .serving : .closingAfterFlush
         owed.append(.endStream)
     }
@@ -338,7 +332,7 @@ struct ConnectionStateMachine {
                 inbound.compact()
                 return nil
             case .continueExpected:
-                ResponseEncoder.appendContinue(to: &outbound)
+                outbound.append { ResponseEncoder.appendContinue(to: &$0) }
             case .request(var request):
                 requestStartedAt = inbound.isEmpty ? nil : now
                 bodyWatch = nil
@@ -386,9 +380,12 @@ struct ConnectionStateMachine {
             return write(error.response, for: request, encoder: &encoder)
         }
         let isOpen = request.keepAlive && !isShuttingDown
-        encoder.append(
-            response, body: body, includeBody: request.method != .head,
-            connection: Self.connectionField(keepAlive: isOpen, version: request.version), to: &outbound)
+        outbound.append {
+            encoder.appendHead(
+                for: response, bodyCount: body.count, connection: Self.connectionField(keepAlive: isOpen, version: request.version),
+                to: &$0)
+        }
+        if request.method != .head && !response.status.forbidsBody { outbound.append(body: body) }
         phase = isOpen ? .serving : .closingAfterFlush
         owed.append(
             .log(
@@ -401,7 +398,7 @@ struct ConnectionStateMachine {
     private mutating func respond(to error: HTTPError, encoder: inout ResponseEncoder) {
         let response = error.response
         guard case .bytes(let body) = response.body else { return }
-        encoder.append(response, body: body, includeBody: true, connection: .close, to: &outbound)
+        outbound.append { encoder.append(response, body: body, includeBody: true, connection: .close, to: &$0) }
         phase = .closingAfterFlush
         owed.append(.log(AccessRecord(method: "-", path: "-", status: error.status.code, bodyBytes: body.count, started: 0)))
     }

@@ -25,9 +25,14 @@ struct ResponseEncoder {
     mutating func append(
         _ response: Response, body: [UInt8], includeBody: Bool, connection: ConnectionField, to output: inout [UInt8]
     ) {
-        let framing: BodyFraming = response.status.forbidsBody ? .none : .length(body.count)
-        appendHead(status: response.status, headers: response.headers, framing: framing, connection: connection, to: &output)
+        appendHead(for: response, bodyCount: body.count, connection: connection, to: &output)
         if includeBody && !response.status.forbidsBody { output.append(contentsOf: body) }
+    }
+
+    /// Appends the head of a fixed-body response whose body has `bodyCount` bytes.
+    mutating func appendHead(for response: Response, bodyCount: Int, connection: ConnectionField, to output: inout [UInt8]) {
+        let framing: BodyFraming = response.status.forbidsBody ? .none : .length(bodyCount)
+        appendHead(status: response.status, headers: response.headers, framing: framing, connection: connection, to: &output)
     }
 
     /// What the `Connection` header says to the client.

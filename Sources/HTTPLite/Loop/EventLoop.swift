@@ -179,7 +179,7 @@ final class EventLoop {
     /// Writes what the socket takes.
     private func write(_ connection: Connection) {
         while connection.machine.pendingOutputCount > 0 {
-            switch connection.machine.withPendingOutput({ Socket.write(connection.fd, $0) }) {
+            switch connection.machine.withPendingOutput({ Socket.write(connection.fd, $0, $1) }) {
             case .transferred(let count): connection.machine.wrote(count, now: now)
             case .wouldBlock:
                 connection.machine.writeBlocked()

@@ -67,6 +67,28 @@ enum Socket {
         }
     }
 
+    /// Writes `first` then `second` in one call (`sendmsg` with two parts when both hold bytes).
+    static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> IOResult {
+        if second.isEmpty { return write(fd, first) }
+        if first.isEmpty { return write(fd, second) }
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { parts in
+            parts[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count)
+            parts[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+            var message = msghdr()
+            message.msg_iov = parts.baseAddress
+            message.msg_iovlen = parts.count
+            while true {
+                let count = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                if count >= 0 { return .transferred(count) }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN: return .wouldBlock
+                default: return .failed(errno)
+                }
+            }
+        }
+    }
+
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> IOResult {
         while true {
             // MSG_NOSIGNAL: a peer that went away gives EPIPE here instead of killing the process.

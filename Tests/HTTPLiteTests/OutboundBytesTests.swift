@@ -1,0 +1,60 @@
+import Testing
+
+@testable import HTTPLite
+
+/// A connection's unsent bytes: a buffer and a large body sent in place, in order.
+@Suite struct OutboundBytesTests {
+    private func unsent(_ output: OutboundBytes) -> [UInt8] { output.withUnsent { Array($0) + Array($1) } }
+
+    @Test func aLargeBody_isSentInPlace_afterTheHead() {
+        var output = OutboundBytes()
+        let body = [UInt8](repeating: 7, count: OutboundBytes.inPlaceMinimum)
+        output.append { $0.append(contentsOf: [1, 2, 3]) }
+        output.append(body: body)
+        #expect(output.withUnsent { ($0.count, $1.count) } == (3, body.count), "the body is not copied into the buffer")
+        #expect(output.count == 3 + body.count)
+        #expect(unsent(output) == [1, 2, 3] + body)
+    }
+
+    @Test func aSmallBody_isBuffered() {
+        var output = OutboundBytes()
+        output.append { $0.append(1) }
+        output.append(body: [2, 3])
+        #expect(output.withUnsent { ($0.count, $1.count) } == (3, 0))
+    }
+
+    @Test func partialSends_acrossTheBoundary_keepTheOrder() {
+        var output = OutboundBytes()
+        let body = (0..<5000).map { UInt8(truncatingIfNeeded: $0) }
+        output.append { $0.append(contentsOf: [200, 201]) }
+        output.append(body: body)
+        var received: [UInt8] = []
+        for step in [1, 3, 1000, 4000] {  // 1 from the buffer, then 1 + 2, then the body's
+            let chunk = Array(unsent(output).prefix(step))
+            received += chunk
+            output.sent(chunk.count) { _ in true }
+        }
+        #expect(received == [200, 201] + body)
+        #expect(output.count == 0)
+    }
+
+    @Test func bytesAppendedBehindAWaitingBody_followIt() {
+        var output = OutboundBytes()
+        let first = [UInt8](repeating: 1, count: 5000), second = [UInt8](repeating: 2, count: 6000)
+        output.append(body: first)
+        output.sent(100) { _ in true }
+        output.append { $0.append(contentsOf: [9, 9]) }  // the next answer's head
+        output.append(body: second)
+        #expect(unsent(output) == Array(first.dropFirst(100)) + [9, 9] + second)
+    }
+
+    @Test func whenAllIsSent_theBodyGoes_andTheBufferAsAsked() {
+        var output = OutboundBytes()
+        output.append { $0.append(contentsOf: [UInt8](repeating: 0, count: 100)) }
+        output.append(body: [UInt8](repeating: 1, count: 8000))
+        output.sent(50) { _ in Issue.record("asked before all was sent"); return true }
+        output.sent(8050) { capacity in capacity >= 100 ? false : true }
+        #expect(output.count == 0)
+        #expect(output.withUnsent { $0.count + $1.count } == 0)
+    }
+}
