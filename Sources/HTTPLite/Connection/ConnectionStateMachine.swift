@@ -213,7 +213,7 @@ struct ConnectionStateMachine {
             outbound.append {
                 encoder.appendHead(
                     status: response.status, headers: response.headers, framing: isChunked ? .chunked : .untilClose,
-                connection: Self.connectionField(keepAlive: keepAlive, version: request.version), to: &$0)
+                    connection: Self.connectionField(keepAlive: keepAlive, version: request.version), to: &$0)
             }
             owed.append(
                 .log(
