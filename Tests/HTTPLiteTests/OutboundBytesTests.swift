@@ -53,9 +53,13 @@ import Testing
         output.append { $0.append(contentsOf: [UInt8](repeating: 0, count: 100)) }
         output.append(body: [UInt8](repeating: 1, count: 8000))
         var asked: [Int] = []
-        output.sent(50) { asked.append($0); return true }
+        output.sent(50) {
+            asked.append($0); return true
+        }
         #expect(asked.isEmpty, "nothing is let go before all is sent")
-        output.sent(8050) { asked.append($0); return false }
+        output.sent(8050) {
+            asked.append($0); return false
+        }
         #expect(asked.count == 1 && asked[0] >= 100)
         #expect(output.count == 0)
         #expect(output.withUnsent { $0.count + $1.count } == 0)
