@@ -64,10 +64,6 @@ http {
 }
 CONF
 
-# CPU time (user + system, clock ticks) of the processes serving now ($SERVING: ours, or nginx's
-# master and workers): CPU per request is the figure this noisy machine disturbs least.
-serving_ticks() { for pid in $SERVING; do awk '{print $14 + $15}' "/proc/$pid/stat"; done | awk '{s += $1} END {print s}'; }
-
 measure() {  # name url header...
   local name=$1 url=$2; shift 2
   local headers=()
@@ -79,9 +75,9 @@ measure() {  # name url header...
     local threads=$(( conns > 1 ? 2 : 1 ))
     local out rps p50 p99
     local before after
-    before=$(serving_ticks)
+    before=$(cpu_ticks)
     out=$(wrk -t"$threads" -c"$conns" -d"$DURATION" --latency "${headers[@]}" "$url")
-    after=$(serving_ticks)
+    after=$(cpu_ticks)
     rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
     p50=$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")
     p99=$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")
@@ -93,7 +89,8 @@ measure() {  # name url header...
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 echo "page: $URL_PATH, plain $(stat -c %s "$ROOT/static/orders.json") B, gzip $(stat -c %s "$ROOT/static/orders.json.gz") B"
 printf '%-22s %-6s %12s %10s %10s %12s  %s\n' server conns req/s p50 p99 cpu_us/req "bytes on the wire (head+body)"
-SERVING=$SERVER_PID
+# CPU per request (`cpu_ticks`: ours, then nginx's master and workers in $SERVING) is the figure
+# this noisy machine disturbs least.
 measure "listservice gzip" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
 measure "listservice plain" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench"
 stop_server

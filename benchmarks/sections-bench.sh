@@ -8,8 +8,11 @@
 #   - each page right after a write (POST /orders), when a grouped list's sections are found
 #     again (they are kept until the items change): the median of 15 answers' times.
 # Server CPU per request is the steadier figure; the ratio is the grouped page's over its twin's.
+# SERVER_BINARY may name several builds, measured in turn (a before/after pair alternated:
+# "BEFORE AFTER BEFORE AFTER"); PATHS picks the pages and AFTER_WRITE=0 leaves out the writes.
 #
 #   SERVER_BINARY=.build/release/server benchmarks/sections-bench.sh
+#   SERVER_BINARY="A B A B" ROUNDS=1 PATHS="sort=date sort=date&group=day" AFTER_WRITE=0 benchmarks/sections-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT="${PORT:-18493}"
@@ -22,23 +25,28 @@ SERVER_BINARY="${SERVER_BINARY:-.build/release/server}"
 [[ "$SERVER_BINARY" != .build/release/server ]] || swift build -c release --product server >/dev/null
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  data: $DATA_DIR"
-start_server "$SERVER_BINARY" "$DATA_DIR" --shared-pages 0
-base="http://127.0.0.1:$PORT/orders"
+PATHS="${PATHS:-sort=date sort=date&group=day sort=date&group=month filter=pending&q=john filter=pending&q=john&group=day}"
 ORDER_BODY=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" benchmarks/create-order.lua)
-curl -s -o /dev/null "$base?sort=date&group=day"  # the formatters of the display, made once
-for round in $(seq "$ROUNDS"); do
-  echo "== round $round"
-  for path in "sort=date" "sort=date&group=day" "sort=date&group=month" "filter=pending&q=john" "filter=pending&q=john&group=day"; do
-    name="" measure "$path" 1 -s benchmarks/cold.lua "$base?$path"
-  done
-  for path in "sort=date" "sort=date&group=day" "sort=date&group=month"; do
-    times=()
-    for i in $(seq 15); do
-      curl -s -o /dev/null -X POST -H 'Content-Type: application/json' --data "$ORDER_BODY" "$base"
-      times+=("$(curl -s -o /dev/null -w '%{time_total}' -H "X-Session-ID: after-write-$round-$i-$RANDOM" "$base?$path")")
+for binary in $SERVER_BINARY; do
+  echo "== $binary"
+  start_server "$binary" "$DATA_DIR" --shared-pages 0
+  base="http://127.0.0.1:$PORT/orders"
+  curl -s -o /dev/null "$base?sort=date&group=day"  # the formatters of the display, made once
+  for round in $(seq "$ROUNDS"); do
+    echo "== round $round"
+    for path in $PATHS; do
+      name="" measure "$path" 1 -s benchmarks/cold.lua "$base?$path"
     done
-    printf '         %-22s after a write: median %s ms\n' "$path" \
-      "$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)] * 1000}')"
+    [[ "${AFTER_WRITE:-1}" == 1 ]] || continue
+    for path in "sort=date" "sort=date&group=day" "sort=date&group=month"; do
+      times=()
+      for i in $(seq 15); do
+        curl -s -o /dev/null -X POST -H 'Content-Type: application/json' --data "$ORDER_BODY" "$base"
+        times+=("$(curl -s -o /dev/null -w '%{time_total}' -H "X-Session-ID: after-write-$round-$i-$RANDOM" "$base?$path")")
+      done
+      printf '         %-22s after a write: median %s ms\n' "$path" \
+        "$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)] * 1000}')"
+    done
   done
+  stop_server
 done
-stop_server

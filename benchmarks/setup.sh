@@ -26,8 +26,9 @@ start_server() {
 stop_server() { [[ -n "$SERVER_PID" ]] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; }
 trap stop_server EXIT
 
-# The server's CPU time (user + system, in clock ticks) so far.
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
+# The server's CPU time (user + system, in clock ticks) so far; with $SERVING set, that of the
+# processes it names (nginx's master and workers, say).
+cpu_ticks() { for pid in ${SERVING:-$SERVER_PID}; do awk '{print $14 + $15}' "/proc/$pid/stat"; done | awk '{s += $1} END {print s}'; }
 
 # One wrk run of $DURATION: requests/s, p50, p99, and the server's CPU time per request, which
 # a noisy machine disturbs far less than throughput; the line starts with $name when set.

@@ -21,6 +21,8 @@ public enum ASCIIDecimal {
         append(microseconds / 1000, to: &bytes)
         let fraction = microseconds % 1000
         bytes.append(UInt8(ascii: "."))
-        for digit in [fraction / 100, fraction / 10 % 10, fraction % 10] { bytes.append(UInt8(ascii: "0") + UInt8(digit)) }
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
     }
 }

@@ -55,16 +55,7 @@ enum Socket {
     }
 
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
-        while true {
-            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
-            if count > 0 { return .transferred(count) }
-            if count == 0 { return .endOfStream }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return .wouldBlock
-            default: return .failed(errno)
-            }
-        }
+        transfer(zeroMeans: .endOfStream) { recv(fd, buffer.baseAddress, buffer.count, 0) }
     }
 
     /// Writes `first` then `second` in one call (`sendmsg` with two parts when both hold bytes).
@@ -77,23 +68,22 @@ enum Socket {
             var message = msghdr()
             message.msg_iov = parts.baseAddress
             message.msg_iovlen = parts.count
-            while true {
-                let count = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
-                if count >= 0 { return .transferred(count) }
-                switch errno {
-                case EINTR: continue
-                case EAGAIN: return .wouldBlock
-                default: return .failed(errno)
-                }
-            }
+            return transfer(zeroMeans: .transferred(0)) { sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
         }
     }
 
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> IOResult {
+        // MSG_NOSIGNAL: a peer that went away gives EPIPE here instead of killing the process.
+        transfer(zeroMeans: .transferred(0)) { send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Runs `call` (a count, or -1 with `errno` set), again when a signal interrupted it;
+    /// `zeroMeans` is what a count of 0 says (the end of a read, nothing written).
+    private static func transfer(zeroMeans: IOResult, _ call: () -> Int) -> IOResult {
         while true {
-            // MSG_NOSIGNAL: a peer that went away gives EPIPE here instead of killing the process.
-            let count = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-            if count >= 0 { return .transferred(count) }
+            let count = call()
+            if count > 0 { return .transferred(count) }
+            if count == 0 { return zeroMeans }
             switch errno {
             case EINTR: continue
             case EAGAIN: return .wouldBlock

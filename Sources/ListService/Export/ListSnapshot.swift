@@ -34,6 +34,17 @@ struct SnapshotBook<Item> {
         var items: [Int32: (item: Item, revision: UInt32)] = [:]
         /// More were kept than `maxKeptItems`: the snapshot no longer reads.
         var isOverrun = false
+
+        /// Keeps what `slot` holds now if the snapshot saw the slot and has not kept it yet;
+        /// past `limit` kept items the snapshot is overrun and lets them all go.
+        mutating func keep(_ slot: Int32, limit: Int, _ current: () -> (item: Item, revision: UInt32)) {
+            guard Int(slot) < slotLimit, !isOverrun, items[slot] == nil else { return }
+            if items.count >= limit {
+                self = Kept(slotLimit: slotLimit, isOverrun: true)
+            } else {
+                items[slot] = current()
+            }
+        }
     }
 
     private(set) var open: [UInt64: Kept] = [:]
@@ -55,18 +66,9 @@ struct SnapshotBook<Item> {
     mutating func close(_ id: UInt64) { open[id] = nil }
 
     /// Keeps the item `slot` holds now for every open snapshot that saw the slot and has not
-    /// kept it yet.
+    /// kept it yet. Each snapshot is changed where it lies in `open` (a copy of one alive while
+    /// its items change would copy all it kept, at every change).
     mutating func keep(_ slot: Int32, _ current: () -> (item: Item, revision: UInt32)) {
-        // The ids copied out and each snapshot read in place, never held: a copy of `open` (or
-        // of a `Kept`) alive while its items change would copy all it kept, at every change.
-        for id in Array(open.keys) {
-            guard let limit = open[id]?.slotLimit, Int(slot) < limit, open[id]?.isOverrun == false, open[id]?.items[slot] == nil
-            else { continue }
-            if (open[id]?.items.count ?? 0) >= maxKeptItems {
-                open[id] = Kept(slotLimit: limit, isOverrun: true)
-            } else {
-                open[id]?.items[slot] = current()
-            }
-        }
+        for index in open.values.indices { open.values[index].keep(slot, limit: maxKeptItems, current) }
     }
 }

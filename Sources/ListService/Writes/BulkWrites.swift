@@ -42,15 +42,7 @@ extension ItemWrites {
                 let outcome = Self.decide(
                     edit, on: bulkItem.id, condition: bulkItem.condition, in: batch, access: access, caller: caller, context: context,
                     engine: engine)
-                switch outcome {
-                case .updated(let item):
-                    batch.record(C.self, .upsert(item))
-                    changed += 1
-                case .deleted:
-                    batch.record(C.self, .delete(id: bulkItem.id))
-                    changed += 1
-                default: break
-                }
+                if Self.record(outcome, of: bulkItem.id, in: &batch) { changed += 1 }
                 outcomes.append(outcome)
             }
             guard changed > 0 else { return batch.onSettled { [outcomes] in report(outcomes) } }

@@ -70,17 +70,12 @@ struct ItemWrites<C: EditableCollection>: Sendable {
             if let recorded = batch.recordedAnswer(to: keyed) { return batch.onSettled { report(WriteOutcome(replaying: recorded)) } }
             let outcome = Self.decide(
                 edit, on: id, condition: condition, in: batch, access: access, caller: caller, context: context, engine: engine)
-            switch outcome {
-            case .deleted:
-                batch.record(C.self, .delete(id: id))
-                engine.commit(.deleted, keyed: keyed, display: display, in: &batch, then: report)
-            case .updated(let changed):
-                batch.record(C.self, .upsert(changed))
+            // A change is written; nothing to write but a keyed write still saves its answer, so
+            // that a retry gets this one.
+            let isUnchanged = if case .unchanged = outcome { true } else { false }
+            if Self.record(outcome, of: id, in: &batch) || (isUnchanged && keyed != nil) {
                 engine.commit(outcome, keyed: keyed, display: display, in: &batch, then: report)
-            case .unchanged where keyed != nil:
-                // Nothing to write; a keyed write still saves its answer, so that a retry gets this one.
-                engine.commit(outcome, keyed: keyed, display: display, in: &batch, then: report)
-            default:
+            } else {
                 batch.onSettled { report(outcome) }
             }
         }
@@ -117,6 +112,17 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         }
         guard let changed else { return .deleted }
         return engine.version(of: changed) == version ? .unchanged(item) : .updated(changed)
+    }
+
+    /// Records the change `decide` came to for the item `id` in `batch`; false when there is
+    /// none (refused or unchanged).
+    static func record(_ outcome: WriteOutcome<C.Item>, of id: String, in batch: inout WriteBatch) -> Bool {
+        switch outcome {
+        case .updated(let item): batch.record(C.self, .upsert(item))
+        case .deleted: batch.record(C.self, .delete(id: id))
+        default: return false
+        }
+        return true
     }
 
     /// What the collection judges a write from `display`'s client with.
