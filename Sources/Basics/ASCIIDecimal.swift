@@ -2,27 +2,29 @@
 /// made on the way.
 public enum ASCIIDecimal {
     /// Appends `value` (not negative) in decimal.
-    public static func append(_ value: some BinaryInteger, to bytes: inout [UInt8]) {
-        var rest = UInt64(value)
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for UInt64's 20 digits, last first
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var count = 0
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
+    public static func append(_ value: Int, to bytes: inout [UInt8]) {
+        append(UInt64(value), to: &bytes)
     }
 
-    /// Appends `microseconds` as milliseconds with three decimals (`12.034`).
-    public static func appendMilliseconds(microseconds: Int64, to bytes: inout [UInt8]) {
-        append(microseconds / 1000, to: &bytes)
-        let fraction = microseconds % 1000
-        bytes.append(UInt8(ascii: "."))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+    /// Appends `value` in decimal.
+    public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        withDigits(of: value) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the decimal digits of `value`, written last first into room on the
+    /// stack (not generic, no `String`, inlinable: every response head writes two numbers).
+    @inlinable
+    public static func withDigits<R>(of value: UInt64, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var rest = value
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for UInt64's 20 digits
+        return withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            return body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        }
     }
 }

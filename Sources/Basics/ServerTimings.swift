@@ -41,24 +41,34 @@ public final class ServerTimings: @unchecked Sendable {
     public var isEmpty: Bool { entries.isEmpty }
 
     /// The header's value: `session;dur=0.012, filter;dur=0.301, cache;desc="hit"`
-    /// (milliseconds to the microsecond), written as bytes: a warm answer writes one per request.
+    /// (milliseconds to the microsecond), written straight into the string's storage: a warm
+    /// answer writes one per request.
     public var headerValue: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32 * entries.count)
-        for entry in entries {
-            if !bytes.isEmpty { bytes.append(contentsOf: ", ".utf8) }
-            bytes.append(contentsOf: entry.name.utf8)
-            if entry.nanoseconds >= 0 {
-                bytes.append(contentsOf: ";dur=".utf8)
-                ASCIIDecimal.appendMilliseconds(microseconds: (entry.nanoseconds + 500) / 1000, to: &bytes)
+        // Per entry at most: ", ", `;dur=` with 20 + 4 characters, `;desc="` and `"`.
+        let capacity = entries.reduce(0) { $0 + $1.name.utf8.count + ($1.description?.utf8.count ?? 0) + 40 }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var writer = ByteWriter(buffer)
+            for entry in entries {
+                if writer.count > 0 { writer.write(", ") }
+                writer.write(entry.name)
+                if entry.nanoseconds >= 0 {
+                    writer.write(";dur=")
+                    let microseconds = Int((entry.nanoseconds + 500) / 1000)
+                    writer.writeDecimal(microseconds / 1000)
+                    let fraction = microseconds % 1000
+                    writer.write(byte: UInt8(ascii: "."))
+                    writer.write(byte: UInt8(ascii: "0") + UInt8(fraction / 100))
+                    writer.write(byte: UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+                    writer.write(byte: UInt8(ascii: "0") + UInt8(fraction % 10))
+                }
+                if let description = entry.description {
+                    writer.write(";desc=\"")
+                    writer.write(description)
+                    writer.write(byte: UInt8(ascii: "\""))
+                }
             }
-            if let description = entry.description {
-                bytes.append(contentsOf: ";desc=\"".utf8)
-                bytes.append(contentsOf: description.utf8)
-                bytes.append(UInt8(ascii: "\""))
-            }
+            return writer.count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Runs `body`, timed as stage `name` when a request is being timed.

@@ -25,11 +25,26 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self) == "18446744073709551615")
     }
 
-    @Test func milliseconds_haveThreeDecimals() {
-        var bytes: [UInt8] = []
-        ASCIIDecimal.appendMilliseconds(microseconds: 12_034, to: &bytes)
-        ASCIIDecimal.appendMilliseconds(microseconds: 7, to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == "12.0340.007")
+    @Test func serverTiming_writesMillisecondsWithThreeDecimals() {
+        let timings = ServerTimings()
+        timings.record("session", nanoseconds: 12_034_400)
+        timings.record("filter", nanoseconds: 7_499)
+        timings.record("session", nanoseconds: 1_000_000)  // a stage that ran twice counts both runs
+        timings.note("cache", description: "hit")
+        timings.record("gzip", nanoseconds: 123_456_789_500)
+        #expect(timings.headerValue == #"session;dur=13.034, filter;dur=0.007, cache;desc="hit", gzip;dur=123456.790"#)
+        #expect(ServerTimings().headerValue == "")
+    }
+
+    @Test func hostNames_takeExactlyRFC3986sCharacters() {
+        let nameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=".utf8)
+        for byte in UInt8.min...UInt8.max where byte != UInt8(ascii: ":") {
+            let host: [UInt8] = [UInt8(ascii: "a"), byte, UInt8(ascii: "b")]
+            #expect(host.withUnsafeBufferPointer(HostSyntax.isValid) == nameCharacters.contains(byte), "byte \(byte)")
+        }
+        for (host, isValid) in [("localhost:8080", true), ("[::1]:80", true), ("a:65536", false), ("a:abc", false), ("a:", true)] {
+            #expect(Array(host.utf8).withUnsafeBufferPointer(HostSyntax.isValid) == isValid, "\(host)")
+        }
     }
 
     @Test func headerNames_matchWithoutRegardToCase() {

@@ -26,6 +26,17 @@ import Testing
         #expect(cache.totalCost == 0)
     }
 
+    @Test func lruCache_touch_changesInPlaceAndMarksRecent_onlyWhatStillCounts() {
+        var cache = LRUCache<String, Int>(capacity: 2)
+        cache.insert("a", 1, cost: 0)
+        cache.insert("b", 2, cost: 0)
+        #expect(cache.touch("a", if: { $0 < 10 }, { $0 += 10 }) == 11)
+        #expect(cache.touch("b", if: { $0 > 5 }, { $0 = 0 }) == nil, "an entry that no longer counts is left as it is")
+        #expect(cache.touch("zz", if: { _ in true }, { _ in }) == nil)
+        #expect(cache.insert("c", 3, cost: 0).map(\.key) == ["b"], "the touched entry became the newest")
+        #expect(cache["a"] == 11)
+    }
+
     @Test func sessionsOnDistinctPages_holdNoMoreThanTheBound() throws {
         let orders = DefaultOrders.make(count: 2_000, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
         let bound = 2 * 1024 * 1024

@@ -4,7 +4,7 @@ import Basics
 /// says `X-Content-Type-Options: nosniff`: a body is what its `Content-Type` says, never sniffed.
 struct ResponseEncoder {
     private var dateCache = HTTPDateCache()
-    private static let serverField = Array("\r\nServer: HTTPLite\r\nX-Content-Type-Options: nosniff\r\nDate: ".utf8)
+    private static let serverField: StaticString = "\r\nServer: HTTPLite\r\nX-Content-Type-Options: nosniff\r\nDate: "
     private static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// How the body that follows a head is delimited.
@@ -46,48 +46,55 @@ struct ResponseEncoder {
         status: HTTPStatus, headers: HTTPHeaders, framing: BodyFraming, connection: ConnectionField,
         to output: inout [UInt8]
     ) {
-        output.append(contentsOf: "HTTP/1.1 ".utf8)
-        ASCIIDecimal.append(status.code, to: &output)
-        output.append(UInt8(ascii: " "))
-        output.append(contentsOf: status.reasonPhrase.utf8)
-        output.append(contentsOf: Self.serverField)
-        output.append(contentsOf: dateCache.current())
-        for field in headers where !Self.isEncoderOwned(field.name) {
-            var (name, value) = (field.name, field.value)
-            name.withUTF8 { name in
-                value.withUTF8 { value in
-                    guard Self.isValid(name: name, value: value) else { return }
-                    output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
-                    output.append(contentsOf: name)
-                    output.append(contentsOf: [HTTPSyntax.colon, HTTPSyntax.space])
-                    output.append(contentsOf: value)
+        let date = dateCache.current()
+        // The fixed parts (status line, framing and connection fields, the end) take under 128 bytes.
+        var capacity = 128 + status.reasonPhrase.utf8.count + Self.serverField.utf8CodeUnitCount + date.count
+        for field in headers { capacity += 4 + field.name.utf8.count + field.value.utf8.count }
+        let head = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            var writer = ByteWriter(buffer)
+            writer.write("HTTP/1.1 ")
+            writer.writeDecimal(status.code)
+            writer.write(byte: UInt8(ascii: " "))
+            writer.write(status.reasonPhrase)
+            writer.write(Self.serverField)
+            writer.write(date)
+            for field in headers where !Self.isEncoderOwned(field.name) {
+                var (name, value) = (field.name, field.value)
+                name.withUTF8 { name in
+                    value.withUTF8 { value in
+                        guard Self.isValid(name: name, value: value) else { return }
+                        writer.write("\r\n")
+                        writer.write(name)
+                        writer.write(": ")
+                        writer.write(value)
+                    }
                 }
             }
+            switch framing {
+            case .length(let count):
+                writer.write("\r\nContent-Length: ")
+                writer.writeDecimal(count)
+            case .chunked: writer.write("\r\nTransfer-Encoding: chunked")
+            case .untilClose, .none: break
+            }
+            switch connection {
+            case .omitted: break
+            case .keepAlive: writer.write("\r\nConnection: keep-alive")
+            case .close: writer.write("\r\nConnection: close")
+            }
+            writer.write("\r\n\r\n")
+            count = writer.count
         }
-        switch framing {
-        case .length(let count):
-            output.append(contentsOf: "\r\nContent-Length: ".utf8)
-            ASCIIDecimal.append(count, to: &output)
-        case .chunked:
-            output.append(contentsOf: "\r\nTransfer-Encoding: chunked".utf8)
-        case .untilClose, .none:
-            break
-        }
-        switch connection {
-        case .omitted: break
-        case .keepAlive: output.append(contentsOf: "\r\nConnection: keep-alive".utf8)
-        case .close: output.append(contentsOf: "\r\nConnection: close".utf8)
-        }
-        output.append(contentsOf: "\r\n\r\n".utf8)
+        output.append(contentsOf: head)
     }
 
     /// Appends one chunk of a chunked body; an empty chunk would end the body, so it is skipped.
     static func appendChunk(_ chunk: [UInt8], to output: inout [UInt8]) {
         guard !chunk.isEmpty else { return }
         output.append(contentsOf: String(chunk.count, radix: 16).utf8)
-        output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
+        output.append(contentsOf: "\r\n".utf8)
         output.append(contentsOf: chunk)
-        output.append(contentsOf: [HTTPSyntax.cr, HTTPSyntax.lf])
+        output.append(contentsOf: "\r\n".utf8)
     }
 
     static func appendLastChunk(to output: inout [UInt8]) {

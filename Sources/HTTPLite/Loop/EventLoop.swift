@@ -114,42 +114,57 @@ final class EventLoop {
 
     /// Readiness on a connection, as events for its machine.
     private func handle(_ event: ReadyEvent, on connection: Connection) {
-        if event.isError {
-            connection.machine.socketFailed()
-        } else {
-            if event.isWritable { connection.machine.becameWritable() }
-            if event.isReadable || event.isHangUp {
-                if connection.machine.readsInput { read(connection) } else { connection.machine.peerClosed() }
-            }
-        }
-        drive(connection)
+        serve(event, on: connection, &connection.machine, encoder: &encoder, now: now)
     }
 
-    private func read(_ connection: Connection) {
-        switch Socket.read(connection.fd, into: readBuffer) {
-        case .transferred(let count): connection.machine.bytesReceived(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: now)
+    /// `handle`, with the machine and the encoder held for the whole event: one exclusive
+    /// access to each (a class's stored property is checked at run time on every access).
+    private func serve(
+        _ event: ReadyEvent, on connection: Connection, _ machine: inout ConnectionStateMachine, encoder: inout ResponseEncoder,
+        now: Int64
+    ) {
+        if event.isError {
+            machine.socketFailed()
+        } else {
+            if event.isWritable { machine.becameWritable() }
+            if event.isReadable || event.isHangUp {
+                if machine.readsInput { read(connection.fd, into: &machine, now: now) } else { machine.peerClosed() }
+            }
+        }
+        drive(connection, &machine, encoder: &encoder, now: now)
+    }
+
+    private func read(_ fd: Int32, into machine: inout ConnectionStateMachine, now: Int64) {
+        switch Socket.read(fd, into: readBuffer) {
+        case .transferred(let count): machine.bytesReceived(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: now)
         case .wouldBlock: break
-        case .endOfStream: connection.machine.peerClosed()
-        case .failed: connection.machine.socketFailed()
+        case .endOfStream: machine.peerClosed()
+        case .failed: machine.socketFailed()
         }
     }
 
     /// Performs the machine's actions until it waits for the next event.
     private func drive(_ connection: Connection) {
+        drive(connection, &connection.machine, encoder: &encoder, now: now)
+    }
+
+    private func drive(
+        _ connection: Connection, _ machine: inout ConnectionStateMachine, encoder: inout ResponseEncoder, now: Int64
+    ) {
         while true {
-            switch connection.machine.nextAction(now: now, encoder: &encoder) {
+            switch machine.nextAction(now: now, encoder: &encoder) {
             case .wait:
-                connection.stream?.noteBacklog(connection.machine.pendingOutputCount)
+                connection.stream?.noteBacklog(machine.pendingOutputCount)
                 return
             case .handle(let request):
                 let started = MonotonicClock.nanoseconds()
                 let response = context.respond(to: request)
                 context.statistics.requests.add(1, ordering: .relaxed)
-                connection.machine.responseReady(
+                machine.responseReady(
                     response, to: request, handlerStarted: started, isServerShuttingDown: context.isShuttingDown.load(ordering: .acquiring),
                     encoder: &encoder)
             case .write:
-                write(connection)
+                write(connection.fd, from: &machine, now: now)
             case .startDeferred(let start):
                 start(DeferredResponse(loop: handle, key: connection.key))
             case .startStream(let produce):
@@ -177,15 +192,15 @@ final class EventLoop {
     }
 
     /// Writes what the socket takes.
-    private func write(_ connection: Connection) {
-        while connection.machine.pendingOutputCount > 0 {
-            switch connection.machine.withPendingOutput({ Socket.write(connection.fd, $0, $1) }) {
-            case .transferred(let count): connection.machine.wrote(count, now: now)
+    private func write(_ fd: Int32, from machine: inout ConnectionStateMachine, now: Int64) {
+        while machine.pendingOutputCount > 0 {
+            switch machine.withPendingOutput({ Socket.write(fd, $0, $1) }) {
+            case .transferred(let count): machine.wrote(count, now: now)
             case .wouldBlock:
-                connection.machine.writeBlocked()
+                machine.writeBlocked()
                 return
             case .endOfStream, .failed:
-                connection.machine.socketFailed()
+                machine.socketFailed()
                 return
             }
         }

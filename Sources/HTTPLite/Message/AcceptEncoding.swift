@@ -6,7 +6,7 @@ public enum AcceptEncoding {
     public static func acceptsGzip(_ headers: HTTPHeaders) -> Bool {
         var gzipQuality: Double?
         var anyQuality: Double?
-        for field in headers where HTTPHeaders.namesMatch(field.name, "Accept-Encoding") {
+        for field in headers where field.name.utf8.count == 15 && HTTPHeaders.namesMatch(field.name, "Accept-Encoding") {
             var value = field.value
             value.withUTF8 { bytes in
                 var start = 0

@@ -40,6 +40,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Removes every field of this name.
     public mutating func remove(name: String) {
+        guard self[name] != nil else { return }  // the usual case, found without rewriting the fields
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 
@@ -53,7 +54,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Every value of the named field, in order of appearance.
     public func values(for name: String) -> [String] {
-        fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
+        let length = name.utf8.count
+        return fields.filter { $0.name.utf8.count == length && Self.namesMatch($0.name, name) }.map(\.value)
     }
 
     /// Whether the named field holds `token` in its comma-separated list (case-insensitive).
@@ -69,9 +71,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 /// Compares ASCII text without regard to case, as header names and tokens require: lengths
-/// first (a native string knows its own), then the bytes in place.
+/// first (a native string knows its own), then the same spelling (how clients and this code
+/// mostly write a name; two short strings compare as two words), then the bytes in place.
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
+    if a == b { return true }
     var a = a, b = b
     return a.withUTF8 { left in b.withUTF8 { right in asciiCaseInsensitiveEquals(left, right) } }
 }

@@ -19,14 +19,14 @@ enum HostSyntax {
         return port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 65535
     }
 
-    /// `unreserved / pct-encoded / sub-delims` of a registered name.
+    /// `unreserved / pct-encoded / sub-delims` of a registered name: letters, digits and
+    /// `-._~%!$&'()*+,;=`, one bit per ASCII byte (`HostSyntaxTests` holds the bits to that list).
     private static func isNameCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default: "-._~%!$&'()*+,;=".utf8.contains(byte)
-        }
+        byte < 64 ? nameBitsBelow64 >> byte & 1 == 1 : byte < 128 && nameBitsFrom64 >> (byte - 64) & 1 == 1
     }
+
+    private static let nameBitsBelow64: UInt64 = 0x2BFF_7FF2_0000_0000
+    private static let nameBitsFrom64: UInt64 = 0x47FF_FFFE_87FF_FFFE
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {

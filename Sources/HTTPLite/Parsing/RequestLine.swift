@@ -106,7 +106,12 @@ struct RequestLine {
     static func parseQuery(_ query: UnsafeBufferPointer<UInt8>) -> QueryParameters? {
         var pairs: [QueryParameters.Pair] = []
         pairs.reserveCapacity(8)
-        for piece in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        var start = 0
+        while start < query.count {  // the pieces between `&`s, empty ones skipped (no array of them made)
+            let end = query[start...].firstIndex(of: UInt8(ascii: "&")) ?? query.count
+            let piece = query[start..<end]
+            start = end + 1
+            guard !piece.isEmpty else { continue }
             let equals = piece.firstIndex(of: UInt8(ascii: "=")) ?? piece.endIndex
             guard let name = PercentDecoding.decode(UnsafeBufferPointer(rebasing: piece[..<equals]), plusIsSpace: true),
                 let value = PercentDecoding.decode(

@@ -41,6 +41,16 @@ package struct LRUCache<Key: Hashable, Value> {
         }
     }
 
+    /// The entry under `key` if `isCurrent` says it still counts, changed in place by `change`
+    /// and marked most recently used: one lookup where a read and an insert take two.
+    package mutating func touch(_ key: Key, if isCurrent: (Value) -> Bool, _ change: (inout Value) -> Void) -> Value? {
+        guard let slot = slots[key], var value = nodes[slot].value, isCurrent(value) else { return nil }
+        change(&value)
+        nodes[slot].value = value
+        moveToNewest(slot)
+        return value
+    }
+
     /// The least recently used entry, without touching it.
     package var oldestEntry: (key: Key, value: Value)? {
         guard let oldest, let value = nodes[oldest].value else { return nil }

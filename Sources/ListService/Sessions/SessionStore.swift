@@ -89,8 +89,9 @@ package final class SessionStore: Sendable {
     /// cookie). `isNew` tells the caller to hand the id to the client.
     package func session(id: String?, adoptsUnknownID: Bool, now: Date) -> (session: Session, isNew: Bool) {
         let (found, ended) = entries.withLock { entries -> ((Session, Bool), [Session]) in
-            if let id, let entry = entries[id], now.timeIntervalSince(entry.lastUsed) < timeToLive {
-                entries.insert(id, Entry(session: entry.session, lastUsed: now), cost: 0)
+            if let id,
+                let entry = entries.touch(id, if: { now.timeIntervalSince($0.lastUsed) < timeToLive }, { $0.lastUsed = now })
+            {
                 return ((entry.session, false), [])
             }
             var ended = Self.removeExpired(from: &entries, now: now, timeToLive: timeToLive)

@@ -31,20 +31,23 @@ package struct AllowedHosts: Sendable {
     }
 
     /// Whether a request with this `Host` value is served; a request without one (HTTP/1.0)
-    /// is, since browsers always send it. Compares bytes: this runs on every request.
+    /// is, since browsers always send it. Compares bytes in place: this runs on every request.
     func admits(_ host: String?) -> Bool {
-        guard let names, let host else { return true }
-        let bytes = host.utf8
-        // The name ends at the port's colon; an IPv6 literal keeps its brackets.
-        let end: String.UTF8View.Index
-        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
-            end = bytes.index(after: close)
-        } else {
-            end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
-        }
-        let name = bytes[..<end]
-        return names.contains { allowed in
-            allowed.utf8.count == name.count && zip(allowed.utf8, name).allSatisfy { $0 == Self.lowercased($1) }
+        guard let names, var host else { return true }
+        return host.withUTF8 { bytes in
+            // The name ends at the port's colon; an IPv6 literal keeps its brackets.
+            let end: Int
+            if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
+                end = close + 1
+            } else {
+                end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
+            }
+            let name = UnsafeBufferPointer(rebasing: bytes[..<end])
+            return names.contains { allowed in
+                var allowed = allowed
+                return allowed.utf8.count == name.count
+                    && allowed.withUTF8 { allowed in zip(allowed, name).allSatisfy { $0 == Self.lowercased($1) } }
+            }
         }
     }
 

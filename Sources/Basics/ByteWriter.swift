@@ -1,0 +1,55 @@
+/// Writes bytes into room counted beforehand (a response head, a `Server-Timing` value): each
+/// piece is one copy at a pointer, with no growth check per piece as appending to an array has.
+/// Inlinable: other modules write every response head with it.
+public struct ByteWriter {
+    @usableFromInline let buffer: UnsafeMutableBufferPointer<UInt8>
+    @usableFromInline var written: Int
+    /// How many bytes are written.
+    @inlinable public var count: Int { written }
+
+    /// Writes into `buffer`, which has room for everything that will be written.
+    @inlinable
+    public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+        written = 0
+    }
+
+    @inlinable
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        precondition(written + bytes.count <= buffer.count, "written past the room counted for it")
+        UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[written...])).copyMemory(from: bytes)
+        written += bytes.count
+    }
+
+    @inlinable
+    public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) { write(UnsafeRawBufferPointer(bytes)) }
+
+    @inlinable
+    public mutating func write(_ text: StaticString) {
+        text.withUTF8Buffer { write($0) }
+    }
+
+    @inlinable
+    public mutating func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    @inlinable
+    public mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
+    @inlinable
+    public mutating func write(byte: UInt8) {
+        precondition(written < buffer.count, "written past the room counted for it")
+        buffer[written] = byte
+        written += 1
+    }
+
+    @inlinable
+    public mutating func writeDecimal(_ value: Int) {
+        ASCIIDecimal.withDigits(of: UInt64(value)) { write($0) }
+    }
+}
