@@ -7,6 +7,12 @@
 # threads) and 1, and the bytes on the wire.
 #
 #   benchmarks/gzip-bench.sh            # DURATION=10s, data in /tmp/listdata (made if missing)
+#   SLICES=10 DURATION=2s benchmarks/gzip-bench.sh
+#
+# With SLICES=N, both servers run side by side (each idle while the other is measured) and
+# the gzip page at 64 connections is measured in N pairs of short slices, ours then nginx's,
+# so the machine's swings fall on both alike: each pair's throughput and CPU ratios, then
+# their medians.
 #
 # Only the servers this script started are stopped.
 set -euo pipefail
@@ -86,7 +92,43 @@ measure() {  # name url header...
   done
 }
 
+start_nginx() {
+  (cd "$ROOT" && nginx -p "$ROOT/" -c nginx.conf -e run/error.log) &
+  NGINX_PID=$!
+  for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/orders" && break; sleep 0.1; done
+  NGINX_MASTER=$(cat "$ROOT/run/nginx.pid")
+  NGINX_PIDS="$NGINX_MASTER $(pgrep -P "$NGINX_MASTER" | tr '\n' ' ')"
+}
+
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
+if [[ -n "${SLICES:-}" ]]; then
+  start_nginx
+  slice() {  # url → "req/s cpu_us/req" over one $DURATION slice
+    local before after out
+    before=$(cpu_ticks)
+    out=$(wrk -t2 -c64 -d"$DURATION" -H "X-Session-ID: gzip-bench" -H "Accept-Encoding: gzip" "$1")
+    after=$(cpu_ticks)
+    awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" \
+      '/requests in/ {n = $1} /^Requests\/sec:/ {r = $2} END {printf "%.0f %.1f", r, (a - b) / hz * 1e6 / n}' <<<"$out"
+  }
+  ours_url="http://127.0.0.1:$PORT$URL_PATH" nginx_url="http://127.0.0.1:$NGINX_PORT/orders"
+  for url in "$ours_url" "$nginx_url"; do
+    wrk -t2 -c16 -d2s -H "X-Session-ID: gzip-bench" -H "Accept-Encoding: gzip" "$url" >/dev/null 2>&1 || true
+  done
+  printf '%-5s %12s %10s %12s %10s %10s %10s\n' slice "ours req/s" "ours cpu" "nginx req/s" "nginx cpu" "req/s x" "cpu x"
+  ratios=()
+  for i in $(seq "$SLICES"); do
+    read -r ours_rps ours_cpu <<<"$(slice "$ours_url")"
+    read -r nginx_rps nginx_cpu <<<"$(SERVING="$NGINX_PIDS" slice "$nginx_url")"
+    line=$(awk -v a="$ours_rps" -v b="$nginx_rps" -v c="$ours_cpu" -v d="$nginx_cpu" 'BEGIN {printf "%.2f %.2f", a / b, c / d}')
+    ratios+=("$line")
+    printf '%-5s %12s %10s %12s %10s %10s %10s\n' "$i" "$ours_rps" "$ours_cpu" "$nginx_rps" "$nginx_cpu" $line
+  done
+  median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+  echo "median: throughput $(printf '%s\n' "${ratios[@]}" | cut -d' ' -f1 | median) x nginx gzip_static," \
+    "CPU per request $(printf '%s\n' "${ratios[@]}" | cut -d' ' -f2 | median) x nginx's"
+  exit 0
+fi
 echo "page: $URL_PATH, plain $(stat -c %s "$ROOT/static/orders.json") B, gzip $(stat -c %s "$ROOT/static/orders.json.gz") B"
 printf '%-22s %-6s %12s %10s %10s %12s  %s\n' server conns req/s p50 p99 cpu_us/req "bytes on the wire (head+body)"
 # CPU per request (`cpu_ticks`: ours, then nginx's master and workers in $SERVING) is the figure
@@ -94,10 +136,7 @@ printf '%-22s %-6s %12s %10s %10s %12s  %s\n' server conns req/s p50 p99 cpu_us/
 measure "listservice gzip" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
 measure "listservice plain" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench"
 stop_server
-(cd "$ROOT" && nginx -p "$ROOT/" -c nginx.conf -e run/error.log) &
-NGINX_PID=$!
-for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/orders" && break; sleep 0.1; done
-NGINX_MASTER=$(cat "$ROOT/run/nginx.pid")
-SERVING="$NGINX_MASTER $(pgrep -P "$NGINX_MASTER" | tr '\n' ' ')"
+start_nginx
+SERVING=$NGINX_PIDS
 measure "nginx gzip_static" "http://127.0.0.1:$NGINX_PORT/orders" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
 measure "nginx plain" "http://127.0.0.1:$NGINX_PORT/orders" "X-Session-ID: gzip-bench"
