@@ -456,7 +456,7 @@ final class LiveList<C: ListCollection>: Sendable {
         CollectionEngine<C>.pageBody(
             total: current.total, nextCursor: current.nextCursor, purpose: purpose, position: current.position,
             counts: current.countsMembers, sections: current.sections?.member,
-            criteria: current.criteriaJSON
+            criteria: current.criteriaJSON, itemsBytes: current.rows.reduce(current.rows.count + 2) { $0 + $1.bytes.count }
         ) {
             json in
             json.beginArray()

@@ -54,7 +54,7 @@ extension CollectionEngine {
             total: contents.total, nextCursor: nextCursor, purpose: .list,
             position: PagePosition(index: contents.index, rows: items.count, total: contents.total),
             counts: countsMembers(counts, display: criteria.display), sections: sections?.member,
-            criteria: criteriaJSON(criteria), items: { $0.raw(rows) })
+            criteria: criteriaJSON(criteria), itemsBytes: rows.count, items: { $0.raw(rows) })
         return ListPage(
             body: body, token: result.token, countsToken: counts.token,
             validUntil: min(criteria.validUntil, counts.validUntil, expiry ?? .distantFuture, sections?.validUntil ?? .distantFuture))
@@ -82,12 +82,14 @@ extension CollectionEngine {
 
     /// A page's body: `items` (written by `items`), `total`, `nextCursor` and where the page
     /// sits (lists only), the counts' members (`countsMembers`), a grouped list's `sections`
-    /// member and the encoded `criteria`; pages and live snapshots alike.
+    /// member and the encoded `criteria`; pages and live snapshots alike. `itemsBytes`: about
+    /// what `items` writes, so the body is allocated once at its size (a body that outgrew its
+    /// room was copied into one twice as large: past 128 KiB, a fresh mapping each time).
     static func pageBody(
         total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], sections: [UInt8]? = nil,
-        criteria: [UInt8], items: (inout JSONWriter) -> Void
+        criteria: [UInt8], itemsBytes: Int, items: (inout JSONWriter) -> Void
     ) -> [UInt8] {
-        var json = JSONWriter(reservingCapacity: 4096 + counts.count + (sections?.count ?? 0) + criteria.count)
+        var json = JSONWriter(reservingCapacity: 512 + itemsBytes + counts.count + (sections?.count ?? 0) + criteria.count)
         json.beginObject()
         json.key("items")
         items(&json)

@@ -115,7 +115,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         }
         let body = Self.pageBody(
             total: items.count, nextCursor: nil, purpose: .map, position: nil, counts: countsMembers(counts, display: criteria.display),
-            criteria: criteriaJSON(criteria), items: { $0.raw(markers) })
+            criteria: criteriaJSON(criteria), itemsBytes: markers.count, items: { $0.raw(markers) })
         metrics.increment(.pagesBuilt)
         let page = ListPage(
             body: body, token: result.token, countsToken: counts.token, validUntil: min(criteria.validUntil, counts.validUntil))
