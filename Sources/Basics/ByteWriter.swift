@@ -14,18 +14,18 @@ public struct ByteWriter {
         written = 0
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func write(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
+        guard let source = bytes.baseAddress, let base = buffer.baseAddress, !bytes.isEmpty else { return }
         precondition(written + bytes.count <= buffer.count, "written past the room counted for it")
-        UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[written...])).copyMemory(from: bytes)
+        UnsafeMutableRawPointer(base + written).copyMemory(from: source, byteCount: bytes.count)
         written += bytes.count
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) { write(UnsafeRawBufferPointer(bytes)) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func write(_ text: StaticString) {
         text.withUTF8Buffer { write($0) }
     }
@@ -41,7 +41,7 @@ public struct ByteWriter {
         text.withUTF8 { write($0) }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func write(byte: UInt8) {
         precondition(written < buffer.count, "written past the room counted for it")
         buffer[written] = byte

@@ -36,7 +36,9 @@ package struct ServiceHandler: Sendable {
             // A request with a body passed the checks on its head already (`screen`).
             if !(request.sender is Caller) { request.sender = try checkAccess(request) }
             response = try ServerTimings.$current.withValue(timings) {
-                try RequestTrace.$current.withValue(request.trace.label) { try admit(request) ?? router.handle(request) }
+                // An untraced request (the usual case) binds no trace: the loop thread has none bound.
+                guard let label = request.trace.label else { return try admit(request) ?? router.handle(request) }
+                return try RequestTrace.$current.withValue(label) { try admit(request) ?? router.handle(request) }
             }
         } catch let error as HTTPError {
             response = error.response

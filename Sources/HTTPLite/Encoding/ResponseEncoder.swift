@@ -59,9 +59,8 @@ struct ResponseEncoder {
             writer.write(Self.serverField)
             writer.write(date)
             for field in headers where !Self.isEncoderOwned(field.name) {
-                var (name, value) = (field.name, field.value)
-                name.withUTF8 { name in
-                    value.withUTF8 { value in
+                withUTF8Bytes(of: field.name) { name in
+                    withUTF8Bytes(of: field.value) { value in
                         guard Self.isValid(name: name, value: value) else { return }
                         writer.write("\r\n")
                         writer.write(name)

@@ -76,8 +76,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     if a == b { return true }
-    var a = a, b = b
-    return a.withUTF8 { left in b.withUTF8 { right in asciiCaseInsensitiveEquals(left, right) } }
+    return withUTF8Bytes(of: a) { left in withUTF8Bytes(of: b) { right in asciiCaseInsensitiveEquals(left, right) } }
+}
+
+/// Calls `body` with the string's UTF-8 bytes: in place for a native or small string (every
+/// string on Linux: no copy, no retain), else from a copy.
+@inline(__always)
+func withUTF8Bytes<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = string
+    return copy.withUTF8(body)
 }
 
 /// Compares ASCII text without regard to case.

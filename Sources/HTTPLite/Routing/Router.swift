@@ -111,10 +111,21 @@ public struct Router: Sendable {
         matching.first { $0.route.method == method } ?? (method == .head ? matching.first { $0.route.method == .get } : nil)
     }
 
+    /// The route among the literal routes `indices` that handles `method` (HEAD falls back to GET).
+    private func literalRoute(for method: HTTPMethod, among indices: [Int]) -> Route? {
+        let index = indices.first { routes[$0].method == method } ?? (method == .head ? indices.first { routes[$0].method == .get } : nil)
+        return index.map { routes[$0] }
+    }
+
     /// Routes one request.
     public func handle(_ request: Request) throws -> Response {
         if request.path == "*" && request.method == .options {
             return optionsResponse(allowed: Set(routes.map(\.method)))
+        }
+        // A literal path's route runs as is: no list of matches made, no copy of the request.
+        if let indices = literalRoutes[request.path], let route = literalRoute(for: request.method, among: indices) {
+            try route.headCheck?(request)
+            return try route.handler(request)
         }
         let matching = matches(request.path)
         if let (route, parameters) = route(for: request.method, in: matching) {
