@@ -12,8 +12,10 @@ package final class ListPage: Sendable {
     let countsToken: CacheValidity?
     /// Time-relative criteria (this month, today) go stale at this instant.
     package let validUntil: Date
-    /// The body compressed, once some client asked for it (see `compressed(_:)`).
-    private let compressedBody = AtomicLazyReference<EncodedBody>()
+    /// The body compressed, once some client asked for it (see `compressed(_:)`). Behind a
+    /// lock, not an `AtomicLazyReference`, whose generic load (not specialized across the
+    /// module boundary) cost a warm hit more than the lock does.
+    private let compressedBody = Locked<EncodedBody?>(nil)
 
     /// A page of one item's row carries the item's version in its ETag (`"<version>-<bytes>"`),
     /// so `If-Match` on a write can compare versions whatever representation it was read in.
@@ -45,17 +47,22 @@ package final class ListPage: Sendable {
     /// The body in a compressed content coding, made by `compress` the first time a client asks
     /// and kept with the page: each page version is compressed once, and a warm hit is a copy.
     package func compressed(_ compress: ([UInt8], _ etag: String) -> EncodedBody) -> EncodedBody {
-        if let body = compressedBody.load() { return body }
-        return compressedBody.storeIfNil(ServerTimings.measure("gzip") { compress(body, etag) })
+        compressedBody.withLock { compressed in
+            if let compressed { return compressed }
+            // Made under the lock: a second client asking meanwhile waits for it instead of compressing again.
+            let made = ServerTimings.measure("gzip") { compress(body, etag) }
+            compressed = made
+            return made
+        }
     }
 
     /// What keeping the page costs in bytes: its body and, once made, its compressed body.
-    package var cost: Int { body.count + (compressedBody.load()?.bytes.count ?? 0) }
+    package var cost: Int { body.count + (compressedBody.withLock { $0 }?.bytes.count ?? 0) }
 
     /// Whether `compression` asks for a compressed body the page does not have yet.
     func lacksCoding(_ compression: PageCompression?) -> Bool {
         guard let compression else { return false }
-        return body.count >= compression.minimumBytes && compressedBody.load() == nil
+        return body.count >= compression.minimumBytes && compressedBody.withLock { $0 } == nil
     }
 
     /// Makes the compressed body `compression` asks for when the page lacks it; true when it
