@@ -1,16 +1,6 @@
 /// Decimal numbers written straight into bytes (response heads, `Server-Timing`): no `String`
 /// made on the way.
 public enum ASCIIDecimal {
-    /// Appends `value` (not negative) in decimal.
-    public static func append(_ value: Int, to bytes: inout [UInt8]) {
-        append(UInt64(value), to: &bytes)
-    }
-
-    /// Appends `value` in decimal.
-    public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        withDigits(of: value) { bytes.append(contentsOf: $0) }
-    }
-
     /// Calls `body` with the decimal digits of `value`, written last first into room on the
     /// stack (not generic, no `String`, inlinable: every response head writes two numbers).
     @inlinable

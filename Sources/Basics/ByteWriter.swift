@@ -14,6 +14,7 @@ public struct ByteWriter {
         written = 0
     }
 
+    /// Writes `bytes`; past the room counted for them is a programming error (it traps).
     @inlinable @inline(__always)
     public mutating func write(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, let base = buffer.baseAddress, !bytes.isEmpty else { return }
@@ -35,8 +36,10 @@ public struct ByteWriter {
         bytes.withUnsafeBytes { write($0) }
     }
 
+    /// Writes the UTF-8 bytes of `text` (labelled: a literal then takes the `StaticString`
+    /// overload, whose bytes are at hand, and not this one).
     @inlinable
-    public mutating func write(_ text: String) {
+    public mutating func write(contentsOf text: String) {
         var text = text
         text.withUTF8 { write($0) }
     }
@@ -48,6 +51,7 @@ public struct ByteWriter {
         written += 1
     }
 
+    /// Writes `value` (not negative) in decimal.
     @inlinable
     public mutating func writeDecimal(_ value: Int) {
         ASCIIDecimal.withDigits(of: UInt64(value)) { write($0) }

@@ -52,7 +52,7 @@ public final class ServerTimings: @unchecked Sendable {
             var writer = ByteWriter(buffer)
             for entry in entries {
                 if writer.count > 0 { writer.write(", ") }
-                writer.write(entry.name)
+                writer.write(contentsOf: entry.name)
                 if entry.nanoseconds >= 0 {
                     writer.write(";dur=")
                     let microseconds = Int((entry.nanoseconds + 500) / 1000)
@@ -65,7 +65,7 @@ public final class ServerTimings: @unchecked Sendable {
                 }
                 if let description = entry.description {
                     writer.write(";desc=\"")
-                    writer.write(description)
+                    writer.write(contentsOf: description)
                     writer.write(byte: UInt8(ascii: "\""))
                 }
             }

@@ -14,15 +14,18 @@ import Testing
 
     @Test(arguments: [0, 7, 9, 10, 99, 100, 404, 65_536, 1_234_567_890, Int.max])
     func decimals_matchSwiftsOwn(value: Int) {
-        var bytes = Array("x".utf8)
-        ASCIIDecimal.append(value, to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
+        let text = [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
+            var writer = ByteWriter(buffer)
+            writer.write("x")
+            writer.writeDecimal(value)
+            count = writer.count
+        }
+        #expect(String(decoding: text, as: UTF8.self) == "x\(value)")
     }
 
     @Test func decimals_ofTheWidestUnsignedValue() {
-        var bytes: [UInt8] = []
-        ASCIIDecimal.append(UInt64.max, to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == "18446744073709551615")
+        let digits = ASCIIDecimal.withDigits(of: UInt64.max) { Array($0) }
+        #expect(String(decoding: digits, as: UTF8.self) == "18446744073709551615")
     }
 
     @Test func serverTiming_writesMillisecondsWithThreeDecimals() {

@@ -55,7 +55,7 @@ struct ResponseEncoder {
             writer.write("HTTP/1.1 ")
             writer.writeDecimal(status.code)
             writer.write(byte: UInt8(ascii: " "))
-            writer.write(status.reasonPhrase)
+            writer.write(contentsOf: status.reasonPhrase)
             writer.write(Self.serverField)
             writer.write(date)
             for field in headers where !Self.isEncoderOwned(field.name) {

@@ -60,8 +60,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Whether the named field holds `token` in its comma-separated list (case-insensitive).
     public func containsToken(_ token: String, in name: String) -> Bool {
-        values(for: name).contains { value in
-            value.split(separator: ",").contains { asciiCaseInsensitiveEquals(trimmingOWS($0), token) }
+        let length = name.utf8.count  // every response asks this of `Connection`: no array of values made
+        return fields.contains { field in
+            field.name.utf8.count == length && Self.namesMatch(field.name, name)
+                && field.value.split(separator: ",").contains { asciiCaseInsensitiveEquals(trimmingOWS($0), token) }
         }
     }
 

@@ -20,7 +20,7 @@ enum HostSyntax {
     }
 
     /// `unreserved / pct-encoded / sub-delims` of a registered name: letters, digits and
-    /// `-._~%!$&'()*+,;=`, one bit per ASCII byte (`HostSyntaxTests` holds the bits to that list).
+    /// `-._~%!$&'()*+,;=`, one bit per ASCII byte (`HTTPSyntaxTests` holds the bits to that list).
     private static func isNameCharacter(_ byte: UInt8) -> Bool {
         byte < 64 ? nameBitsBelow64 >> byte & 1 == 1 : byte < 128 && nameBitsFrom64 >> (byte - 64) & 1 == 1
     }
