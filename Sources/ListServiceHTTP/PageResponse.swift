@@ -36,6 +36,7 @@ enum PageResponse {
             metrics.increment(.notModified)
             return Response(status: .notModified, headers: headers, choseCachingAndCoding: true)
         }
-        return .json(encoded?.bytes ?? page.body, headers: headers, choseCachingAndCoding: true)
+        // The headers are handed over: `Content-Type` is added to them without a copy.
+        return .json(encoded?.bytes ?? page.body, headers: consume headers, choseCachingAndCoding: true)
     }
 }

@@ -17,19 +17,19 @@ public struct Response: Sendable {
         self.choseCachingAndCoding = choseCachingAndCoding
     }
 
-    /// A fixed body with its content type.
+    /// A fixed body with its content type. `headers` is consumed: a caller's last use of its
+    /// headers hands them over, and adding `Content-Type` does not copy them.
     public init(
-        status: HTTPStatus = .ok, contentType: String, bytes: [UInt8], headers: HTTPHeaders = HTTPHeaders(),
+        status: HTTPStatus = .ok, contentType: String, bytes: [UInt8], headers: consuming HTTPHeaders = HTTPHeaders(),
         choseCachingAndCoding: Bool = false
     ) {
-        var headers = headers
         headers.replaceOrAdd(name: "Content-Type", value: contentType)
         self.init(status: status, headers: headers, body: .bytes(bytes), choseCachingAndCoding: choseCachingAndCoding)
     }
 
     /// A JSON body already encoded to bytes.
     public static func json(
-        _ bytes: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), choseCachingAndCoding: Bool = false
+        _ bytes: [UInt8], status: HTTPStatus = .ok, headers: consuming HTTPHeaders = HTTPHeaders(), choseCachingAndCoding: Bool = false
     ) -> Response {
         Response(
             status: status, contentType: "application/json", bytes: bytes, headers: headers, choseCachingAndCoding: choseCachingAndCoding)
