@@ -88,7 +88,7 @@ measure() {  # name url header...
     p50=$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")
     p99=$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")
     printf '%-22s %-6s %12s %10s %10s %12s  %s\n' "$name" "$conns" "$rps" "$p50" "$p99" \
-      "$(awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}' <<<"$out")" "$wire"
+      "$(cpu_per_request "$before" "$after" <<<"$out")" "$wire"
   done
 }
 
@@ -108,8 +108,7 @@ if [[ -n "${SLICES:-}" ]]; then
     before=$(cpu_ticks)
     out=$(wrk -t2 -c64 -d"$DURATION" -H "X-Session-ID: gzip-bench" -H "Accept-Encoding: gzip" "$1")
     after=$(cpu_ticks)
-    awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" \
-      '/requests in/ {n = $1} /^Requests\/sec:/ {r = $2} END {printf "%.0f %.1f", r, (a - b) / hz * 1e6 / n}' <<<"$out"
+    echo "$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' <<<"$out") $(cpu_per_request "$before" "$after" <<<"$out")"
   }
   ours_url="http://127.0.0.1:$PORT$URL_PATH" nginx_url="http://127.0.0.1:$NGINX_PORT/orders"
   for url in "$ours_url" "$nginx_url"; do

@@ -62,7 +62,7 @@ wrk_writes() { # script label
   out=$(taskset -c "$CLIENT_CORES" wrk -t2 -c64 -d"$DURATION" -s "benchmarks/$1" "http://127.0.0.1:$PORT")
   after=$(cpu_ticks)
   printf '%-36s req/s=%-9s server cpu_us/req=%s\n' "$2" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
-    "$(awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}' <<<"$out")"
+    "$(cpu_per_request "$before" "$after" <<<"$out")"
 }
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"

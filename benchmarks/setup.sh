@@ -29,6 +29,8 @@ trap stop_server EXIT
 # The server's CPU time (user + system, in clock ticks) so far; with $SERVING set, that of the
 # processes it names (nginx's master and workers, say).
 cpu_ticks() { for pid in ${SERVING:-$SERVER_PID}; do awk '{print $14 + $15}' "/proc/$pid/stat"; done | awk '{s += $1} END {print s}'; }
+# CPU µs per request between two `cpu_ticks` readings (BEFORE AFTER), from wrk's output on stdin.
+cpu_per_request() { awk -v a="$2" -v b="$1" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}'; }
 
 # One wrk run of $DURATION: requests/s, p50, p99, and the server's CPU time per request, which
 # a noisy machine disturbs far less than throughput; the line starts with $name when set.
@@ -43,5 +45,5 @@ measure() { # label conns wrk-args...
     "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
     "$(awk '/Latency Distribution/ {f=1} f && $1=="50%" {print $2; exit}' <<<"$out")" \
     "$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")" \
-    "$(awk -v a="$after" -v b="$before" -v hz="$(getconf CLK_TCK)" '/requests in/ {printf "%.1f", (a - b) / hz * 1e6 / $1}' <<<"$out")"
+    "$(cpu_per_request "$before" "$after" <<<"$out")"
 }

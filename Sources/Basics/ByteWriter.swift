@@ -40,8 +40,7 @@ public struct ByteWriter {
     /// overload, whose bytes are at hand, and not this one).
     @inlinable
     public mutating func write(contentsOf text: String) {
-        var text = text
-        text.withUTF8 { write($0) }
+        withUTF8Bytes(of: text) { write($0) }
     }
 
     @inlinable @inline(__always)

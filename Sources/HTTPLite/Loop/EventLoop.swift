@@ -76,7 +76,7 @@ final class EventLoop {
             } else if event.fd == handle.waker.fd {
                 runTasks()
             } else if let connection = connections[event.fd] {
-                handle(event, on: connection)
+                handle(event, on: connection, &connection.machine, encoder: &encoder, now: now)
             }
         }
         accessLog.flush()
@@ -112,14 +112,10 @@ final class EventLoop {
         return true
     }
 
-    /// Readiness on a connection, as events for its machine.
-    private func handle(_ event: ReadyEvent, on connection: Connection) {
-        serve(event, on: connection, &connection.machine, encoder: &encoder, now: now)
-    }
-
-    /// `handle`, with the machine and the encoder held for the whole event: one exclusive
-    /// access to each (a class's stored property is checked at run time on every access).
-    private func serve(
+    /// Readiness on a connection, as events for its machine, with the machine and the encoder
+    /// held for the whole event: one exclusive access to each (a class's stored property is
+    /// checked at run time on every access).
+    private func handle(
         _ event: ReadyEvent, on connection: Connection, _ machine: inout ConnectionStateMachine, encoder: inout ResponseEncoder,
         now: Int64
     ) {

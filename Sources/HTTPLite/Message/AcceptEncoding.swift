@@ -1,3 +1,5 @@
+import Basics
+
 /// What an `Accept-Encoding` field accepts (RFC 9110 §12.5.3): codings with quality values.
 public enum AcceptEncoding {
     /// Whether the request's `Accept-Encoding` fields accept gzip: `gzip` (or `x-gzip`) with a
@@ -6,9 +8,8 @@ public enum AcceptEncoding {
     public static func acceptsGzip(_ headers: HTTPHeaders) -> Bool {
         var gzipQuality: Double?
         var anyQuality: Double?
-        for field in headers where field.name.utf8.count == 15 && HTTPHeaders.namesMatch(field.name, "Accept-Encoding") {
-            var value = field.value
-            value.withUTF8 { bytes in
+        for field in headers where HTTPHeaders.namesMatch(field.name, "Accept-Encoding") {
+            withUTF8Bytes(of: field.value) { bytes in
                 var start = 0
                 while start <= bytes.count {
                     let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count

@@ -1,3 +1,5 @@
+import Basics
+
 /// An ordered list of header fields with case-insensitive lookup; repeats are kept.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field as it appeared on the wire (name case preserved).
@@ -44,31 +46,31 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 
-    /// The first value of the named field, if any. Runs a dozen times per request, each over
-    /// every field: only names of the same length are compared.
+    /// The first value of the named field, if any (a dozen lookups per request).
     public subscript(name: String) -> String? {
-        let length = name.utf8.count
-        for field in fields where field.name.utf8.count == length && Self.namesMatch(field.name, name) { return field.value }
-        return nil
+        fields.first { Self.namesMatch($0.name, name) }?.value
     }
 
     /// Every value of the named field, in order of appearance.
     public func values(for name: String) -> [String] {
-        let length = name.utf8.count
-        return fields.filter { $0.name.utf8.count == length && Self.namesMatch($0.name, name) }.map(\.value)
+        fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
     }
 
     /// Whether the named field holds `token` in its comma-separated list (case-insensitive).
+    /// Every response asks this of `Connection`: no array of values is made.
     public func containsToken(_ token: String, in name: String) -> Bool {
-        let length = name.utf8.count  // every response asks this of `Connection`: no array of values made
-        return fields.contains { field in
-            field.name.utf8.count == length && Self.namesMatch(field.name, name)
+        fields.contains { field in
+            Self.namesMatch(field.name, name)
                 && field.value.split(separator: ",").contains { asciiCaseInsensitiveEquals(trimmingOWS($0), token) }
         }
     }
 
+    /// Whether two field names are one name. Every lookup runs it over every field, and most
+    /// fields are not the one looked for: lengths are compared inline (a string knows its own)
+    /// before a call compares the bytes.
+    @inline(__always)
     static func namesMatch(_ a: String, _ b: String) -> Bool {
-        asciiCaseInsensitiveEquals(a, b)
+        a.utf8.count == b.utf8.count && asciiCaseInsensitiveEquals(a, b)
     }
 }
 
@@ -79,15 +81,6 @@ func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     if a == b { return true }
     return withUTF8Bytes(of: a) { left in withUTF8Bytes(of: b) { right in asciiCaseInsensitiveEquals(left, right) } }
-}
-
-/// Calls `body` with the string's UTF-8 bytes: in place for a native or small string (every
-/// string on Linux: no copy, no retain), else from a copy.
-@inline(__always)
-func withUTF8Bytes<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
-    var copy = string
-    return copy.withUTF8(body)
 }
 
 /// Compares ASCII text without regard to case.

@@ -3,18 +3,13 @@ enum HTTPSyntax {
     static let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
     static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), colon = UInt8(ascii: ":")
 
-    /// tchar: the characters of a token (method, header name, coding), one bit per ASCII byte:
-    /// every header name of every request and response is checked with it.
+    /// tchar: the characters of a token (method, header name, coding): every header name of
+    /// every request and response is checked with it. `!#$%&'*+-.`, digits, letters, `^_`|~`
+    /// (`HTTPSyntaxTests` holds the set to RFC 9110's list).
     @inline(__always)
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        byte < 64 ? tokenBitsBelow64 >> byte & 1 == 1 : byte < 128 && tokenBitsFrom64 >> (byte - 64) & 1 == 1
-    }
+    static func isTokenCharacter(_ byte: UInt8) -> Bool { tokenCharacters.contains(byte) }
 
-    /// The token characters among bytes 0–63 (`!#$%&'*+-.`, digits) and 64–127 (letters, `^_`|~`),
-    /// written as literals: a computed table would be a lazily made global, checked on each use
-    /// (`HTTPSyntaxTests` holds them to RFC 9110's list).
-    private static let tokenBitsBelow64: UInt64 = 0x03FF_6CFA_0000_0000
-    private static let tokenBitsFrom64: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+    private static let tokenCharacters = ASCIISet(below64: 0x03FF_6CFA_0000_0000, from64: 0x57FF_FFFF_C7FF_FFFE)
 
     /// field-vchar, SP or HTAB: what a header value may hold (obs-text included).
     static func isFieldValueCharacter(_ byte: UInt8) -> Bool {

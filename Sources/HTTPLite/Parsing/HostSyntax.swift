@@ -20,13 +20,10 @@ enum HostSyntax {
     }
 
     /// `unreserved / pct-encoded / sub-delims` of a registered name: letters, digits and
-    /// `-._~%!$&'()*+,;=`, one bit per ASCII byte (`HTTPSyntaxTests` holds the bits to that list).
-    private static func isNameCharacter(_ byte: UInt8) -> Bool {
-        byte < 64 ? nameBitsBelow64 >> byte & 1 == 1 : byte < 128 && nameBitsFrom64 >> (byte - 64) & 1 == 1
-    }
+    /// `-._~%!$&'()*+,;=` (`HTTPSyntaxTests` holds the set to that list).
+    private static func isNameCharacter(_ byte: UInt8) -> Bool { nameCharacters.contains(byte) }
 
-    private static let nameBitsBelow64: UInt64 = 0x2BFF_7FF2_0000_0000
-    private static let nameBitsFrom64: UInt64 = 0x47FF_FFFE_87FF_FFFE
+    private static let nameCharacters = ASCIISet(below64: 0x2BFF_7FF2_0000_0000, from64: 0x47FF_FFFE_87FF_FFFE)
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {

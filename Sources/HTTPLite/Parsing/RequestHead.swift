@@ -1,3 +1,5 @@
+import Basics
+
 /// A parsed request head with its message framing already decided (RFC 9112 §6).
 struct RequestHead {
     /// How the body, if any, is delimited.
@@ -118,8 +120,7 @@ private struct FramingFields {
             transferCodings += field.value.split(separator: ",").map(trimmingOWS).filter { !$0.isEmpty }
         } else if (length, initial) == (4, UInt8(ascii: "h")) && asciiCaseInsensitiveEquals(name, "host") {
             hostCount += 1
-            var value = field.value
-            guard value.withUTF8(HostSyntax.isValid) else {
+            guard withUTF8Bytes(of: field.value, HostSyntax.isValid) else {
                 return .malformed("The Host header is not a host with an optional port (RFC 9110 §7.2).")
             }
         } else if (length, initial) == (13, UInt8(ascii: "a")) && asciiCaseInsensitiveEquals(name, "authorization") {

@@ -108,13 +108,17 @@ public struct Router: Sendable {
     private func route(
         for method: HTTPMethod, in matching: [(route: Route, parameters: [String: String])]
     ) -> (route: Route, parameters: [String: String])? {
-        matching.first { $0.route.method == method } ?? (method == .head ? matching.first { $0.route.method == .get } : nil)
+        Self.first(taking: method, among: matching) { $0.route.method }
     }
 
     /// The route among the literal routes `indices` that handles `method` (HEAD falls back to GET).
     private func literalRoute(for method: HTTPMethod, among indices: [Int]) -> Route? {
-        let index = indices.first { routes[$0].method == method } ?? (method == .head ? indices.first { routes[$0].method == .get } : nil)
-        return index.map { routes[$0] }
+        Self.first(taking: method, among: indices) { routes[$0].method }.map { routes[$0] }
+    }
+
+    /// The first candidate whose route takes `method`; for HEAD, else the first that takes GET.
+    private static func first<T>(taking method: HTTPMethod, among candidates: [T], methodOf: (T) -> HTTPMethod) -> T? {
+        candidates.first { methodOf($0) == method } ?? (method == .head ? candidates.first { methodOf($0) == .get } : nil)
     }
 
     /// Routes one request.
