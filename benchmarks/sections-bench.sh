@@ -10,9 +10,14 @@
 # Server CPU per request is the steadier figure; the ratio is the grouped page's over its twin's.
 # SERVER_BINARY may name several builds, measured in turn (a before/after pair alternated:
 # "BEFORE AFTER BEFORE AFTER"); PATHS picks the pages and AFTER_WRITE=0 leaves out the writes.
+# FLOOR=1 then serves each page's very bytes from nginx (static files) and measures them the
+# same way, with `sendfile on` (the file's pages handed to the socket, no copy) and `off` (read
+# into nginx's buffer, then written: a copy from memory, as ours is): what merely sending that
+# many bytes costs a static server here, the floor under the grouped page's extra bytes.
 #
 #   SERVER_BINARY=.build/release/server benchmarks/sections-bench.sh
 #   SERVER_BINARY="A B A B" ROUNDS=1 PATHS="sort=date sort=date&group=day" AFTER_WRITE=0 benchmarks/sections-bench.sh
+#   FLOOR=1 ROUNDS=1 PATHS="sort=date sort=date&group=day" AFTER_WRITE=0 benchmarks/sections-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT="${PORT:-18493}"
@@ -49,4 +54,58 @@ for binary in $SERVER_BINARY; do
     done
   done
   stop_server
+done
+
+[[ "${FLOOR:-0}" == 1 ]] || exit 0
+command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+ROOT=$(mktemp -d)
+chmod 755 "$ROOT"  # nginx workers run as www-data
+mkdir -p "$ROOT/static" "$ROOT/run"
+start_server "${SERVER_BINARY%% *}" "$DATA_DIR" --shared-pages 0
+index=0
+for path in $PATHS; do
+  index=$((index + 1))
+  curl -fs -H "X-Session-ID: floor-$index" "http://127.0.0.1:$PORT/orders?$path" -o "$ROOT/static/page$index.json"
+done
+stop_server
+NGINX_PORT=$((PORT + 1))
+cat >"$ROOT/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid run/nginx.pid;
+error_log run/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_requests 1000000;
+    client_body_temp_path run/body;
+    proxy_temp_path run/proxy;
+    fastcgi_temp_path run/fastcgi;
+    uwsgi_temp_path run/uwsgi;
+    scgi_temp_path run/scgi;
+    types { }
+    default_type application/json;
+    server { listen 127.0.0.1:$NGINX_PORT; root static; }
+}
+CONF
+NGINX_PID=""
+trap '[[ -z "$NGINX_PID" ]] || { kill -TERM "$NGINX_PID"; wait "$NGINX_PID"; } 2>/dev/null; rm -rf "$ROOT"' EXIT
+for sendfile in on off; do
+  sed -i "s/sendfile o[nf]*;/sendfile $sendfile;/" "$ROOT/nginx.conf"
+  (cd "$ROOT" && exec nginx -p "$ROOT/" -c nginx.conf -e run/error.log) &
+  NGINX_PID=$!
+  for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/page1.json" && break; sleep 0.1; done
+  master=$(cat "$ROOT/run/nginx.pid")
+  echo "== nginx serving the same bytes (the floor), sendfile $sendfile"
+  index=0
+  for path in $PATHS; do
+    index=$((index + 1))
+    name="" SERVING="$master $(pgrep -P "$master" | tr '\n' ' ')" \
+      measure "$path ($(stat -c %s "$ROOT/static/page$index.json") B)" 1 "http://127.0.0.1:$NGINX_PORT/page$index.json"
+  done
+  kill -TERM "$NGINX_PID" && wait "$NGINX_PID" 2>/dev/null || true
+  NGINX_PID=""
 done

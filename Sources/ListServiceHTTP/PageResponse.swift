@@ -21,7 +21,7 @@ enum PageResponse {
         }
         // The compressed body (made once per page) when the client takes gzip and it is worth it;
         // nil for the plain body. A failed compression leaves the plain body, with its own tag.
-        let compressed = compression.flatMap { page.body.count >= $0.minimumBytes ? page.compressed($0.compress) : nil }
+        let compressed = compression.flatMap { page.bodyCount >= $0.minimumBytes ? page.compressed($0.compress) : nil }
         let encoded = compressed.flatMap { $0.etag == page.etag ? nil : $0 }
         var headers = headers
         headers.reserveCapacity(headers.count + 8)  // these, `Server-Timing` and what the front door adds
@@ -36,7 +36,11 @@ enum PageResponse {
             metrics.increment(.notModified)
             return Response(status: .notModified, headers: headers, choseCachingAndCoding: true)
         }
-        // The headers are handed over: `Content-Type` is added to them without a copy.
-        return .json(encoded?.bytes ?? page.body, headers: consume headers, choseCachingAndCoding: true)
+        // The headers are handed over: `Content-Type` is added to them without a copy. A plain
+        // body with a shared tail (a grouped list's sections) goes out in its two parts.
+        if encoded == nil, let tail = page.tailBytes {
+            return .json(parts: [page.lead, tail], headers: consume headers, choseCachingAndCoding: true)
+        }
+        return .json(encoded?.bytes ?? page.lead, headers: consume headers, choseCachingAndCoding: true)
     }
 }

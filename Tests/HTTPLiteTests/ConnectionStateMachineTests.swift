@@ -265,6 +265,24 @@ import Testing
         #expect(midRequest.sent.contains("Connection: close"))
     }
 
+    /// A body in parts (a page's own bytes, then a large part it shares) goes out as one
+    /// body: its length the sum, its parts in order, behind a pipelined answer as well; none
+    /// of it for HEAD.
+    @Test func aBodyInParts_isSentWhole_inOrder() {
+        let lead = Array(#"{"items":[]"#.utf8)
+        let tail =
+            Array(#","sections":["#.utf8) + Array(repeating: UInt8(ascii: "1"), count: OutboundBytes.inPlaceMinimum) + Array("]}".utf8)
+        let whole = String(decoding: lead + tail, as: UTF8.self)
+        var harness = Harness()
+        harness.handler = { _ in Response(headers: ["Content-Type": "application/json"], body: .parts([lead, tail])) }
+        _ = harness.receive(Self.get + Self.get)
+        let answers = harness.sent.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst()
+        #expect(answers.count == 2)
+        #expect(answers.allSatisfy { $0.contains("Content-Length: \(lead.count + tail.count)\r\n") && $0.hasSuffix("\r\n\r\n" + whole) })
+        _ = harness.receive("HEAD /a HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(harness.sent.hasSuffix("Content-Length: \(lead.count + tail.count)\r\n\r\n"))
+    }
+
     @Test func aHeadRequest_getsTheHeadOnly() {
         var harness = Harness()
         _ = harness.receive("HEAD /abc HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -23,7 +23,7 @@ import Testing
     }
 
     private func body(_ response: Response) -> [String: Any] {
-        guard case .bytes(let bytes) = response.body else { return [:] }
+        guard let bytes = response.body.joinedBytes else { return [:] }
         return json(bytes)
     }
 

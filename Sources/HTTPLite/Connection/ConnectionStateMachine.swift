@@ -200,7 +200,7 @@ struct ConnectionStateMachine {
             method: request.method, path: request.path, version: request.version,
             keepAlive: request.wantsKeepAlive && !isShuttingDown, started: handlerStarted, trace: request.trace)
         switch response.body {
-        case .bytes:
+        case .bytes, .parts:
             write(response, for: pending, encoder: &encoder)
         case .deferred(let start):
             phase = .awaitingResponse(pending)
@@ -375,22 +375,32 @@ struct ConnectionStateMachine {
 
     /// Encodes a fixed-body response; a body of another kind is a handler bug, answered 500.
     private mutating func write(_ response: Response, for request: PendingRequest, encoder: inout ResponseEncoder) {
-        guard case .bytes(let body) = response.body else {
+        let bodyCount: Int
+        switch response.body {
+        case .bytes(let body): bodyCount = body.count
+        case .parts(let parts): bodyCount = parts.reduce(0) { $0 + $1.count }
+        case .stream, .download, .deferred:
             let error = HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.")
             return write(error.response, for: request, encoder: &encoder)
         }
         let isOpen = request.keepAlive && !isShuttingDown
         outbound.append {
             encoder.appendHead(
-                for: response, bodyCount: body.count, connection: Self.connectionField(keepAlive: isOpen, version: request.version),
+                for: response, bodyCount: bodyCount, connection: Self.connectionField(keepAlive: isOpen, version: request.version),
                 to: &$0)
         }
-        if request.method != .head && !response.status.forbidsBody { outbound.append(body: body) }
+        if request.method != .head && !response.status.forbidsBody {
+            switch response.body {
+            case .bytes(let body): outbound.append(body: body)
+            case .parts(let parts): outbound.append(parts: parts)
+            case .stream, .download, .deferred: break
+            }
+        }
         phase = isOpen ? .serving : .closingAfterFlush
         owed.append(
             .log(
                 AccessRecord(
-                    method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: body.count,
+                    method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: bodyCount,
                     started: request.started, trace: request.trace)))
     }
 

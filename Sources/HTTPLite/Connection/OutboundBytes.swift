@@ -28,6 +28,16 @@ struct OutboundBytes {
         body = bytes
     }
 
+    /// Appends a body in pieces: all but the last copied, the last as `append(body:)` takes it
+    /// (the large shared piece goes last).
+    mutating func append(parts: [[UInt8]]) {
+        guard let last = parts.last else { return }
+        append { buffer in
+            for part in parts.dropLast() { buffer.append(contentsOf: part) }
+        }
+        append(body: last)
+    }
+
     /// Calls `send` with the unsent bytes: the buffer's, then the body's (either may be empty).
     func withUnsent<T>(_ send: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> T) -> T {
         buffer.withUnsafeBytes { buffered in

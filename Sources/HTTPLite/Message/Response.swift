@@ -27,6 +27,14 @@ public struct Response: Sendable {
         self.init(status: status, headers: headers, body: .bytes(bytes), choseCachingAndCoding: choseCachingAndCoding)
     }
 
+    /// A JSON body in pieces, sent one after another (`ResponseBody.parts`). `headers` is consumed.
+    public static func json(
+        parts: [[UInt8]], status: HTTPStatus = .ok, headers: consuming HTTPHeaders = HTTPHeaders(), choseCachingAndCoding: Bool = false
+    ) -> Response {
+        headers.replaceOrAdd(name: "Content-Type", value: "application/json")
+        return Response(status: status, headers: headers, body: .parts(parts), choseCachingAndCoding: choseCachingAndCoding)
+    }
+
     /// A JSON body already encoded to bytes.
     public static func json(
         _ bytes: [UInt8], status: HTTPStatus = .ok, headers: consuming HTTPHeaders = HTTPHeaders(), choseCachingAndCoding: Bool = false
@@ -40,6 +48,10 @@ public struct Response: Sendable {
 public enum ResponseBody: Sendable {
     /// Fixed bytes, sent with a `Content-Length`.
     case bytes([UInt8])
+    /// Fixed bytes in pieces, sent one after another with a `Content-Length` of their sum: a
+    /// body made of a part of its own and a large part shared with other bodies (a grouped
+    /// list's sections) is sent without joining them into one buffer first.
+    case parts([[UInt8]])
     /// A body produced over time: the connection stays open and each chunk is written as it
     /// comes (chunked transfer coding on HTTP/1.1). The closure runs on the connection's loop
     /// thread once the head is sent; it may hand the stream to any thread.
@@ -55,6 +67,15 @@ public enum ResponseBody: Sendable {
     case deferred(@Sendable (DeferredResponse) -> Void)
 
     public static let empty = ResponseBody.bytes([])
+
+    /// A fixed body's bytes, its parts joined; nil for a body that comes over time or later.
+    public var joinedBytes: [UInt8]? {
+        switch self {
+        case .bytes(let bytes): bytes
+        case .parts(let parts): Array(parts.joined())
+        case .stream, .download, .deferred: nil
+        }
+    }
 }
 
 extension Response {

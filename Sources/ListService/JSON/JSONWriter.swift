@@ -123,6 +123,13 @@ package struct JSONWriter {
         needsComma = true
     }
 
+    /// Appends bytes as they are, without a separator: the rest of a document made elsewhere,
+    /// its commas and closing brackets included (a page's shared end, `PageTail`).
+    package mutating func appendVerbatim(_ json: [UInt8]) {
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     /// Ends a line of NDJSON: the next value starts a document of its own.
     package mutating func endLine() {
         bytes.append(0x0A)

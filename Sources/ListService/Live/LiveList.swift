@@ -455,7 +455,7 @@ final class LiveList<C: ListCollection>: Sendable {
     private func snapshotBody(_ current: Current) -> [UInt8] {
         CollectionEngine<C>.pageBody(
             total: current.total, nextCursor: current.nextCursor, purpose: purpose, position: current.position,
-            counts: current.countsMembers, sections: current.sections?.member,
+            counts: current.countsMembers, sections: current.sections,
             criteria: current.criteriaJSON, itemsBytes: current.rows.reduce(current.rows.count + 2) { $0 + $1.bytes.count }
         ) {
             json in

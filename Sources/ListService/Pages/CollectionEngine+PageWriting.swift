@@ -50,13 +50,14 @@ extension CollectionEngine {
         metrics.increment(.rowsFormatted, by: items.count)
         metrics.increment(.pagesBuilt)
         let nextCursor = contents.hasMore ? items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
-        let body = Self.pageBody(
+        var lead = Self.pageLead(
             total: contents.total, nextCursor: nextCursor, purpose: .list,
             position: PagePosition(index: contents.index, rows: items.count, total: contents.total),
-            counts: countsMembers(counts, display: criteria.display), sections: sections?.member,
-            criteria: criteriaJSON(criteria), itemsBytes: rows.count, items: { $0.raw(rows) })
+            counts: countsMembers(counts, display: criteria.display), criteria: criteriaJSON(criteria), itemsBytes: rows.count,
+            items: { $0.raw(rows) })
+        if sections == nil { lead.endObject() }  // else the sections' shared tail ends the page
         return ListPage(
-            body: body, token: result.token, countsToken: counts.token,
+            body: lead.bytes, tail: sections?.pageTail, token: result.token, countsToken: counts.token,
             validUntil: min(criteria.validUntil, counts.validUntil, expiry ?? .distantFuture, sections?.validUntil ?? .distantFuture))
     }
 
@@ -81,15 +82,28 @@ extension CollectionEngine {
     }
 
     /// A page's body: `items` (written by `items`), `total`, `nextCursor` and where the page
-    /// sits (lists only), the counts' members (`countsMembers`), a grouped list's `sections`
-    /// member and the encoded `criteria`; pages and live snapshots alike. `itemsBytes`: about
-    /// what `items` writes, so the body is allocated once at its size (a body that outgrew its
-    /// room was copied into one twice as large: past 128 KiB, a fresh mapping each time).
+    /// sits (lists only), the counts' members (`countsMembers`), the encoded `criteria` and, last,
+    /// a grouped list's `sections`; pages and live snapshots alike.
     static func pageBody(
-        total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], sections: [UInt8]? = nil,
+        total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], sections: ListSections? = nil,
         criteria: [UInt8], itemsBytes: Int, items: (inout JSONWriter) -> Void
     ) -> [UInt8] {
-        var json = JSONWriter(reservingCapacity: 512 + itemsBytes + counts.count + (sections?.count ?? 0) + criteria.count)
+        var json = pageLead(
+            total: total, nextCursor: nextCursor, purpose: purpose, position: position, counts: counts, criteria: criteria,
+            itemsBytes: itemsBytes, tailBytes: sections?.pageTail.bytes.count ?? 1, items: items)
+        if let sections { json.appendVerbatim(sections.pageTail.bytes) } else { json.endObject() }
+        return json.bytes
+    }
+
+    /// A page's body up to its sections, open (no closing brace): see `pageBody`. `itemsBytes`:
+    /// about what `items` writes, and `tailBytes` what will follow, so the body is allocated
+    /// once at its size (a body that outgrew its room was copied into one twice as large:
+    /// past 128 KiB, a fresh mapping each time).
+    static func pageLead(
+        total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], criteria: [UInt8],
+        itemsBytes: Int, tailBytes: Int = 1, items: (inout JSONWriter) -> Void
+    ) -> JSONWriter {
+        var json = JSONWriter(reservingCapacity: 512 + itemsBytes + counts.count + criteria.count + tailBytes)
         json.beginObject()
         json.key("items")
         items(&json)
@@ -97,11 +111,9 @@ extension CollectionEngine {
         if purpose == .list { json.field("nextCursor", nextCursor) }
         if let position { position.write(to: &json) }
         json.raw(counts)  // members, not a value: `"counts":{…},"formattedCounts":{…}`
-        if let sections { json.raw(sections) }  // `"sections":[…]`
         json.key("criteria")
         json.raw(criteria)
-        json.endObject()
-        return json.bytes
+        return json
     }
 
     /// The cursor of the page after one that ends with `last`.

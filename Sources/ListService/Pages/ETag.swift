@@ -7,6 +7,12 @@ package enum ETag {
         "\"\(hexBodyDigest(bytes))\""
     }
 
+    /// The tag of a body made of `lead` and a shared `tail` (whose digest is made once):
+    /// `lead`'s digest and the tail's, folded together.
+    static func make(lead: [UInt8], tail: PageTail) -> String {
+        "\"\(String(zeroPadded: mix(mix(bodyDigest(lead), tail.digest), UInt64(tail.bytes.count)), width: 16, radix: 16))\""
+    }
+
     /// 16 hex digits of `bodyDigest`.
     package static func hexBodyDigest(_ bytes: [UInt8]) -> String {
         String(zeroPadded: bodyDigest(bytes), width: 16, radix: 16)
@@ -28,17 +34,26 @@ package enum ETag {
         return hash
     }
 
-    /// A 64-bit digest of a response body, eight bytes at a time (a multiply and xor-shift per
-    /// word, FNV-1a for the last few bytes): a page with every section of a long list is
-    /// 150 KB, which byte-at-a-time FNV took 200 µs to hash. Bodies are tagged afresh by each
-    /// process, so the function is free to change.
+    /// A 64-bit digest of a response body: four independent lanes of eight bytes (a multiply
+    /// and xor-shift per word, so the multiplies of one round overlap), the lanes folded
+    /// together, then the last words and bytes. A page with every section of a long list is
+    /// 140 KB: byte-at-a-time FNV took 200 µs to hash it, one lane 25 µs. Bodies are tagged
+    /// afresh by each process, so the function is free to change.
     static func bodyDigest(_ bytes: [UInt8]) -> UInt64 {
         bytes.withUnsafeBytes { raw in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(raw.count)
+            let seed: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(raw.count)
+            var lanes: (UInt64, UInt64, UInt64, UInt64) = (seed, seed &+ 1, seed &+ 2, seed &+ 3)
             var offset = 0
+            while offset + 32 <= raw.count {
+                lanes.0 = mix(lanes.0, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                lanes.1 = mix(lanes.1, raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                lanes.2 = mix(lanes.2, raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+                lanes.3 = mix(lanes.3, raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+                offset += 32
+            }
+            var hash = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
             while offset + 8 <= raw.count {
-                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-                hash ^= hash >> 29
+                hash = mix(hash, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                 offset += 8
             }
             while offset < raw.count {
@@ -47,5 +62,12 @@ package enum ETag {
             }
             return hash
         }
+    }
+
+    /// One word into a lane: xor, multiply by the 64-bit golden ratio, fold the high bits down.
+    @inline(__always)
+    private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let multiplied = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+        return multiplied ^ (multiplied >> 29)
     }
 }

@@ -3,8 +3,14 @@ import Basics
 import Synchronization
 
 /// One computed response body, ready for the wire, shared by every session that asks for it.
+/// A grouped list's page is its own leading bytes followed by the list's sections
+/// (`PageTail`), which every page of the list shares: they are neither copied nor hashed
+/// again per page.
 package final class ListPage: Sendable {
-    package let body: [UInt8]
+    /// The body's own bytes: all of it, or all but `tail`.
+    package let lead: [UInt8]
+    /// The end shared with other pages, sent after `lead`.
+    let tail: PageTail?
     package let etag: String
     /// Says whether the list it came from is still current; a change to the list revokes it.
     let token: CacheValidity
@@ -17,31 +23,49 @@ package final class ListPage: Sendable {
     /// module boundary) cost a warm hit more than the lock does.
     private let compressedBody = Locked<EncodedBody?>(nil)
 
-    /// A page of one item's row carries the item's version in its ETag (`"<version>-<bytes>"`),
-    /// so `If-Match` on a write can compare versions whatever representation it was read in.
+    /// `body`: the whole body, or its lead when `tail` follows. A page of one item's row
+    /// carries the item's version in its ETag (`"<version>-<bytes>"`), so `If-Match` on a
+    /// write can compare versions whatever representation it was read in.
     init(
-        body: [UInt8], token: CacheValidity, countsToken: CacheValidity? = nil, validUntil: Date = .distantFuture,
-        itemVersion: String? = nil
+        body: [UInt8], tail: PageTail? = nil, token: CacheValidity, countsToken: CacheValidity? = nil,
+        validUntil: Date = .distantFuture, itemVersion: String? = nil
     ) {
-        self.body = body
-        self.etag = itemVersion.map { "\"\($0)-\(ETag.hexBodyDigest(body))\"" } ?? ETag.make(for: body)
+        self.lead = body
+        self.tail = tail
+        if let tail {
+            etag = ETag.make(lead: body, tail: tail)
+        } else {
+            etag = itemVersion.map { "\"\($0)-\(ETag.hexBodyDigest(body))\"" } ?? ETag.make(for: body)
+        }
         self.token = token
         self.countsToken = countsToken
         self.validUntil = validUntil
     }
 
-    /// The same page with the session's selection added as its last member, `selectedId`.
+    /// The whole body in one buffer (the lead and the tail joined).
+    package var body: [UInt8] { tail.map { lead + $0.bytes } ?? lead }
+
+    /// The tail's bytes, sent after `lead`; nil when `lead` is the whole body.
+    package var tailBytes: [UInt8]? { tail?.bytes }
+
+    /// The body's size in bytes.
+    package var bodyCount: Int { lead.count + (tail?.bytes.count ?? 0) }
+
+    /// The same page with the session's selection added as a member, `selectedId`: the last
+    /// one, or the last before a shared tail.
     func echoing(selectedID: String?) -> ListPage {
         var json = JSONWriter(reservingCapacity: 64)
         json.beginObject()
         json.key("selectedId")
         json.optionalString(selectedID)
         let member = json.bytes.dropFirst()  // `"selectedId":…` without the opening brace
-        var combined = Array(body.dropLast())  // the page without its closing brace
+        // A lead followed by a tail has no closing brace of its own.
+        var combined = tail == nil ? Array(lead.dropLast()) : lead
+        combined.reserveCapacity(combined.count + member.count + 2)
         combined.append(UInt8(ascii: ","))
         combined.append(contentsOf: member)
-        combined.append(UInt8(ascii: "}"))
-        return ListPage(body: combined, token: token, countsToken: countsToken, validUntil: validUntil)
+        if tail == nil { combined.append(UInt8(ascii: "}")) }
+        return ListPage(body: combined, tail: tail, token: token, countsToken: countsToken, validUntil: validUntil)
     }
 
     /// The body in a compressed content coding, made by `compress` the first time a client asks
@@ -50,19 +74,20 @@ package final class ListPage: Sendable {
         compressedBody.withLock { compressed in
             if let compressed { return compressed }
             // Made under the lock: a second client asking meanwhile waits for it instead of compressing again.
-            let made = ServerTimings.measure("gzip") { compress(body, etag) }
+            let made = ServerTimings.measure("gzip") { compress(body, etag) }  // the body joined, once per page
             compressed = made
             return made
         }
     }
 
-    /// What keeping the page costs in bytes: its body and, once made, its compressed body.
-    package var cost: Int { body.count + (compressedBody.withLock { $0 }?.bytes.count ?? 0) }
+    /// What keeping the page costs in bytes: its body and, once made, its compressed body. A
+    /// shared tail counts with every page that holds it, as if each held its own.
+    package var cost: Int { bodyCount + (compressedBody.withLock { $0 }?.bytes.count ?? 0) }
 
     /// Whether `compression` asks for a compressed body the page does not have yet.
     func lacksCoding(_ compression: PageCompression?) -> Bool {
         guard let compression else { return false }
-        return body.count >= compression.minimumBytes && compressedBody.withLock { $0 } == nil
+        return bodyCount >= compression.minimumBytes && compressedBody.withLock { $0 } == nil
     }
 
     /// Makes the compressed body `compression` asks for when the page lacks it; true when it

@@ -21,15 +21,15 @@ final class ListSections: Sendable {
     /// The state (and its version) they were read from.
     let version: UInt64
     let state: ObjectIdentifier
-    /// `"sections":[…]`: the member a page carries (without braces).
-    let member: [UInt8]
+    /// `,"sections":[…]}`: how a page that carries them ends, made once for all of them.
+    let pageTail: PageTail
 
     init(sections: [Section], validUntil: Date, version: UInt64, state: ObjectIdentifier) {
         self.sections = sections
         self.validUntil = validUntil
         self.version = version
         self.state = state
-        member = Self.member(of: sections)
+        pageTail = PageTail(Self.pageEnd(with: sections))
     }
 
     /// The section key of each of `count` rows from rank `index` on.
@@ -48,7 +48,8 @@ final class ListSections: Sendable {
         }
     }
 
-    private static func member(of sections: [Section]) -> [UInt8] {
+    /// `,"sections":[…]}`: the last member of a page and the page's closing brace.
+    private static func pageEnd(with sections: [Section]) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 64 + sections.reduce(0) { $0 + $1.json.count + 1 })
         json.beginObject()
         json.key("sections")
@@ -56,7 +57,9 @@ final class ListSections: Sendable {
         for section in sections { json.raw(section.json) }
         json.endArray()
         json.endObject()
-        return Array(json.bytes.dropFirst().dropLast())
+        var end = json.bytes
+        end[0] = UInt8(ascii: ",")  // `{"sections":…}` becomes `,"sections":…}`
+        return end
     }
 
     /// What a live delta says of these sections since `previous` (nil when nothing changed):

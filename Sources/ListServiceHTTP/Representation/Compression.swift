@@ -40,7 +40,7 @@ enum Compression {
     /// Compresses a fixed answer made for this request alone (metrics, a write's row, a
     /// problem) when the client takes gzip and it is worth it.
     static func compress(_ response: inout Response, for request: Request) {
-        guard case .bytes(let body) = response.body, body.count >= minimumBytes, response.headers["Content-Encoding"] == nil,
+        guard let body = response.body.joinedBytes, body.count >= minimumBytes, response.headers["Content-Encoding"] == nil,
             isCompressible(response.headers["Content-Type"]), AcceptEncoding.acceptsGzip(request.headers),
             let compressed = Gzip.compress(body)
         else { return }

@@ -47,14 +47,11 @@ extension RequestHandling {
 }
 
 extension Response {
-    /// The body's bytes (nil for a stream).
-    var bodyBytes: [UInt8]? {
-        guard case .bytes(let bytes) = body else { return nil }
-        return bytes
-    }
+    /// The body's bytes, its parts joined (nil for a stream).
+    var bodyBytes: [UInt8]? { body.joinedBytes }
 
     var bodyJSON: [String: Any] {
-        guard case .bytes(let bytes) = body else { return [:] }
+        guard let bytes = body.joinedBytes else { return [:] }
         return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
     }
 }
