@@ -10,6 +10,9 @@
 # Server CPU per request is the steadier figure; the ratio is the grouped page's over its twin's.
 # SERVER_BINARY may name several builds, measured in turn (a before/after pair alternated:
 # "BEFORE AFTER BEFORE AFTER"); PATHS picks the pages and AFTER_WRITE=0 leaves out the writes.
+# SLICES=N measures instead N short slices of DURATION per build, each page once per slice in
+# turn, and prints each grouped page's CPU over its twin's (the same path without `group`) per
+# slice and their median: a machine whose speed drifts moves both pages of a slice alike.
 # FLOOR=1 then serves each page's very bytes from nginx (static files) and measures them the
 # same way, with `sendfile on` (the file's pages handed to the socket, no copy) and `off` (read
 # into nginx's buffer, then written: a copy from memory, as ours is): what merely sending that
@@ -18,6 +21,7 @@
 #   SERVER_BINARY=.build/release/server benchmarks/sections-bench.sh
 #   SERVER_BINARY="A B A B" ROUNDS=1 PATHS="sort=date sort=date&group=day" AFTER_WRITE=0 benchmarks/sections-bench.sh
 #   FLOOR=1 ROUNDS=1 PATHS="sort=date sort=date&group=day" AFTER_WRITE=0 benchmarks/sections-bench.sh
+#   SERVER_BINARY="A B" SLICES=8 DURATION=2s benchmarks/sections-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT="${PORT:-18493}"
@@ -32,11 +36,45 @@ SERVER_BINARY="${SERVER_BINARY:-.build/release/server}"
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  data: $DATA_DIR"
 PATHS="${PATHS:-sort=date sort=date&group=day sort=date&group=month filter=pending&q=john filter=pending&q=john&group=day}"
 ORDER_BODY=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" benchmarks/create-order.lua)
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+# Server CPU µs per request of one wrk run of $DURATION on a cold page.
+slice_cpu() {
+  local before after
+  before=$(cpu_ticks)
+  out=$(wrk -t1 -c1 -d"$DURATION" -s benchmarks/cold.lua "$1")
+  after=$(cpu_ticks)
+  cpu_per_request "$before" "$after" <<<"$out"
+}
 for binary in $SERVER_BINARY; do
   echo "== $binary"
   start_server "$binary" "$DATA_DIR" --shared-pages 0
   base="http://127.0.0.1:$PORT/orders"
   curl -s -o /dev/null "$base?sort=date&group=day"  # the formatters of the display, made once
+  if [[ -n "${SLICES:-}" ]]; then
+    declare -A ratios=()
+    for slice in $(seq "$SLICES"); do
+      declare -A cpu=()
+      line="slice $slice:"
+      for path in $PATHS; do
+        cpu[$path]=$(slice_cpu "$base?$path")
+        line+=" $path ${cpu[$path]}"
+      done
+      for path in $PATHS; do
+        twin=$(sed 's/&group=[a-z]*//' <<<"$path")
+        [[ "$twin" != "$path" && -n "${cpu[$twin]:-}" ]] || continue
+        ratio=$(awk -v a="${cpu[$path]}" -v b="${cpu[$twin]}" 'BEGIN {printf "%.3f", a / b}')
+        ratios[$path]+="$ratio "
+        line+=" ($path x$ratio)"
+      done
+      echo "$line"
+    done
+    for path in "${!ratios[@]}"; do
+      echo "median: $path $(tr ' ' '\n' <<<"${ratios[$path]}" | grep . | median) x its twin (slices: ${ratios[$path]})"
+    done
+    unset ratios
+    stop_server
+    continue
+  fi
   for round in $(seq "$ROUNDS"); do
     echo "== round $round"
     for path in $PATHS; do

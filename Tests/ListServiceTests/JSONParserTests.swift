@@ -1,3 +1,5 @@
+import Basics
+import Foundation
 import Testing
 
 @testable import ListService
@@ -53,6 +55,37 @@ import Testing
 
     @Test func invalidUTF8_isRejected() {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
+    }
+
+    /// Strings escaped in runs equal strings escaped a byte at a time (the definition, here as
+    /// the reference), and read back as they were: escapes first, last, side by side, every
+    /// control character, and text without any.
+    @Test func stringsEscapedInRuns_equalTheByteByByteDefinition() throws {
+        func reference(_ value: String) -> [UInt8] {
+            var bytes: [UInt8] = [UInt8(ascii: "\"")]
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
+                case 0x0A: bytes += Array(#"\n"#.utf8)
+                case 0x0D: bytes += Array(#"\r"#.utf8)
+                case 0x09: bytes += Array(#"\t"#.utf8)
+                case 0..<0x20: bytes += Array(String(format: "\\u%04x", byte).utf8)
+                default: bytes.append(byte)
+                }
+            }
+            return bytes + [UInt8(ascii: "\"")]
+        }
+        let palette = (0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) } + ["\"", "\\", "a", "Z", " ", "ü", "€", "😀", "/"]
+        var random = SplitMix64(seed: 7)
+        let samples =
+            ["", "plain text with no escapes at all", "\"", "\\", "\n", "\"quoted\"", "ends with\n"]
+            + (0..<500).map { _ in String((0..<random.below(40)).map { _ in palette[random.below(palette.count)] }) }
+        for sample in samples {
+            var bytes: [UInt8] = []
+            JSONString.append(sample, to: &bytes)
+            #expect(bytes == reference(sample), "\(sample.debugDescription)")
+            #expect(try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String == sample)
+        }
     }
 
     @Test func writer_escapesAndRoundTrips() throws {

@@ -97,8 +97,11 @@ package struct ResolvedScope<Scope: Hashable & Sendable>: Sendable {
 }
 
 /// The scope of a collection whose views need nothing from the request.
-package struct NoScope: Hashable, Sendable {
+package struct NoScope: Hashable, Sendable, CustomStringConvertible {
     package init() {}
+
+    /// As reflection wrote it (`NoScope()`): list fingerprints, which cursors carry, are made from it.
+    package var description: String { "NoScope()" }
 }
 
 /// What a collection sorts an item by: a number, or text.

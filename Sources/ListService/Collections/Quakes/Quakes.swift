@@ -22,8 +22,11 @@ package enum Quakes: ListCollection {
     }
 
     /// The requested day in the client's time zone.
-    package struct Scope: Hashable, Sendable {
+    package struct Scope: Hashable, Sendable, CustomStringConvertible {
         let day: Range<Date>
+
+        /// As reflection wrote it, without reflection: list fingerprints are made from it.
+        package var description: String { "Scope(day: \(String(reflecting: day)))" }
     }
 
     package static let name = "quakes"

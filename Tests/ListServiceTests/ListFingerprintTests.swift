@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+@testable import ListService
+
+/// A list's fingerprint, which every cursor carries, stays what it was from one version to the
+/// next, so a cursor a client holds still opens its page: scopes write themselves as reflection
+/// wrote them (reflection itself cost a cold page 5%).
+@Suite struct ListFingerprintTests {
+    static let month = Date(timeIntervalSince1970: 1_793_491_200)..<Date(timeIntervalSince1970: 1_796_083_200)
+
+    @Test func ordersScopes_writeThemselvesAsReflectionDid() {
+        struct Scope { let currentMonth: Range<Date>? }  // Orders.Scope's name and field
+        #expect(String(describing: Orders.Scope(currentMonth: Self.month)) == String(describing: Scope(currentMonth: Self.month)))
+        #expect(String(describing: Orders.Scope(currentMonth: nil)) == String(describing: Scope(currentMonth: nil)))
+    }
+
+    @Test func quakesScopes_writeThemselvesAsReflectionDid() {
+        struct Scope { let day: Range<Date> }  // Quakes.Scope's name and field
+        #expect(String(describing: Quakes.Scope(day: Self.month)) == String(describing: Scope(day: Self.month)))
+    }
+
+    @Test func noScope_writesItselfAsReflectionDid() {
+        struct NoScope {}
+        #expect(String(describing: ListService.NoScope()) == String(describing: NoScope()))
+    }
+
+    /// The fingerprint in the cursors of `/orders?sort=date` issued before this change.
+    @Test func theOrdersListsFingerprint_isTheOneIssuedCursorsCarry() throws {
+        #expect(try ListCountsTests.criteria("sort=date", now: Date(), Orders.self).fingerprint == "c71ba9665140ae9f")
+    }
+}
