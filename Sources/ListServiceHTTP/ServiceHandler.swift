@@ -33,9 +33,8 @@ package struct ServiceHandler: Sendable {
         let started = MonotonicClock.nanoseconds()
         do {
             var request = request
-            // A request with a body passed the checks on its head already (`screen`); one
-            // without has no sender, and is checked without a cast.
-            if request.sender.map({ $0 is Caller }) != true { request.sender = try checkAccess(request) }
+            // A request with a body passed the checks on its head already (`screen`).
+            if !(request.sender is Caller) { request.sender = try checkAccess(request) }
             response = try ServerTimings.$current.withValue(timings) {
                 // An untraced request (the usual case) binds no trace: the loop thread has none bound.
                 guard let label = request.trace.label else { return try admit(request) ?? router.handle(request) }
