@@ -41,34 +41,7 @@ mkdir -p "$ROOT/static" "$ROOT/run"
 curl -fs "${SESSION[@]}" "http://127.0.0.1:$PORT$URL_PATH" -o "$ROOT/static/orders.json"
 curl -fs "${SESSION[@]}" "${GZIP[@]}" "http://127.0.0.1:$PORT$URL_PATH" -o "$ROOT/static/orders.json.gz"
 [[ "$(gunzip -c "$ROOT/static/orders.json.gz" | cmp - "$ROOT/static/orders.json" && echo same)" == same ]] || { echo "gzip body differs"; exit 1; }
-cat >"$ROOT/nginx.conf" <<CONF
-worker_processes 2;
-daemon off;
-pid run/nginx.pid;
-error_log run/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_requests 1000000;
-    client_body_temp_path run/body;
-    proxy_temp_path run/proxy;
-    fastcgi_temp_path run/fastcgi;
-    uwsgi_temp_path run/uwsgi;
-    scgi_temp_path run/scgi;
-    types { }
-    default_type application/json;
-    gzip_static on;
-    gzip_vary on;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        root static;
-        location = /orders { try_files /orders.json =404; }
-    }
-}
-CONF
+nginx_conf "$NGINX_PORT" 2 on "gzip_static on;" "gzip_vary on;" "location = /orders { try_files /orders.json =404; }" >"$ROOT/nginx.conf"
 
 measure() {  # name url header...
   local name=$1 url=$2; shift 2

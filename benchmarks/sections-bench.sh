@@ -107,32 +107,10 @@ for path in $PATHS; do
 done
 stop_server
 NGINX_PORT=$((PORT + 1))
-cat >"$ROOT/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid run/nginx.pid;
-error_log run/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_requests 1000000;
-    client_body_temp_path run/body;
-    proxy_temp_path run/proxy;
-    fastcgi_temp_path run/fastcgi;
-    uwsgi_temp_path run/uwsgi;
-    scgi_temp_path run/scgi;
-    types { }
-    default_type application/json;
-    server { listen 127.0.0.1:$NGINX_PORT; root static; }
-}
-CONF
 NGINX_PID=""
 trap '[[ -z "$NGINX_PID" ]] || { kill -TERM "$NGINX_PID"; wait "$NGINX_PID"; } 2>/dev/null; rm -rf "$ROOT"' EXIT
 for sendfile in on off; do
-  sed -i "s/sendfile o[nf]*;/sendfile $sendfile;/" "$ROOT/nginx.conf"
+  nginx_conf "$NGINX_PORT" 1 "$sendfile" >"$ROOT/nginx.conf"
   (cd "$ROOT" && exec nginx -p "$ROOT/" -c nginx.conf -e run/error.log) &
   NGINX_PID=$!
   for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/page1.json" && break; sleep 0.1; done

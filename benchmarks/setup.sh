@@ -47,3 +47,36 @@ measure() { # label conns wrk-args...
     "$(awk '/Latency Distribution/ {f=1} f && $1=="99%" {print $2; exit}' <<<"$out")" \
     "$(cpu_per_request "$before" "$after" <<<"$out")"
 }
+
+# nginx beside ours, serving static files from static/ under its prefix (run/ for its pid, logs
+# and temporary files): `nginx_conf PORT WORKERS SENDFILE [DIRECTIVE ...]` prints the
+# configuration, each DIRECTIVE a line of its one `server` (`gzip_static on;`, a `location`).
+nginx_conf() {
+  local port=$1 workers=$2 sendfile=$3; shift 3
+  cat <<CONF
+worker_processes $workers;
+daemon off;
+pid run/nginx.pid;
+error_log run/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile $sendfile;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_requests 1000000;
+    client_body_temp_path run/body;
+    proxy_temp_path run/proxy;
+    fastcgi_temp_path run/fastcgi;
+    uwsgi_temp_path run/uwsgi;
+    scgi_temp_path run/scgi;
+    types { }
+    default_type application/json;
+    server {
+        listen 127.0.0.1:$port;
+        root static;
+$(printf '        %s\n' "$@")
+    }
+}
+CONF
+}
