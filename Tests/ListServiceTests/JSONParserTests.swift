@@ -57,9 +57,10 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
     }
 
-    /// Strings escaped in runs equal strings escaped a byte at a time (the definition, here as
-    /// the reference), and read back as they were: escapes first, last, side by side, every
-    /// control character, and text without any.
+    /// Strings escaped in runs (found eight bytes at a time) equal strings escaped a byte at a
+    /// time (the definition, here as the reference), and read back as they were: escapes
+    /// first, last, side by side, at every place in a word, every control character, and text
+    /// without any.
     @Test func stringsEscapedInRuns_equalTheByteByByteDefinition() throws {
         func reference(_ value: String) -> [UInt8] {
             var bytes: [UInt8] = [UInt8(ascii: "\"")]
@@ -80,6 +81,9 @@ import Testing
         let samples =
             ["", "plain text with no escapes at all", "\"", "\\", "\n", "\"quoted\"", "ends with\n"]
             + (0..<500).map { _ in String((0..<random.below(40)).map { _ in palette[random.below(palette.count)] }) }
+            + (0..<24).flatMap { offset in  // each escape at every place in an eight-byte word
+                ["\"", "\\", "\u{1F}"].map { String(repeating: "a", count: offset) + $0 + String(repeating: "ü", count: 12) }
+            }
         for sample in samples {
             var bytes: [UInt8] = []
             JSONString.append(sample, to: &bytes)

@@ -15,11 +15,12 @@ package struct JSONWriter {
     package mutating func field(_ name: StaticString, hexDigits value: UInt64) {
         key(name)
         let digits: StaticString = "0123456789abcdef"
-        bytes.append(UInt8(ascii: "\""))
-        for shift in stride(from: 60, through: 0, by: -4) {
-            bytes.append(digits.utf8Start[Int((value >> UInt64(shift)) & 15)])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 18) { quoted in
+            quoted[0] = UInt8(ascii: "\"")
+            for index in 0..<16 { quoted[1 + index] = digits.utf8Start[Int((value >> UInt64(60 - 4 * index)) & 15)] }
+            quoted[17] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(quoted))
         }
-        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -28,7 +29,8 @@ package struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
