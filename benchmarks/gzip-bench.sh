@@ -22,26 +22,19 @@ PORT="${PORT:-18183}"
 NGINX_PORT="${NGINX_PORT:-18184}"
 URL_PATH='/orders?filter=pending&q=john'
 source benchmarks/setup.sh
-command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
 # SERVER_BINARY: another build to measure (a before/after pair runs the script once per binary).
 SERVER_BINARY="${SERVER_BINARY:-.build/release/server}"
 [[ "$SERVER_BINARY" != .build/release/server ]] || swift build -c release --product server >/dev/null
 
-ROOT=$(mktemp -d)
-chmod 755 "$ROOT"  # nginx workers run as www-data
-NGINX_PID=""
-stop_all() { stop_server; [[ -n "$NGINX_PID" ]] && kill -TERM "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true; rm -rf "$ROOT"; }
-trap stop_all EXIT
-
+nginx_root
 start_server "$SERVER_BINARY" "$DATA_DIR"
 SESSION=(-H "X-Session-ID: gzip-bench")
 GZIP=(-H "Accept-Encoding: gzip")
 # Capture the page in both codings, byte for byte, for nginx to serve.
-mkdir -p "$ROOT/static" "$ROOT/run"
-curl -fs "${SESSION[@]}" "http://127.0.0.1:$PORT$URL_PATH" -o "$ROOT/static/orders.json"
-curl -fs "${SESSION[@]}" "${GZIP[@]}" "http://127.0.0.1:$PORT$URL_PATH" -o "$ROOT/static/orders.json.gz"
-[[ "$(gunzip -c "$ROOT/static/orders.json.gz" | cmp - "$ROOT/static/orders.json" && echo same)" == same ]] || { echo "gzip body differs"; exit 1; }
-nginx_conf "$NGINX_PORT" 2 on "gzip_static on;" "gzip_vary on;" "location = /orders { try_files /orders.json =404; }" >"$ROOT/nginx.conf"
+curl -fs "${SESSION[@]}" "http://127.0.0.1:$PORT$URL_PATH" -o "$NGINX_ROOT/static/orders.json"
+curl -fs "${SESSION[@]}" "${GZIP[@]}" "http://127.0.0.1:$PORT$URL_PATH" -o "$NGINX_ROOT/static/orders.json.gz"
+[[ "$(gunzip -c "$NGINX_ROOT/static/orders.json.gz" | cmp - "$NGINX_ROOT/static/orders.json" && echo same)" == same ]] || { echo "gzip body differs"; exit 1; }
+nginx_conf "$NGINX_PORT" 2 on "gzip_static on;" "gzip_vary on;" "location = /orders { try_files /orders.json =404; }" >"$NGINX_ROOT/nginx.conf"
 
 measure() {  # name url header...
   local name=$1 url=$2; shift 2
@@ -65,17 +58,9 @@ measure() {  # name url header...
   done
 }
 
-start_nginx() {
-  (cd "$ROOT" && nginx -p "$ROOT/" -c nginx.conf -e run/error.log) &
-  NGINX_PID=$!
-  for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/orders" && break; sleep 0.1; done
-  NGINX_MASTER=$(cat "$ROOT/run/nginx.pid")
-  NGINX_PIDS="$NGINX_MASTER $(pgrep -P "$NGINX_MASTER" | tr '\n' ' ')"
-}
-
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
 if [[ -n "${SLICES:-}" ]]; then
-  start_nginx
+  start_nginx "$NGINX_PORT" /orders
   slice() {  # url → "req/s cpu_us/req" over one $DURATION slice
     local before after out
     before=$(cpu_ticks)
@@ -96,19 +81,18 @@ if [[ -n "${SLICES:-}" ]]; then
     ratios+=("$line")
     printf '%-5s %12s %10s %12s %10s %10s %10s\n' "$i" "$ours_rps" "$ours_cpu" "$nginx_rps" "$nginx_cpu" $line
   done
-  median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
   echo "median: throughput $(printf '%s\n' "${ratios[@]}" | cut -d' ' -f1 | median) x nginx gzip_static," \
     "CPU per request $(printf '%s\n' "${ratios[@]}" | cut -d' ' -f2 | median) x nginx's"
   exit 0
 fi
-echo "page: $URL_PATH, plain $(stat -c %s "$ROOT/static/orders.json") B, gzip $(stat -c %s "$ROOT/static/orders.json.gz") B"
+echo "page: $URL_PATH, plain $(stat -c %s "$NGINX_ROOT/static/orders.json") B, gzip $(stat -c %s "$NGINX_ROOT/static/orders.json.gz") B"
 printf '%-22s %-6s %12s %10s %10s %12s  %s\n' server conns req/s p50 p99 cpu_us/req "bytes on the wire (head+body)"
 # CPU per request (`cpu_ticks`: ours, then nginx's master and workers in $SERVING) is the figure
 # this noisy machine disturbs least.
 measure "listservice gzip" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
 measure "listservice plain" "http://127.0.0.1:$PORT$URL_PATH" "X-Session-ID: gzip-bench"
 stop_server
-start_nginx
+start_nginx "$NGINX_PORT" /orders
 SERVING=$NGINX_PIDS
 measure "nginx gzip_static" "http://127.0.0.1:$NGINX_PORT/orders" "X-Session-ID: gzip-bench" "Accept-Encoding: gzip"
 measure "nginx plain" "http://127.0.0.1:$NGINX_PORT/orders" "X-Session-ID: gzip-bench"

@@ -36,10 +36,9 @@ SERVER_BINARY="${SERVER_BINARY:-.build/release/server}"
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpu: $(nproc) x $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)  data: $DATA_DIR"
 PATHS="${PATHS:-sort=date sort=date&group=day sort=date&group=month filter=pending&q=john filter=pending&q=john&group=day}"
 ORDER_BODY=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" benchmarks/create-order.lua)
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
 # Server CPU µs per request of one wrk run of $DURATION on a cold page.
 slice_cpu() {
-  local before after
+  local before after out
   before=$(cpu_ticks)
   out=$(wrk -t1 -c1 -d"$DURATION" -s benchmarks/cold.lua "$1")
   after=$(cpu_ticks)
@@ -95,33 +94,24 @@ for binary in $SERVER_BINARY; do
 done
 
 [[ "${FLOOR:-0}" == 1 ]] || exit 0
-command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
-ROOT=$(mktemp -d)
-chmod 755 "$ROOT"  # nginx workers run as www-data
-mkdir -p "$ROOT/static" "$ROOT/run"
+nginx_root
 start_server "${SERVER_BINARY%% *}" "$DATA_DIR" --shared-pages 0
 index=0
 for path in $PATHS; do
   index=$((index + 1))
-  curl -fs -H "X-Session-ID: floor-$index" "http://127.0.0.1:$PORT/orders?$path" -o "$ROOT/static/page$index.json"
+  curl -fs -H "X-Session-ID: floor-$index" "http://127.0.0.1:$PORT/orders?$path" -o "$NGINX_ROOT/static/page$index.json"
 done
 stop_server
 NGINX_PORT=$((PORT + 1))
-NGINX_PID=""
-trap '[[ -z "$NGINX_PID" ]] || { kill -TERM "$NGINX_PID"; wait "$NGINX_PID"; } 2>/dev/null; rm -rf "$ROOT"' EXIT
 for sendfile in on off; do
-  nginx_conf "$NGINX_PORT" 1 "$sendfile" >"$ROOT/nginx.conf"
-  (cd "$ROOT" && exec nginx -p "$ROOT/" -c nginx.conf -e run/error.log) &
-  NGINX_PID=$!
-  for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NGINX_PORT/page1.json" && break; sleep 0.1; done
-  master=$(cat "$ROOT/run/nginx.pid")
+  nginx_conf "$NGINX_PORT" 1 "$sendfile" >"$NGINX_ROOT/nginx.conf"
+  start_nginx "$NGINX_PORT" /page1.json
   echo "== nginx serving the same bytes (the floor), sendfile $sendfile"
   index=0
   for path in $PATHS; do
     index=$((index + 1))
-    name="" SERVING="$master $(pgrep -P "$master" | tr '\n' ' ')" \
-      measure "$path ($(stat -c %s "$ROOT/static/page$index.json") B)" 1 "http://127.0.0.1:$NGINX_PORT/page$index.json"
+    name="" SERVING="$NGINX_PIDS" \
+      measure "$path ($(stat -c %s "$NGINX_ROOT/static/page$index.json") B)" 1 "http://127.0.0.1:$NGINX_PORT/page$index.json"
   done
-  kill -TERM "$NGINX_PID" && wait "$NGINX_PID" 2>/dev/null || true
-  NGINX_PID=""
+  stop_nginx
 done

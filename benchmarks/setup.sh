@@ -24,7 +24,9 @@ start_server() {
   echo "server did not start"; cat "$SERVER_LOG"; exit 1
 }
 stop_server() { [[ -n "$SERVER_PID" ]] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; }
-trap stop_server EXIT
+# `stop_all` (on exit): the server, nginx if started, and nginx's folder.
+stop_all() { stop_server; stop_nginx; [[ -z "$NGINX_ROOT" ]] || rm -rf "$NGINX_ROOT"; }
+trap stop_all EXIT
 
 # The server's CPU time (user + system, in clock ticks) so far; with $SERVING set, that of the
 # processes it names (nginx's master and workers, say).
@@ -48,9 +50,33 @@ measure() { # label conns wrk-args...
     "$(cpu_per_request "$before" "$after" <<<"$out")"
 }
 
-# nginx beside ours, serving static files from static/ under its prefix (run/ for its pid, logs
-# and temporary files): `nginx_conf PORT WORKERS SENDFILE [DIRECTIVE ...]` prints the
-# configuration, each DIRECTIVE a line of its one `server` (`gzip_static on;`, a `location`).
+# The median of the numbers on stdin, one per line.
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+
+# nginx beside ours (Debian's nginx-light), serving the files of $NGINX_ROOT/static:
+# `nginx_root` makes that folder (and run/ for nginx's pid, logs and temporary files; removed
+# on exit); `start_nginx PORT PROBE` starts nginx with $NGINX_ROOT/nginx.conf and waits until
+# PROBE (a path) answers, setting NGINX_PID and NGINX_PIDS (its master and workers, for
+# $SERVING); `stop_nginx` stops it.
+NGINX_ROOT="" NGINX_PID="" NGINX_PIDS=""
+nginx_root() {
+  command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+  NGINX_ROOT=$(mktemp -d)
+  chmod 755 "$NGINX_ROOT"  # nginx workers run as www-data
+  mkdir -p "$NGINX_ROOT/static" "$NGINX_ROOT/run"
+}
+start_nginx() {
+  (cd "$NGINX_ROOT" && exec nginx -p "$NGINX_ROOT/" -c nginx.conf -e run/error.log) &
+  NGINX_PID=$!
+  for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$1$2" && break; sleep 0.1; done
+  local master
+  master=$(cat "$NGINX_ROOT/run/nginx.pid")
+  NGINX_PIDS="$master $(pgrep -P "$master" | tr '\n' ' ')"
+}
+stop_nginx() { [[ -n "$NGINX_PID" ]] && kill -TERM "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true; NGINX_PID=""; }
+
+# `nginx_conf PORT WORKERS SENDFILE [DIRECTIVE ...]` prints nginx's configuration, each
+# DIRECTIVE a line of its one `server` (`gzip_static on;`, a `location`).
 nginx_conf() {
   local port=$1 workers=$2 sendfile=$3; shift 3
   cat <<CONF

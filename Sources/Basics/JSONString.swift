@@ -6,8 +6,7 @@ public enum JSONString {
     @inlinable
     public static func append(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { appendEscaping($0, to: &bytes) }
+        withUTF8Bytes(of: value) { appendEscaping($0, to: &bytes) }
         bytes.append(UInt8(ascii: "\""))
     }
 

@@ -3,25 +3,22 @@ import Foundation
 /// Strong entity tags from content: equal bytes, equal tag.
 package enum ETag {
     /// A body's tag (`"…"`, 16 hex digits of `bodyDigest`).
-    package static func make(for bytes: [UInt8]) -> String {
-        "\"\(hexBodyDigest(bytes))\""
-    }
+    package static func make(for bytes: [UInt8]) -> String { quoted(bodyDigest(bytes)) }
 
     /// The tag of a body made of `lead` and a shared `tail` (whose digest is made once):
     /// `lead`'s digest and the tail's, folded together.
     static func make(lead: [UInt8], tail: PageTail) -> String {
-        "\"\(String(zeroPadded: mix(mix(bodyDigest(lead), tail.digest), UInt64(tail.bytes.count)), width: 16, radix: 16))\""
+        quoted(mix(mix(bodyDigest(lead), tail.digest), UInt64(tail.bytes.count)))
     }
 
     /// 16 hex digits of `bodyDigest`.
-    package static func hexBodyDigest(_ bytes: [UInt8]) -> String {
-        String(zeroPadded: bodyDigest(bytes), width: 16, radix: 16)
-    }
+    package static func hexBodyDigest(_ bytes: [UInt8]) -> String { hex(bodyDigest(bytes)) }
 
     /// 16 hex digits of `digest` (criteria fingerprints, which cursors carry).
-    package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
-        String(zeroPadded: digest(bytes), width: 16, radix: 16)
-    }
+    package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String { hex(digest(bytes)) }
+
+    private static func hex(_ digest: UInt64) -> String { String(zeroPadded: digest, width: 16, radix: 16) }
+    private static func quoted(_ digest: UInt64) -> String { "\"\(hex(digest))\"" }
 
     /// FNV-1a, 64 bits, a byte at a time: item versions and fingerprints, which outlive a
     /// process (clients hold them), so it stays this.
