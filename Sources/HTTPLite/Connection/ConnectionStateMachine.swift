@@ -126,9 +126,10 @@ struct ConnectionStateMachine {
     /// Bytes waiting to be sent.
     var pendingOutputCount: Int { outbound.count }
 
-    /// Calls `body` with the bytes waiting to be sent, in two parts (either may be empty): what
-    /// is buffered, then a large body sent from where it is (`OutboundBytes`).
-    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> T) -> T {
+    /// Calls `body` with the bytes waiting to be sent, in three parts (any may be empty): what
+    /// is buffered, a large body sent from where it is, and a shared piece sent from its file
+    /// (`OutboundBytes`).
+    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, OutboundBytes.FileRange?) -> T) -> T {
         outbound.withUnsent(body)
     }
 
@@ -378,7 +379,7 @@ struct ConnectionStateMachine {
         let bodyCount: Int
         switch response.body {
         case .bytes(let body): bodyCount = body.count
-        case .parts(let parts): bodyCount = parts.reduce(0) { $0 + $1.count }
+        case .parts(let lead, let tail): bodyCount = lead.count + tail.bytes.count
         case .stream, .download, .deferred:
             let error = HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.")
             return write(error.response, for: request, encoder: &encoder)
@@ -392,7 +393,7 @@ struct ConnectionStateMachine {
         if request.method != .head && !response.status.forbidsBody {
             switch response.body {
             case .bytes(let body): outbound.append(body: body)
-            case .parts(let parts): outbound.append(parts: parts)
+            case .parts(let lead, let tail): outbound.append(lead: lead, tail: tail)
             case .stream, .download, .deferred: break
             }
         }
