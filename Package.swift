@@ -21,8 +21,8 @@ let package = Package(
         // OpenSSL's libcrypto (Debian's libssl-dev): token signatures (HMAC, RSA, ECDSA).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // What HTTPLite and the core both need and neither owns: a lock ThreadSanitizer
-        // understands, JSON string literals, lines on stderr, bytes a socket is handed from a file.
-        .target(name: "Basics", dependencies: ["CSystem"]),
+        // understands, JSON string literals, lines on stderr.
+        .target(name: "Basics"),
         .target(name: "HTTPLite", dependencies: ["CSystem", "CZlib", "Basics"]),
         // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
         .target(name: "ListService", dependencies: ["CSystem", "CZlib", "Basics"]),

@@ -1,9 +1,6 @@
 #define _GNU_SOURCE
 #include <string.h>
 #include <sys/socket.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #include "CSystem.h"
 
 #if defined(__linux__)
@@ -11,15 +8,6 @@ int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
     return accept4(fd, addr, len, flags);
 }
 #endif
-
-int csystem_memory_file(const char *name) {
-#if defined(__linux__)
-    return memfd_create(name, MFD_CLOEXEC);
-#else
-    (void)name;
-    return -1;
-#endif
-}
 
 void *csystem_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);

@@ -38,8 +38,8 @@ enum PageResponse {
         }
         // The headers are handed over: `Content-Type` is added to them without a copy. A plain
         // body with a shared tail (a grouped list's sections) goes out in its two parts.
-        if encoded == nil, let tail = page.sharedTail {
-            return .json(page.lead, shared: tail, headers: consume headers, choseCachingAndCoding: true)
+        if encoded == nil, let tail = page.tailBytes {
+            return .json(parts: [page.lead, tail], headers: consume headers, choseCachingAndCoding: true)
         }
         return .json(encoded?.bytes ?? page.lead, headers: consume headers, choseCachingAndCoding: true)
     }

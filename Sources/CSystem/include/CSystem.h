@@ -14,9 +14,6 @@
 int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 #endif
 
-// An anonymous file in memory (memfd_create with MFD_CLOEXEC); -1 where there is none.
-int csystem_memory_file(const char *name);
-
 // memmem is a GNU and BSD extension (glibc needs _GNU_SOURCE for it).
 void *csystem_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 

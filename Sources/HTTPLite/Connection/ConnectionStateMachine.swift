@@ -126,10 +126,9 @@ struct ConnectionStateMachine {
     /// Bytes waiting to be sent.
     var pendingOutputCount: Int { outbound.count }
 
-    /// Calls `body` with the bytes waiting to be sent, in three parts (any may be empty): what
-    /// is buffered, a large body sent from where it is, and a shared piece sent from its file
-    /// (`OutboundBytes`).
-    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, OutboundBytes.FileRange?) -> T) -> T {
+    /// Calls `body` with the bytes waiting to be sent, in two parts (either may be empty): what
+    /// is buffered, then a large body sent from where it is (`OutboundBytes`).
+    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> T) -> T {
         outbound.withUnsent(body)
     }
 
@@ -379,7 +378,7 @@ struct ConnectionStateMachine {
         let bodyCount: Int
         switch response.body {
         case .bytes(let body): bodyCount = body.count
-        case .parts(let lead, let tail): bodyCount = lead.count + tail.bytes.count
+        case .parts(let parts): bodyCount = parts.reduce(0) { $0 + $1.count }
         case .stream, .download, .deferred:
             let error = HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.")
             return write(error.response, for: request, encoder: &encoder)
@@ -393,7 +392,7 @@ struct ConnectionStateMachine {
         if request.method != .head && !response.status.forbidsBody {
             switch response.body {
             case .bytes(let body): outbound.append(body: body)
-            case .parts(let lead, let tail): outbound.append(lead: lead, tail: tail)
+            case .parts(let parts): outbound.append(parts: parts)
             case .stream, .download, .deferred: break
             }
         }

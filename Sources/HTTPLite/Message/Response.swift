@@ -1,5 +1,3 @@
-import Basics
-
 /// A response: status, headers and a body that is either bytes or a stream.
 public struct Response: Sendable {
     public var status: HTTPStatus
@@ -29,15 +27,12 @@ public struct Response: Sendable {
         self.init(status: status, headers: headers, body: .bytes(bytes), choseCachingAndCoding: choseCachingAndCoding)
     }
 
-    /// A JSON body in two pieces, the second shared with other bodies (`ResponseBody.parts`).
-    /// `headers` is consumed.
+    /// A JSON body in pieces, sent one after another (`ResponseBody.parts`). `headers` is consumed.
     public static func json(
-        _ lead: [UInt8], shared: FileBackedBytes, status: HTTPStatus = .ok, headers: consuming HTTPHeaders = HTTPHeaders(),
-        choseCachingAndCoding: Bool = false
+        parts: [[UInt8]], status: HTTPStatus = .ok, headers: consuming HTTPHeaders = HTTPHeaders(), choseCachingAndCoding: Bool = false
     ) -> Response {
         headers.replaceOrAdd(name: "Content-Type", value: "application/json")
-        return Response(
-            status: status, headers: headers, body: .parts(lead, shared: shared), choseCachingAndCoding: choseCachingAndCoding)
+        return Response(status: status, headers: headers, body: .parts(parts), choseCachingAndCoding: choseCachingAndCoding)
     }
 
     /// A JSON body already encoded to bytes.
@@ -53,11 +48,10 @@ public struct Response: Sendable {
 public enum ResponseBody: Sendable {
     /// Fixed bytes, sent with a `Content-Length`.
     case bytes([UInt8])
-    /// Fixed bytes in two pieces, sent one after another with a `Content-Length` of their sum: a
-    /// body's own bytes and a large piece shared with other bodies (a grouped list's sections),
-    /// sent without joining them into one buffer first, and from the shared piece's file when
-    /// it has one (`FileBackedBytes`: no copy).
-    case parts([UInt8], shared: FileBackedBytes)
+    /// Fixed bytes in pieces, sent one after another with a `Content-Length` of their sum: a
+    /// body made of a part of its own and a large part shared with other bodies (a grouped
+    /// list's sections) is sent without joining them into one buffer first.
+    case parts([[UInt8]])
     /// A body produced over time: the connection stays open and each chunk is written as it
     /// comes (chunked transfer coding on HTTP/1.1). The closure runs on the connection's loop
     /// thread once the head is sent; it may hand the stream to any thread.
@@ -78,7 +72,7 @@ public enum ResponseBody: Sendable {
     public var joinedBytes: [UInt8]? {
         switch self {
         case .bytes(let bytes): bytes
-        case .parts(let lead, let shared): lead + shared.bytes
+        case .parts(let parts): Array(parts.joined())
         case .stream, .download, .deferred: nil
         }
     }

@@ -58,33 +58,23 @@ enum Socket {
         transfer(zeroMeans: .endOfStream) { recv(fd, buffer.baseAddress, buffer.count, 0) }
     }
 
-    /// Writes `first` then `second` in one call (`sendmsg` with two parts when both hold bytes),
-    /// or, once both are sent, `file`'s stretch (`sendfile`: the kernel takes the file's pages,
-    /// no copy). While `file` waits, the bytes before it are sent with `MSG_MORE`, so they
-    /// leave with the file's first pages instead of in a short segment of their own.
-    static func write(
-        _ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, then file: OutboundBytes.FileRange? = nil
-    ) -> IOResult {
-        let flags = Int32(MSG_NOSIGNAL) | (file == nil ? 0 : Int32(MSG_MORE))
-        if first.isEmpty && second.isEmpty, let file {
-            var offset = off_t(file.offset)
-            return transfer(zeroMeans: .transferred(0)) { sendfile(fd, file.file, &offset, file.count) }
-        }
-        if second.isEmpty { return write(fd, first, flags: flags) }
-        if first.isEmpty { return write(fd, second, flags: flags) }
+    /// Writes `first` then `second` in one call (`sendmsg` with two parts when both hold bytes).
+    static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> IOResult {
+        if second.isEmpty { return write(fd, first) }
+        if first.isEmpty { return write(fd, second) }
         return withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { parts in
             parts[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count)
             parts[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
             var message = msghdr()
             message.msg_iov = parts.baseAddress
             message.msg_iovlen = parts.count
-            return transfer(zeroMeans: .transferred(0)) { sendmsg(fd, &message, flags) }
+            return transfer(zeroMeans: .transferred(0)) { sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
         }
     }
 
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, flags: Int32 = Int32(MSG_NOSIGNAL)) -> IOResult {
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> IOResult {
         // MSG_NOSIGNAL: a peer that went away gives EPIPE here instead of killing the process.
-        transfer(zeroMeans: .transferred(0)) { send(fd, bytes.baseAddress, bytes.count, flags) }
+        transfer(zeroMeans: .transferred(0)) { send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Runs `call` (a count, or -1 with `errno` set), again when a signal interrupted it;

@@ -27,7 +27,7 @@ extension CollectionEngine {
         let reading = CollectionState<C>.SectionReading(grouping: grouping, context: SectionContext(display: criteria.display, now: now))
         let contents = try contents(of: result, criteria: criteria, in: state, sections: reading)
         let sections = write(contents, reading: reading, criteria: criteria, state: state)
-        sectionsCache.withLock { _ = $0.insert(key, sections, cost: sections.pageTail.shared.cost) }
+        sectionsCache.withLock { _ = $0.insert(key, sections, cost: sections.pageTail.bytes.count) }
         return (contents, sections)
     }
 

@@ -45,8 +45,8 @@ package final class ListPage: Sendable {
     /// The whole body in one buffer (the lead and the tail joined).
     package var body: [UInt8] { tail.map { lead + $0.bytes } ?? lead }
 
-    /// The tail, sent after `lead`; nil when `lead` is the whole body.
-    package var sharedTail: FileBackedBytes? { tail?.shared }
+    /// The tail's bytes, sent after `lead`; nil when `lead` is the whole body.
+    package var tailBytes: [UInt8]? { tail?.bytes }
 
     /// The body's size in bytes.
     package var bodyCount: Int { lead.count + (tail?.bytes.count ?? 0) }

@@ -1,18 +1,14 @@
-import Basics
-
 /// The end of page bodies that many pages share (a grouped list's sections, every one of the
 /// whole list, made once per list, grouping and display): its bytes, which a page sends
-/// where they are (from their file when large: no copy) instead of copying them into its own
-/// body, and their digest, which a page's ETag takes instead of hashing them again.
+/// where they are instead of copying them into its own body, and their digest, which a
+/// page's ETag takes instead of hashing them again.
 final class PageTail: Sendable {
     /// The page's last members and its closing brace, starting with a comma.
-    let shared: FileBackedBytes
+    let bytes: [UInt8]
     let digest: UInt64
 
     init(_ bytes: [UInt8]) {
-        shared = FileBackedBytes(bytes)
+        self.bytes = bytes
         digest = ETag.bodyDigest(bytes)
     }
-
-    var bytes: [UInt8] { shared.bytes }
 }
