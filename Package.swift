@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "HTTPLiteTests", dependencies: ["HTTPLite", "Basics"]),
         .testTarget(name: "ListServiceTests", dependencies: ["ListService", "Basics"]),
         // Tokens minted with OpenSSL in the tests, verified as the service does.
-        .testTarget(name: "ListServiceAuthTests", dependencies: ["ListServiceAuth", "ListService", "CCrypto"]),
+        .testTarget(name: "ListServiceAuthTests", dependencies: ["ListServiceAuth", "ListService", "CCrypto", "Basics"]),
         .testTarget(
             name: "ListServiceHTTPTests",
             dependencies: ["ListService", "ListServiceHTTP", "ListServiceAuth", "HTTPLite", "Basics", "CZlib"]),

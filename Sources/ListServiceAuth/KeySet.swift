@@ -1,3 +1,4 @@
+import Basics
 import ListService
 
 /// The keys tokens are verified with: a JWKS document (RFC 7517) of `oct` (HS256), `RSA`

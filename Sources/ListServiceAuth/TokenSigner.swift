@@ -1,6 +1,6 @@
+import Basics
 import CCrypto
 import Foundation
-import Basics
 import ListService
 
 /// Signs HS256 tokens with a secret made at start-up: the demo identities' tokens. The

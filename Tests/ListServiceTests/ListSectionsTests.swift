@@ -180,6 +180,50 @@ import Testing
         }
     }
 
+    /// A section's cursor names its section, not the row before it: after an order joins the
+    /// end of the section before, it still opens its own section (and is the same cursor);
+    /// once the section is gone, without `group`, grouped otherwise or for another list, it
+    /// is refused, naming `cursor`. It is under half the length of a row's cursor.
+    @Test func aSectionsCursor_followsItsSection_andIsRefusedOnceItIsGone() throws {
+        let engine = CollectionEngine(
+            state: CollectionState<Orders>(items: Self.orders), metrics: ServiceMetrics(), formatters: FormatterCache(),
+            clock: { Self.midnightInBerlin })
+        let base = "group=day&tz=Europe/Berlin"
+        let query = base + "&limit=5"
+        let before = try Self.page(query, engine)
+        let sections = try Self.sections(of: before)
+        let (previous, section) = (sections[1], sections[2])
+        let cursor = try #require(section["cursor"] as? String)
+        let rowCursor = try #require(before["nextCursor"] as? String)
+        #expect(cursor.count * 2 < rowCursor.count)
+        // An order at the very end of the previous (newer) day, just before this section.
+        let previousRows = try #require(
+            Self.page("\(base)&limit=\(previous["count"] as? Int ?? 0)&cursor=\(previous["cursor"] as? String ?? "")", engine)["items"]
+                as? [[String: Any]])
+        let lastOfPrevious = try #require(Self.orders.first { $0.id == previousRows.last?["id"] as? String })
+        engine.apply([.upsert(Order.make(id: "o-joiner", date: lastOfPrevious.date - 0.001, status: .pending))])
+        let after = try Self.sections(of: Self.page(query, engine))
+        #expect(after[2]["key"] as? String == section["key"] as? String)
+        #expect(after[2]["cursor"] as? String == cursor, "the cursor is the section's, whatever comes before it")
+        let opened = try Self.page("\(query)&cursor=\(cursor)", engine)
+        #expect(opened["index"] as? Int == after[2]["firstIndex"] as? Int)
+        #expect((opened["items"] as? [[String: Any]])?.first?["sectionKey"] as? String == section["key"] as? String)
+        // Its orders deleted, the section is gone and its cursor refused.
+        let rows = try #require(
+            Self.page("\(base)&limit=\(section["count"] as? Int ?? 0)&cursor=\(cursor)", engine)["items"] as? [[String: Any]])
+        engine.apply(rows.compactMap { $0["id"] as? String }.map { .delete(id: $0) })
+        #expect(try Self.sections(of: Self.page(query, engine)).allSatisfy { $0["key"] as? String != section["key"] as? String })
+        for refused in ["\(query)&cursor=\(cursor)", "tz=Europe/Berlin&cursor=\(after[3]["cursor"] as? String ?? "")",
+            "group=month&tz=Europe/Berlin&cursor=\(after[3]["cursor"] as? String ?? "")",
+            "\(query)&filter=pending&cursor=\(after[3]["cursor"] as? String ?? "")"]
+        {
+            #expect(performing: { try Self.page(refused, engine) }, throws: { error in
+                (error as? ListServiceError)?.parameter == "cursor" && (error as? ListServiceError)?.kind == .invalidParameter
+            })
+        }
+        #expect(try Self.page("\(query)&cursor=\(after[3]["cursor"] as? String ?? "")", engine)["index"] != nil)
+    }
+
     @Test func taskSections_overdueTodayTomorrowThisWeekLater_byTheLocalesWeek() throws {
         let now = ISO8601.parse("2026-11-28T10:00:00Z") ?? Date()  // a Saturday
         let tasks = DefaultTasks.make(count: 600, anchor: now)

@@ -36,6 +36,18 @@ package protocol CollectionSections: CollectionPresentation {
 }
 
 extension CollectionSections {
+    /// The keys of a list's sections, in order, from their `section` numbers: a key seen
+    /// before (a locale's letter the list's order does not keep together) is numbered (`A~2`).
+    static func sectionKeys(of sections: some Sequence<Int64>, grouping: Grouping, in context: SectionContext) -> [String] {
+        var seen: [String: Int] = [:]
+        return sections.map { section in
+            let key = sectionKey(section, grouping: grouping, in: context)
+            let occurrence = (seen[key] ?? 0) + 1
+            seen[key] = occurrence
+            return occurrence == 1 ? key : "\(key)~\(occurrence)"
+        }
+    }
+
     package static func summarizes(_ grouping: Grouping) -> Bool { false }
     package static func summaryValue(of item: UnsafePointer<Item>, grouping: Grouping, in context: SectionContext) -> Int64 { 0 }
     package static func summaryExpiry(of item: UnsafePointer<Item>, grouping: Grouping, in context: SectionContext) -> Date? { nil }

@@ -356,6 +356,11 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
             case .around(let id):
                 guard let rank = rank(of: id, in: list, definition: definition) else { return .failure(.notInList(C.itemName, id: id)) }
                 first = max(0, min(rank - limit / 2, list.count - limit))
+            case .section(let cursor):
+                guard let sections, let rank = rank(ofSection: cursor.key, in: list, reading: sections) else {
+                    return .failure(.invalidParameter("cursor", "The section this cursor opens is no longer in the list (or not grouped so)."))
+                }
+                first = rank
             }
             let end = first + min(limit, list.count - first)
             let slots = list.slots(in: first..<end).filter { isLive[Int($0)] }
@@ -363,16 +368,29 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots,
                 revisions: slots.map { revisions[Int($0)] }, itemVersions: itemVersions, index: first, hasMore: end < list.count,
                 logPosition: logPosition, version: changeCount)
-            if let sections { (contents.sections, contents.sectionsExpiry) = self.sections(of: list, reading: sections) }
+            if let sections, sections.readsAll { (contents.sections, contents.sectionsExpiry) = self.sections(of: list, reading: sections) }
             return .success(contents)
         }
         return try read.get()
     }
 
-    /// What a page reads of its list's sections: how the list is grouped, for whom and when.
+    /// What a page reads of its list's sections: how the list is grouped, for whom and when,
+    /// and whether every section is read with the page (else only where the one a section
+    /// cursor names starts).
     struct SectionReading {
         let grouping: C.Grouping
         let context: SectionContext
+        var readsAll = true
+    }
+
+    /// The rank where the section with `key` starts in `list` (callers hold the lock), its sections
+    /// found without their summaries; nil when the list has no such section.
+    private func rank(ofSection key: String, in list: SlotOrder, reading: SectionReading) -> Int? {
+        let (grouping, context) = (reading.grouping, reading.context)
+        let runs = storedItems.withUnsafeBufferPointer { items in
+            list.runs(key: { slot in C.section(of: items[Int(slot)], grouping: grouping, in: context) })
+        }
+        return C.sectionKeys(of: runs.lazy.map(\.key), grouping: grouping, in: context).firstIndex(of: key).map { runs[$0].start }
     }
 
     /// The sections of `list` (callers hold the lock): each with its last item, and when a

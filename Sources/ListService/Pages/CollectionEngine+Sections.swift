@@ -2,7 +2,7 @@ import Foundation
 
 /// A grouped list's sections (`group=`): found along the list as it is read (a binary search
 /// per section boundary; a summary adds up its items), written for the client's locale and
-/// zone with a cursor that opens a page at each section's first row, and kept for the list,
+/// zone with a cursor that opens a page at each section's first row (`SectionCursor`), and kept for the list,
 /// grouping and display until the items change or a heading's time is up, so the pages of one
 /// grouped list (whatever their start, for every session) find them once.
 extension CollectionEngine {
@@ -21,7 +21,12 @@ extension CollectionEngine {
         let key = SectionsKey(list: criteria.definition, grouping: grouping, display: criteria.display)
         let state = self.state
         if let known = sectionsCache.withLock({ $0[key] }), known.state == ObjectIdentifier(state), now < known.validUntil {
-            let contents = try contents(of: result, criteria: criteria, in: state)
+            // A page opened at a section (its cursor) finds where that section starts as it reads.
+            var opening: CollectionState<C>.SectionReading?
+            if case .section = criteria.start {
+                opening = .init(grouping: grouping, context: SectionContext(display: criteria.display, now: now), readsAll: false)
+            }
+            let contents = try contents(of: result, criteria: criteria, in: state, sections: opening)
             if contents.version == known.version { return (contents, known) }
         }
         let reading = CollectionState<C>.SectionReading(grouping: grouping, context: SectionContext(display: criteria.display, now: now))
@@ -36,21 +41,13 @@ extension CollectionEngine {
         _ contents: CollectionState<C>.PageContents, reading: CollectionState<C>.SectionReading, criteria: ListCriteria<C>,
         state: CollectionState<C>
     ) -> ListSections {
-        var usedKeys: [String: Int] = [:]
         var sections: [ListSections.Section] = []
         var validUntil = contents.sectionsExpiry ?? .distantFuture
         let runs = contents.sections
         let (grouping, context) = (reading.grouping, reading.context)
+        let keys = C.sectionKeys(of: runs.lazy.map(\.run.key), grouping: grouping, in: context)
         withRowContext(display: criteria.display, now: context.now) { row in
-            for (index, section) in runs.enumerated() {
-                var key = C.sectionKey(section.run.key, grouping: grouping, in: context)
-                // A key seen before (a locale's letter the list's order does not keep together) is numbered.
-                if let seen = usedKeys[key] {
-                    usedKeys[key] = seen + 1
-                    key += "~\(seen + 1)"
-                } else {
-                    usedKeys[key] = 1
-                }
+            for (index, (section, key)) in zip(runs, keys).enumerated() {
                 let heading = C.heading(of: section.run.key, grouping: grouping, in: context, writing: &row)
                 if let headingEnd = heading.validUntil { validUntil = min(validUntil, headingEnd) }
                 var content = JSONWriter(reservingCapacity: 128)
@@ -61,7 +58,7 @@ extension CollectionEngine {
                 if C.summarizes(grouping), let summary = C.summary(of: section.run.sum, grouping: grouping, in: &row) {
                     content.field("summary", summary)
                 }
-                let cursor = index == 0 ? "" : nextCursor(after: runs[index - 1].last, criteria: criteria)
+                let cursor = index == 0 ? "" : SectionCursor(fingerprint: criteria.fingerprint, key: key).encoded
                 var object = JSONWriter(reservingCapacity: 256)
                 object.beginObject()
                 object.field("key", key)
@@ -69,8 +66,8 @@ extension CollectionEngine {
                 object.field("firstIndex", section.run.start)
                 object.field("cursor", cursor)
                 object.endObject()
-                // What a live delta compares: the content, and the cursor (it names the row before
-                // the section, which changes when a row joins the end of the section before).
+                // What a live delta compares: the content, and the cursor (the first section's
+                // is empty, the first page's, and another's once a section comes before it).
                 sections.append(
                     ListSections.Section(
                         key: key, json: object.bytes, content: content.bytes + Array(cursor.utf8), firstIndex: section.run.start))

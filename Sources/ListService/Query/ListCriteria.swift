@@ -70,8 +70,11 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         fingerprint = ETag.hexDigest(
             "\(C.name)|\(view.rawValue)|\(resolved.scope)|\(access)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
         start = try Self.pageStart(reader)
-        if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
+        if let cursorList = start.cursorFingerprint, cursorList != fingerprint {
             throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort, order or caller).")
+        }
+        if case .section = start, group == nil {
+            throw .invalidParameter("cursor", "The cursor opens a section: ask with the group of the list it came from.")
         }
     }
 
@@ -87,6 +90,7 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         }
         switch (cursorText, offset) {
         case (let text?, nil):
+            if let cursor = SectionCursor(encoded: text) { return .section(cursor) }
             guard let cursor = PageCursor(encoded: text) else {
                 throw .invalidParameter("cursor", "The cursor is not one this server issued; use nextCursor from a previous page.")
             }
@@ -108,9 +112,20 @@ package enum PageStart: Sendable, Hashable {
     case offset(Int)
     /// Keyset pagination: just after the row the cursor names, wherever it now is.
     case after(PageCursor)
+    /// At the first row of the section the cursor names (a grouped list's jump index).
+    case section(SectionCursor)
     /// The page whose rows centre on the item with this id (it is row `limit / 2` where the
     /// list allows: nearer its start or end, the page is the list's first or last).
     case around(String)
+
+    /// The fingerprint of the list a cursor came from; nil for a start without one.
+    var cursorFingerprint: String? {
+        switch self {
+        case .after(let cursor): cursor.fingerprint
+        case .section(let cursor): cursor.fingerprint
+        case .first, .offset, .around: nil
+        }
+    }
 }
 
 /// What a list is for: rows (`GET /{name}`), map markers (`GET /{name}/map`) or a file of

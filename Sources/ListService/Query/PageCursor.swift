@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// An opaque keyset cursor: the sort value and id of the last row of a page, plus a
@@ -19,25 +20,13 @@ package struct PageCursor: Sendable, Hashable {
 
     package var encoded: String {
         let text = Self.payload(fingerprint, sortValue, id)
-        // base64url without padding, byte by byte (live lists make a cursor on every change)
-        let base64 = Data((text + String(Self.separator) + Self.checksum(text)).utf8).base64EncodedData()
-        return String(
-            decoding: base64.compactMap { byte in
-                switch byte {
-                case UInt8(ascii: "+"): UInt8(ascii: "-")
-                case UInt8(ascii: "/"): UInt8(ascii: "_")
-                case UInt8(ascii: "="): nil
-                default: byte
-                }
-            }, as: UTF8.self)
+        return Base64URL.encode((text + String(Self.separator) + Self.checksum(text)).utf8)
     }
 
     /// Decodes a cursor; nil for anything this server did not issue.
     package init?(encoded: String) {
-        guard encoded.utf8.count <= 2048 else { return nil }
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
+        guard encoded.utf8.count <= 2048, let bytes = Base64URL.decode(encoded.utf8), let text = String(validating: bytes, as: UTF8.self)
+        else { return nil }
         let parts = text.split(separator: Self.separator, omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "2", !parts[3].isEmpty else { return nil }
         let (fingerprint, sortValue, id) = (String(parts[1]), String(parts[2]), String(parts[3]))

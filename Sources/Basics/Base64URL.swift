@@ -1,12 +1,12 @@
 import Foundation
 
-/// base64url (RFC 4648 §5) without padding, as JSON Web Tokens and keys write their parts.
-/// The alphabet is mapped byte by byte onto standard base64, which Foundation decodes: a token's
-/// parts are decoded on every verification.
-enum Base64URL {
+/// base64url (RFC 4648 §5) without padding, as JSON Web Tokens and keys write their parts and
+/// page cursors are written. The alphabet is mapped byte by byte onto standard base64, which
+/// Foundation decodes: a token's parts are decoded on every verification.
+public enum Base64URL {
     /// The bytes `text` (UTF-8) encodes; nil for a character outside the alphabet, padding, or
     /// a length no encoding has.
-    static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
+    public static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
         var standard: [UInt8] = []
         standard.reserveCapacity(text.count + 3)
         for byte in text {
@@ -23,7 +23,7 @@ enum Base64URL {
         return Data(base64Encoded: Data(standard)).map { [UInt8]($0) }
     }
 
-    static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let standard = Data(bytes).base64EncodedData()
         var url: [UInt8] = []
         url.reserveCapacity(standard.count)
