@@ -53,7 +53,7 @@ import Testing
                         machine.writeBlocked()
                         continue
                     }
-                    let bytes = machine.withPendingOutput { Array($0) + Array($1) }
+                    let bytes = machine.withPendingOutput { Array($0) + Array($1) + Array($2) }
                     sent += String(decoding: bytes, as: UTF8.self)
                     machine.wrote(bytes.count, now: now)
                 case .startDeferred: steps.append(.startDeferred)

@@ -2,16 +2,17 @@ import Testing
 
 @testable import HTTPLite
 
-/// A connection's unsent bytes: a buffer and a large body sent in place, in order.
+/// A connection's unsent bytes: a buffer and a large body sent in place (in one or two
+/// pieces), in order.
 @Suite struct OutboundBytesTests {
-    private func unsent(_ output: OutboundBytes) -> [UInt8] { output.withUnsent { Array($0) + Array($1) } }
+    private func unsent(_ output: OutboundBytes) -> [UInt8] { output.withUnsent { Array($0) + Array($1) + Array($2) } }
 
     @Test func aLargeBody_isSentInPlace_afterTheHead() {
         var output = OutboundBytes()
         let body = [UInt8](repeating: 7, count: OutboundBytes.inPlaceMinimum)
         output.append { $0.append(contentsOf: [1, 2, 3]) }
         output.append(body: body)
-        #expect(output.withUnsent { ($0.count, $1.count) } == (3, body.count), "the body is not copied into the buffer")
+        #expect(output.withUnsent { ($0.count, $1.count, $2.count) } == (3, body.count, 0), "the body is not copied into the buffer")
         #expect(output.count == 3 + body.count)
         #expect(unsent(output) == [1, 2, 3] + body)
     }
@@ -20,7 +21,7 @@ import Testing
         var output = OutboundBytes()
         output.append { $0.append(1) }
         output.append(body: [2, 3])
-        #expect(output.withUnsent { ($0.count, $1.count) } == (3, 0))
+        #expect(output.withUnsent { ($0.count, $1.count, $2.count) } == (3, 0, 0))
     }
 
     @Test func partialSends_acrossTheBoundary_keepTheOrder() {
@@ -62,6 +63,36 @@ import Testing
         }
         #expect(asked.count == 1 && asked[0] >= 100)
         #expect(output.count == 0)
-        #expect(output.withUnsent { $0.count + $1.count } == 0)
+        #expect(output.withUnsent { $0.count + $1.count + $2.count } == 0)
+    }
+
+    @Test func aBodyInTwoLargePieces_isSentInPlace_andAThirdIsCopied() {
+        var output = OutboundBytes()
+        let lead = [UInt8](repeating: 1, count: OutboundBytes.inPlaceMinimum)
+        let tail = (0..<9000).map { UInt8(truncatingIfNeeded: $0) }
+        output.append { $0.append(contentsOf: [7, 8]) }
+        output.append(parts: [lead, tail])
+        #expect(output.withUnsent { ($0.count, $1.count, $2.count) } == (2, lead.count, tail.count), "neither piece is copied")
+        var received: [UInt8] = []
+        for step in [1, 2, 4094, 3, 5000, 3999] {  // across the buffer's end, the lead's, and on through the tail
+            let chunk = Array(unsent(output).prefix(step))
+            received += chunk
+            output.sent(chunk.count) { _ in true }
+        }
+        #expect(received == [7, 8] + lead + tail)
+        #expect(output.count == 0)
+        var three = OutboundBytes()
+        three.append(parts: [[9], lead, tail, lead])
+        #expect(three.withUnsent { ($1.count, $2.count) } == (0, 0), "a third large piece takes the others into the buffer")
+        #expect(unsent(three) == [9] + lead + tail + lead)
+    }
+
+    @Test func bytesAppendedBehindTwoPieces_followThem() {
+        var output = OutboundBytes()
+        let lead = [UInt8](repeating: 1, count: 5000), tail = [UInt8](repeating: 2, count: 6000)
+        output.append(parts: [lead, tail])
+        output.sent(5100) { _ in true }
+        output.append { $0.append(contentsOf: [9, 9]) }  // the next answer's head
+        #expect(unsent(output) == Array(tail.dropFirst(100)) + [9, 9])
     }
 }

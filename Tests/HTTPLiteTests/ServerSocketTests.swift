@@ -52,6 +52,28 @@ import Testing
         }
     }
 
+    @Test func bodiesInTwoPieces_arriveWhole_inOrder_withPipelinedAnswersBetween() throws {
+        // A lead (copied, or in place) and a shared tail (in place when large); the 3 MB tail
+        // fills the socket, so sends stop part-way and resume across the pieces.
+        let tails = [3_000_000, OutboundBytes.inPlaceMinimum, 100].map { size in (0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) } }
+        let leads = [Array(repeating: UInt8(ascii: "L"), count: 10), Array(repeating: UInt8(ascii: "M"), count: OutboundBytes.inPlaceMinimum)]
+        var router = makeTestRouter()
+        router.get("/parts") { request in
+            let (lead, tail) = (Int(request.query["lead"] ?? "") ?? 0, Int(request.query["tail"] ?? "") ?? 0)
+            return Response(headers: ["Content-Type": "text/plain"], body: .parts([leads[lead], tails[tail]]))
+        }
+        try withServer(router: router) { server in
+            let client = try RawClient(port: server.port, receiveTimeoutMilliseconds: 60_000)
+            let cases = leads.indices.flatMap { lead in tails.indices.map { (lead, $0) } }
+            client.send(cases.map { "GET /parts?lead=\($0.0)&tail=\($0.1) HTTP/1.1\r\nHost: t\r\n\r\n" + get }.joined())
+            for (lead, tail) in cases {
+                let response = try #require(client.readResponse())
+                #expect(Array(response.body.utf8) == leads[lead] + tails[tail], "lead \(lead), tail \(tail)")
+                #expect(client.readResponse()?.body == "hello")
+            }
+        }
+    }
+
     @Test func malformedRequest_gets400ProblemThenClose() throws {
         try withServer { server in
             let client = try RawClient(port: server.port)

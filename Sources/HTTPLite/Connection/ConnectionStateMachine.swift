@@ -126,9 +126,9 @@ struct ConnectionStateMachine {
     /// Bytes waiting to be sent.
     var pendingOutputCount: Int { outbound.count }
 
-    /// Calls `body` with the bytes waiting to be sent, in two parts (either may be empty): what
-    /// is buffered, then a large body sent from where it is (`OutboundBytes`).
-    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> T) -> T {
+    /// Calls `body` with the bytes waiting to be sent, in three parts (any may be empty): what
+    /// is buffered, then a large body's one or two pieces sent from where they are (`OutboundBytes`).
+    func withPendingOutput<T>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> T) -> T {
         outbound.withUnsent(body)
     }
 

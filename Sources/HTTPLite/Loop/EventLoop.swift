@@ -190,7 +190,7 @@ final class EventLoop {
     /// Writes what the socket takes.
     private func write(_ fd: Int32, from machine: inout ConnectionStateMachine, now: Int64) {
         while machine.pendingOutputCount > 0 {
-            switch machine.withPendingOutput({ Socket.write(fd, $0, $1) }) {
+            switch machine.withPendingOutput({ Socket.write(fd, $0, $1, $2) }) {
             case .transferred(let count): machine.wrote(count, now: now)
             case .wouldBlock:
                 machine.writeBlocked()

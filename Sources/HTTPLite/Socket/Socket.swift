@@ -58,18 +58,26 @@ enum Socket {
         transfer(zeroMeans: .endOfStream) { recv(fd, buffer.baseAddress, buffer.count, 0) }
     }
 
-    /// Writes `first` then `second` in one call (`sendmsg` with two parts when both hold bytes).
-    static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> IOResult {
-        if second.isEmpty { return write(fd, first) }
-        if first.isEmpty { return write(fd, second) }
-        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { parts in
-            parts[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count)
-            parts[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+    /// Writes `first`, `second` and `third` in one call (`sendmsg` with the parts that hold bytes).
+    static func write(
+        _ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, _ third: UnsafeRawBufferPointer
+    ) -> IOResult {
+        let count = (first.isEmpty ? 0 : 1) + (second.isEmpty ? 0 : 1) + (third.isEmpty ? 0 : 1)
+        if count < 2 { return write(fd, first.isEmpty ? (second.isEmpty ? third : second) : first) }
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { parts in
+            var used = 0
+            if !first.isEmpty { (parts[used], used) = (vector(first), used + 1) }
+            if !second.isEmpty { (parts[used], used) = (vector(second), used + 1) }
+            if !third.isEmpty { (parts[used], used) = (vector(third), used + 1) }
             var message = msghdr()
             message.msg_iov = parts.baseAddress
-            message.msg_iovlen = parts.count
+            message.msg_iovlen = used
             return transfer(zeroMeans: .transferred(0)) { sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
         }
+    }
+
+    private static func vector(_ bytes: UnsafeRawBufferPointer) -> iovec {
+        iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
     }
 
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> IOResult {

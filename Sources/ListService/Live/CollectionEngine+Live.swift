@@ -12,8 +12,10 @@ extension CollectionEngine {
             let revision: UInt32
             let item: C.Item
             let version: UInt64
-            /// Its section's key, in a grouped list.
-            let sectionKey: String?
+            /// Its section, in a grouped list.
+            let section: ListSections.Section?
+
+            var sectionKey: String? { section?.key }
         }
 
         let entries: [Entry]
@@ -51,7 +53,7 @@ extension CollectionEngine {
         let (result, _) = sortedResult(for: criteria)
         let state = self.state
         let (contents, sections) = try contentsAndSections(of: result, criteria: criteria, now: now)
-        let sectionKeys = sections?.rowKeys(from: contents.index, count: contents.items.count)
+        let rowSections = sections?.rowSections(from: contents.index, count: contents.items.count) ?? []
         let versions = criteria.purpose == .map ? [] : contents.versions()
         var entries: [LiveWindow.Entry] = []
         entries.reserveCapacity(contents.items.count)
@@ -59,7 +61,8 @@ extension CollectionEngine {
             entries.append(
                 LiveWindow.Entry(
                     id: C.id(of: item), slot: contents.slots[index], revision: contents.revisions[index], item: item,
-                    version: versions.isEmpty ? 0 : versions[index], sectionKey: sectionKeys?[index]))
+                    version: versions.isEmpty ? 0 : versions[index],
+                    section: rowSections.isEmpty ? nil : sections?.sections[rowSections[index]]))
         }
         return LiveWindow(
             entries: entries, sections: sections, total: contents.total, index: contents.index, hasMore: contents.hasMore,
@@ -75,7 +78,8 @@ extension CollectionEngine {
             var expiry: Date?
             for entry in entries {
                 let rowExpiry = Self.writeListRow(
-                    entry.item, version: entry.version, purpose: criteria.purpose, sectionKey: entry.sectionKey, in: &context, to: &json)
+                    entry.item, version: entry.version, purpose: criteria.purpose, sectionMember: entry.section?.rowMember, in: &context,
+                    to: &json)
                 bounds.append(json.bytes.count)
                 if let rowExpiry { expiry = min(expiry ?? rowExpiry, rowExpiry) }
             }

@@ -31,15 +31,15 @@ extension CollectionEngine {
     func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, counts: ListCounts, now: Date) throws(ListServiceError) -> ListPage {
         let (contents, sections) = try contentsAndSections(of: result, criteria: criteria, now: now)
         let items = contents.items
-        let sectionKeys = sections?.rowKeys(from: contents.index, count: items.count)
+        let rowSections = sections?.rowSections(from: contents.index, count: items.count) ?? []
         let versions = contents.versions()
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             json.beginArray()
             for (index, (item, version)) in zip(items, versions).enumerated() {
-                let sectionKey = sectionKeys?[index]
+                let sectionMember = rowSections.isEmpty ? nil : sections?.sections[rowSections[index]].rowMember
                 if let rowExpiry = Self.writeListRow(
-                    item, version: version, purpose: .list, sectionKey: sectionKey, in: &context, to: &json)
+                    item, version: version, purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
                 {
                     expiry = min(expiry ?? rowExpiry, rowExpiry)
                 }
@@ -63,10 +63,10 @@ extension CollectionEngine {
 
     /// One row object of a list (with its item's version, what `If-Match` takes, so a client
     /// writes straight from a list) or one marker of a map, as every page and live list
-    /// writes it, with its section's key in a grouped list; the instant the row's text goes
-    /// stale, if it does.
+    /// writes it, with its section's key in a grouped list (`sectionMember`, the section's
+    /// `rowMember`); the instant the row's text goes stale, if it does.
     static func writeListRow(
-        _ item: C.Item, version: UInt64, purpose: ListPurpose, sectionKey: String? = nil, in context: inout RowContext<C.Phrases>,
+        _ item: C.Item, version: UInt64, purpose: ListPurpose, sectionMember: [UInt8]? = nil, in context: inout RowContext<C.Phrases>,
         to json: inout JSONWriter
     ) -> Date? {
         json.beginObject()
@@ -74,7 +74,7 @@ extension CollectionEngine {
             C.writeMarker(item, in: &context, to: &json)
         } else {
             C.writeRow(item, in: &context, to: &json)
-            if let sectionKey { json.field("sectionKey", sectionKey) }
+            if let sectionMember { json.raw(sectionMember) }
             json.field("version", hexDigits: version)
         }
         json.endObject()

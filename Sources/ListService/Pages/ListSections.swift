@@ -12,6 +12,15 @@ final class ListSections: Sendable {
         let json: [UInt8]
         let content: [UInt8]
         let firstIndex: Int
+        /// `"sectionKey":"…"`, the member each of its rows carries, written once.
+        let rowMember: [UInt8]
+
+        init(key: String, json: [UInt8], content: [UInt8], firstIndex: Int) {
+            (self.key, self.json, self.content, self.firstIndex) = (key, json, content, firstIndex)
+            var member = JSONWriter(reservingCapacity: key.utf8.count + 16)
+            member.field("sectionKey", key)
+            rowMember = member.bytes
+        }
     }
 
     let sections: [Section]
@@ -32,9 +41,9 @@ final class ListSections: Sendable {
         pageTail = PageTail(Self.pageEnd(with: sections))
     }
 
-    /// The section key of each of `count` rows from rank `index` on.
-    func rowKeys(from index: Int, count: Int) -> [String] {
-        guard !sections.isEmpty else { return Array(repeating: "", count: count) }
+    /// The section of each of `count` rows from rank `index` on, as an index into `sections`.
+    func rowSections(from index: Int, count: Int) -> [Int] {
+        guard !sections.isEmpty else { return [] }
         // The last section starting at or before `index`.
         var low = 0, high = sections.count
         while low < high {
@@ -44,7 +53,7 @@ final class ListSections: Sendable {
         var current = max(0, low - 1)
         return (index..<(index + count)).map { rank in
             while current + 1 < sections.count && sections[current + 1].firstIndex <= rank { current += 1 }
-            return sections[current].key
+            return current
         }
     }
 
