@@ -13,8 +13,8 @@
 # SLICES=N measures instead N short slices of DURATION per build, each page once per slice in
 # turn, and prints each grouped page's CPU over its twin's (the same path without `group`) per
 # slice and their median: a machine whose speed drifts moves both pages of a slice alike.
-# FLOOR=1 then serves each page's very bytes from nginx (static files) and measures them the
-# same way, with `sendfile on` (the file's pages handed to the socket, no copy) and `off` (read
+# FLOOR=1 then serves each page's very bytes (as the last build writes them) from nginx
+# (static files) and measures them the same way, with `sendfile on` (the file's pages handed to the socket, no copy) and `off` (read
 # into nginx's buffer, then written: a copy from memory, as ours is): what merely sending that
 # many bytes costs a static server here, the floor under the grouped page's extra bytes.
 #
@@ -95,7 +95,7 @@ done
 
 [[ "${FLOOR:-0}" == 1 ]] || exit 0
 nginx_root
-start_server "${SERVER_BINARY%% *}" "$DATA_DIR" --shared-pages 0
+start_server "${SERVER_BINARY##* }" "$DATA_DIR" --shared-pages 0  # the last build's bytes
 index=0
 for path in $PATHS; do
   index=$((index + 1))
