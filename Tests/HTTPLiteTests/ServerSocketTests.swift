@@ -56,7 +56,7 @@ import Testing
         // A lead (copied, or in place) and a shared tail (in place when large); the 3 MB tail
         // fills the socket, so sends stop part-way and resume across the pieces.
         let tails = [3_000_000, OutboundBytes.inPlaceMinimum, 100].map { size in (0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) } }
-        let leads = [Array(repeating: UInt8(ascii: "L"), count: 10), Array(repeating: UInt8(ascii: "M"), count: OutboundBytes.inPlaceMinimum)]
+        let leads = [[UInt8](repeating: UInt8(ascii: "L"), count: 10), [UInt8](repeating: 77, count: OutboundBytes.inPlaceMinimum)]
         var router = makeTestRouter()
         router.get("/parts") { request in
             let (lead, tail) = (Int(request.query["lead"] ?? "") ?? 0, Int(request.query["tail"] ?? "") ?? 0)

@@ -213,15 +213,19 @@ import Testing
             Self.page("\(base)&limit=\(section["count"] as? Int ?? 0)&cursor=\(cursor)", engine)["items"] as? [[String: Any]])
         engine.apply(rows.compactMap { $0["id"] as? String }.map { .delete(id: $0) })
         #expect(try Self.sections(of: Self.page(query, engine)).allSatisfy { $0["key"] as? String != section["key"] as? String })
-        for refused in ["\(query)&cursor=\(cursor)", "tz=Europe/Berlin&cursor=\(after[3]["cursor"] as? String ?? "")",
-            "group=month&tz=Europe/Berlin&cursor=\(after[3]["cursor"] as? String ?? "")",
-            "\(query)&filter=pending&cursor=\(after[3]["cursor"] as? String ?? "")"]
-        {
-            #expect(performing: { try Self.page(refused, engine) }, throws: { error in
+        let another = try #require(after[3]["cursor"] as? String)
+        let refused = [
+            "\(query)&cursor=\(cursor)", "tz=Europe/Berlin&cursor=\(another)", "group=month&tz=Europe/Berlin&cursor=\(another)",
+            "\(query)&filter=pending&cursor=\(another)",
+        ]
+        for query in refused {
+            #expect {
+                try Self.page(query, engine)
+            } throws: { error in
                 (error as? ListServiceError)?.parameter == "cursor" && (error as? ListServiceError)?.kind == .invalidParameter
-            })
+            }
         }
-        #expect(try Self.page("\(query)&cursor=\(after[3]["cursor"] as? String ?? "")", engine)["index"] != nil)
+        #expect(try Self.page("\(query)&cursor=\(another)", engine)["index"] != nil)
     }
 
     @Test func taskSections_overdueTodayTomorrowThisWeekLater_byTheLocalesWeek() throws {

@@ -358,7 +358,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 first = max(0, min(rank - limit / 2, list.count - limit))
             case .section(let cursor):
                 guard let sections, let rank = rank(ofSection: cursor.key, in: list, reading: sections) else {
-                    return .failure(.invalidParameter("cursor", "The section this cursor opens is no longer in the list (or not grouped so)."))
+                    let detail = "The section this cursor opens is no longer in the list (or the list is not grouped so)."
+                    return .failure(.invalidParameter("cursor", detail))
                 }
                 first = rank
             }
