@@ -182,8 +182,9 @@ import Testing
 
     /// A section's cursor names its section, not the row before it: after an order joins the
     /// end of the section before, it still opens its own section (and is the same cursor);
-    /// once the section is gone, without `group`, grouped otherwise or for another list, it
-    /// is refused, naming `cursor`. It is under half the length of a row's cursor.
+    /// in another list grouped alike it opens that list's section of the key; once the section
+    /// is gone, without `group` or grouped otherwise, it is refused, naming `cursor`. It is
+    /// under a third of the length of a row's cursor.
     @Test func aSectionsCursor_followsItsSection_andIsRefusedOnceItIsGone() throws {
         let engine = CollectionEngine(
             state: CollectionState<Orders>(items: Self.orders), metrics: ServiceMetrics(), formatters: FormatterCache(),
@@ -195,7 +196,7 @@ import Testing
         let (previous, section) = (sections[1], sections[2])
         let cursor = try #require(section["cursor"] as? String)
         let rowCursor = try #require(before["nextCursor"] as? String)
-        #expect(cursor.count * 2 < rowCursor.count)
+        #expect(cursor.count * 3 < rowCursor.count)
         // An order at the very end of the previous (newer) day, just before this section.
         let previousRows = try #require(
             Self.page("\(base)&limit=\(previous["count"] as? Int ?? 0)&cursor=\(previous["cursor"] as? String ?? "")", engine)["items"]
@@ -214,10 +215,7 @@ import Testing
         engine.apply(rows.compactMap { $0["id"] as? String }.map { .delete(id: $0) })
         #expect(try Self.sections(of: Self.page(query, engine)).allSatisfy { $0["key"] as? String != section["key"] as? String })
         let another = try #require(after[3]["cursor"] as? String)
-        let refused = [
-            "\(query)&cursor=\(cursor)", "tz=Europe/Berlin&cursor=\(another)", "group=month&tz=Europe/Berlin&cursor=\(another)",
-            "\(query)&filter=pending&cursor=\(another)",
-        ]
+        let refused = ["\(query)&cursor=\(cursor)", "tz=Europe/Berlin&cursor=\(another)", "group=month&tz=Europe/Berlin&cursor=\(another)"]
         for query in refused {
             #expect {
                 try Self.page(query, engine)
@@ -225,7 +223,15 @@ import Testing
                 (error as? ListServiceError)?.parameter == "cursor" && (error as? ListServiceError)?.kind == .invalidParameter
             }
         }
-        #expect(try Self.page("\(query)&cursor=\(another)", engine)["index"] != nil)
+        let now = try Self.sections(of: Self.page(query, engine)).first { $0["key"] as? String == after[3]["key"] as? String }
+        #expect(try Self.page("\(query)&cursor=\(another)", engine)["index"] as? Int == now?["firstIndex"] as? Int)
+        // The same section's cursor, taken from the whole list, opens it in the pending list.
+        let pendingSections = try Self.sections(of: Self.page("\(query)&filter=pending", engine))
+        let shared = try #require(
+            pendingSections.dropFirst().first { section in after.contains { $0["key"] as? String == section["key"] as? String } })
+        let fromAll = try #require(after.first { $0["key"] as? String == shared["key"] as? String }?["cursor"] as? String)
+        #expect(fromAll == shared["cursor"] as? String)
+        #expect(try Self.page("\(query)&filter=pending&cursor=\(fromAll)", engine)["index"] as? Int == shared["firstIndex"] as? Int)
     }
 
     @Test func taskSections_overdueTodayTomorrowThisWeekLater_byTheLocalesWeek() throws {

@@ -58,7 +58,7 @@ extension CollectionEngine {
                 if C.summarizes(grouping), let summary = C.summary(of: section.run.sum, grouping: grouping, in: &row) {
                     content.field("summary", summary)
                 }
-                let cursor = index == 0 ? "" : SectionCursor(fingerprint: criteria.fingerprint, key: key).encoded
+                let cursor = index == 0 ? "" : SectionCursor(key: key).encoded
                 var object = JSONWriter(reservingCapacity: 256)
                 object.beginObject()
                 object.field("key", key)

@@ -70,7 +70,7 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         fingerprint = ETag.hexDigest(
             "\(C.name)|\(view.rawValue)|\(resolved.scope)|\(access)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
         start = try Self.pageStart(reader)
-        if let cursorList = start.cursorFingerprint, cursorList != fingerprint {
+        if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
             throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort, order or caller).")
         }
         if case .section = start, group == nil {
@@ -117,15 +117,6 @@ package enum PageStart: Sendable, Hashable {
     /// The page whose rows centre on the item with this id (it is row `limit / 2` where the
     /// list allows: nearer its start or end, the page is the list's first or last).
     case around(String)
-
-    /// The fingerprint of the list a cursor came from; nil for a start without one.
-    var cursorFingerprint: String? {
-        switch self {
-        case .after(let cursor): cursor.fingerprint
-        case .section(let cursor): cursor.fingerprint
-        case .first, .offset, .around: nil
-        }
-    }
 }
 
 /// What a list is for: rows (`GET /{name}`), map markers (`GET /{name}/map`) or a file of
