@@ -2,9 +2,9 @@ import Foundation
 
 /// A grouped list's sections (`group=`): found along the list as it is read (a binary search
 /// per section boundary; a summary adds up its items), written for the client's locale and
-/// zone with a cursor that opens a page at each section's first row (`SectionCursor`), and kept for the list,
-/// grouping and display until the items change or a heading's time is up, so the pages of one
-/// grouped list (whatever their start, for every session) find them once.
+/// zone with a cursor that opens a page at each section's first row (`SectionCursor`), and
+/// kept for the list, grouping and display until the items change or a heading's time is up,
+/// so the pages of one grouped list (whatever their start, for every session) find them once.
 extension CollectionEngine {
     /// What a list's sections depend on.
     struct SectionsKey: Hashable {
