@@ -336,6 +336,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let (field, direction) = (definition.sort, definition.direction)
         let read = lock.withReadLock { () -> Result<PageContents, ListServiceError> in
             let list = version == changeCount ? slots : evaluateLocked(definition)
+            // The whole list's sections, when asked for, read first: a section cursor finds its start among them.
+            let whole = sections.flatMap { $0.readsAll ? self.sections(of: list, reading: $0) : nil }
             let first: Int
             switch start {
             case .first: first = 0
@@ -357,7 +359,10 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 guard let rank = rank(of: id, in: list, definition: definition) else { return .failure(.notInList(C.itemName, id: id)) }
                 first = max(0, min(rank - limit / 2, list.count - limit))
             case .section(let cursor):
-                guard let sections, let rank = rank(ofSection: cursor.key, in: list, reading: sections) else {
+                guard let sections,
+                    let rank = rank(
+                        ofSection: cursor.key, among: whole?.sections.map(\.run) ?? runs(of: list, reading: sections), reading: sections)
+                else {
                     let detail = "The section this cursor opens is no longer in the list (or the list is not grouped so)."
                     return .failure(.invalidParameter("cursor", detail))
                 }
@@ -369,7 +374,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
                 total: list.count, items: slots.map { storedItems[Int($0)] }, slots: slots,
                 revisions: slots.map { revisions[Int($0)] }, itemVersions: itemVersions, index: first, hasMore: end < list.count,
                 logPosition: logPosition, version: changeCount)
-            if let sections, sections.readsAll { (contents.sections, contents.sectionsExpiry) = self.sections(of: list, reading: sections) }
+            if let whole { (contents.sections, contents.sectionsExpiry) = whole }
             return .success(contents)
         }
         return try read.get()
@@ -384,14 +389,19 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         var readsAll = true
     }
 
-    /// The rank where the section with `key` starts in `list` (callers hold the lock), its sections
-    /// found without their summaries; nil when the list has no such section.
-    private func rank(ofSection key: String, in list: SlotOrder, reading: SectionReading) -> Int? {
+    /// The rank where the section with `key` starts, among a list's section `runs`; nil when
+    /// the list has no such section.
+    private func rank(ofSection key: String, among runs: [SlotRun], reading: SectionReading) -> Int? {
+        C.sectionKeys(of: runs.lazy.map(\.key), grouping: reading.grouping, in: reading.context).firstIndex(of: key).map { runs[$0].start }
+    }
+
+    /// A list's sections without their summaries (callers hold the lock): where a page opened at
+    /// a section looks when the whole list's sections are not read with it.
+    private func runs(of list: SlotOrder, reading: SectionReading) -> [SlotRun] {
         let (grouping, context) = (reading.grouping, reading.context)
-        let runs = storedItems.withUnsafeBufferPointer { items in
+        return storedItems.withUnsafeBufferPointer { items in
             list.runs(key: { slot in C.section(of: items[Int(slot)], grouping: grouping, in: context) })
         }
-        return C.sectionKeys(of: runs.lazy.map(\.key), grouping: grouping, in: context).firstIndex(of: key).map { runs[$0].start }
     }
 
     /// The sections of `list` (callers hold the lock): each with its last item, and when a
