@@ -217,37 +217,24 @@ enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
 
 /// One storage's backing (nothing, a state directory, a database), opened as often as a test
 /// needs: memory is the one same storage; the journal and PostgreSQL open their files or
-/// database again, as a restart would. All start from the same small data set.
+/// database again, as a restart would. All start from the same small data set (`SmallData`).
 final class StorageSubject {
     /// The storage, opened (again) on this backing.
     let open: () -> any ChangeStorage
-    /// The subject's folder: the data files, and the journal's state directory.
+    /// The journal's state directory.
     private let directory: String
     private let server: TemporaryPostgres?
-    private static let anchor = ISO8601.parse("2026-11-20T00:00:00Z") ?? Date()
-
-    /// The first items of the embedded data (300 orders, 100 tasks and quakes): what this suite
-    /// checks does not depend on volume, and reading the embedded 17,000 items at each open took
-    /// most of its time (five times that under ThreadSanitizer).
-    private static let dataFiles: [(name: String, bytes: [UInt8])] = [
-        (Orders.fileName, Orders.encodeDataFile(DefaultOrders.make(count: 300, anchor: anchor))),
-        (Tasks.fileName, Tasks.encodeDataFile(DefaultTasks.make(count: 100, anchor: anchor))),
-        (Quakes.fileName, Quakes.encodeDataFile(DefaultQuakes.make(count: 100, anchor: anchor))),
-    ]
 
     init(_ kind: StorageKind) throws {
         directory = NSTemporaryDirectory() + "listservice-conformance-\(UUID().uuidString)"
-        let data = directory + "/data"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        for file in Self.dataFiles { try Data(file.bytes).write(to: URL(fileURLWithPath: data + "/" + file.name)) }
-        let configuration = StorageConfiguration(dataDirectory: data, stateDirectory: nil, anchor: Self.anchor)
+        let configuration = StorageConfiguration(dataDirectory: try SmallData.directory(), stateDirectory: nil, anchor: SmallData.anchor)
         switch kind {
         case .memory:
             let memory = configuration.makeStorage(log: .discarding)
             (open, server) = ({ memory }, nil)
         case .journal:
             var journaled = configuration
-            journaled.stateDirectory = directory + "/state"
+            journaled.stateDirectory = directory
             (open, server) = ({ JournalStorage(journaled, log: .discarding) }, nil)
         case .postgres:
             let server = try TemporaryPostgres()
@@ -268,7 +255,7 @@ final class StorageSubject {
     }
 
     /// The services' clock: half a day after the data's anchor.
-    static let clock: @Sendable () -> Date = { anchor.addingTimeInterval(12 * 3600) }
+    static let clock: @Sendable () -> Date = { SmallData.anchor.addingTimeInterval(12 * 3600) }
 
     func stop() throws { try server?.stop() }
     func restart() throws { try server?.start() }

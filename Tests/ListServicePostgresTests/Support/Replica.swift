@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Basics
 
-/// A `server` process over a test's PostgreSQL, with a plain HTTP client for it.
+/// A `server` process over a test's PostgreSQL (seeded, by the first, with `SmallData`), with a
+/// plain HTTP client for it.
 final class Replica: @unchecked Sendable {
     // Invariant: every stored property is set once; requests open sockets of their own, and
     // only the test's own thread kills the process.
@@ -13,7 +14,8 @@ final class Replica: @unchecked Sendable {
     let log = Locked("")
 
     init(database: String, _ arguments: [String] = []) throws {
-        (process, port, errors, _) = try startServer(["--database", database, "--no-access-log"] + arguments)
+        (process, port, errors, _) = try startServer(
+            ["--database", database, "--data", try SmallData.directory(), "--no-access-log"] + arguments)
         let handle = errors.fileHandleForReading
         let log = self.log
         Thread.detachNewThread {
