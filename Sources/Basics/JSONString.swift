@@ -10,6 +10,16 @@ public enum JSONString {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Appends `first` followed by `second` as one JSON string literal, without joining them
+    /// into a new string first.
+    @inlinable
+    public static func append(_ first: String, _ second: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        withUTF8Bytes(of: first) { appendEscaping($0, to: &bytes) }
+        withUTF8Bytes(of: second) { appendEscaping($0, to: &bytes) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// `utf8`, escaped, without quotes: eight bytes at a time past words with nothing to
     /// escape, a byte at a time where a word has something.
     @inlinable

@@ -90,6 +90,11 @@ import Testing
             #expect(bytes == reference(sample), "\(sample.debugDescription)")
             #expect(try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String == sample)
         }
+        for (first, second) in zip(samples, samples.dropFirst(3)) {  // two parts, one literal
+            var bytes: [UInt8] = []
+            JSONString.append(first, second, to: &bytes)
+            #expect(bytes == reference(first + second), "\(first.debugDescription) then \(second.debugDescription)")
+        }
     }
 
     @Test func writer_escapesAndRoundTrips() throws {

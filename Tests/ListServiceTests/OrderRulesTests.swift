@@ -72,6 +72,7 @@ import Testing
         #expect(Currency(rawValue: "XAU") == nil)
         #expect(Currency(rawValue: "usd") == nil)
         #expect(CurrencyRates.currencies.allSatisfy { Currency(rawValue: $0)?.rawValue == $0 })
+        #expect(Currency.usDollar.rawValue == "USD")
         #expect(Currency.named("JPY").microDollarsPerUnit == 6_700)
     }
 

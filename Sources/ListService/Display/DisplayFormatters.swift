@@ -50,17 +50,19 @@ package final class DisplayFormatters: Sendable {
             let date: Date
         }
 
+        /// An amount in its currency: hashed as two integers (a currency's code hashed as text
+        /// was most of a cold row's formatting cost).
         struct AmountKey: Hashable {
-            let currency: String
+            let currency: Currency
             let cents: Int64
         }
 
         static let maxRememberedAmounts = 50_000
 
-        package mutating func money(_ amount: Money, currency code: String) -> String {
-            let key = AmountKey(currency: code, cents: amount.cents)
+        package mutating func money(_ amount: Money, currency: Currency) -> String {
+            let key = AmountKey(currency: currency, cents: amount.cents)
             if let known = formattedAmounts[key] { return known }
-            let text = format(amount, currency: code)
+            let text = format(amount, currency: currency.rawValue)
             if formattedAmounts.count >= Self.maxRememberedAmounts { formattedAmounts.removeAll(keepingCapacity: true) }
             formattedAmounts[key] = text
             return text

@@ -81,6 +81,13 @@ package struct JSONWriter {
         needsComma = true
     }
 
+    /// `first` and `second` as one string value (a label and its amount), not joined first.
+    package mutating func string(_ first: String, _ second: String) {
+        separate()
+        JSONString.append(first, second, to: &bytes)
+        needsComma = true
+    }
+
     package mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { null() }
     }

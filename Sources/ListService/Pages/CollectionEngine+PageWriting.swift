@@ -36,10 +36,10 @@ extension CollectionEngine {
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
             json.beginArray()
-            for (index, (item, version)) in zip(items, versions).enumerated() {
+            for index in items.indices {
                 let sectionMember = rowSections.isEmpty ? nil : sections?.sections[rowSections[index]].rowMember
                 if let rowExpiry = Self.writeListRow(
-                    item, version: version, purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
+                    items[index], version: versions[index], purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
                 {
                     expiry = min(expiry ?? rowExpiry, rowExpiry)
                 }

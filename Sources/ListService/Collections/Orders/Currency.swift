@@ -13,6 +13,11 @@ package struct Currency: RawRepresentable, Sendable, Hashable {
         self.index = index
     }
 
+    /// The US dollar, which section summaries convert into.
+    package static let usDollar = Currency(rawValue: "USD") ?? Currency(index: 0)
+
+    private init(index: UInt8) { self.index = index }
+
     /// The ISO 4217 code, e.g. `USD`.
     package var rawValue: String { CurrencyRates.currencies[Int(index)] }
 

@@ -68,7 +68,13 @@ package enum OrderStatus: String, Sendable, CaseIterable {
     case pending, completed, cancelled
 
     /// Its place in a list by status: pending 0, completed 1, cancelled 2.
-    package var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    package var rank: Int {
+        switch self {
+        case .pending: 0
+        case .completed: 1
+        case .cancelled: 2
+        }
+    }
 }
 
 /// One line of an order: 32 bytes (a quantity of up to a million needs no more than 32 bits).

@@ -3,9 +3,26 @@ package struct OrderPhrases: Sendable {
     let freeShipping: String
     /// Put before the formatted shipping cost.
     let shippingPrefix: String
-    let statuses: [OrderStatus: String]
+    let pending: String
+    let completed: String
+    let cancelled: String
 
-    func status(_ status: OrderStatus) -> String { statuses[status] ?? status.rawValue }
+    init(freeShipping: String, shippingPrefix: String, statuses: [OrderStatus: String]) {
+        self.freeShipping = freeShipping
+        self.shippingPrefix = shippingPrefix
+        pending = statuses[.pending] ?? OrderStatus.pending.rawValue
+        completed = statuses[.completed] ?? OrderStatus.completed.rawValue
+        cancelled = statuses[.cancelled] ?? OrderStatus.cancelled.rawValue
+    }
+
+    /// The status's label, without a dictionary lookup on every row.
+    func status(_ status: OrderStatus) -> String {
+        switch status {
+        case .pending: pending
+        case .completed: completed
+        case .cancelled: cancelled
+        }
+    }
 
     static let translations = Translations(
         english: OrderPhrases(

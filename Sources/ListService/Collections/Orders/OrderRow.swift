@@ -7,12 +7,14 @@ enum OrderRow {
         json.field("customerName", order.customerName)
         json.field("status", order.status.rawValue)
         json.field("statusLabel", phrases.status(order.status))
-        json.field("formattedTotal", formatting.money(order.total, currency: order.currency.rawValue))
+        json.field("formattedTotal", formatting.money(order.total, currency: order.currency))
         json.field("formattedDate", formatting.mediumDate(order.date))
-        json.key("shippingLabel")
-        json.string(
-            order.isShippingFree
-                ? phrases.freeShipping : phrases.shippingPrefix + formatting.money(order.shippingCost, currency: order.currency.rawValue))
+        if order.isShippingFree {
+            json.field("shippingLabel", phrases.freeShipping)
+        } else {
+            json.key("shippingLabel")
+            json.string(phrases.shippingPrefix, formatting.money(order.shippingCost, currency: order.currency))
+        }
         json.field("requiresSignature", order.requiresSignature)
         json.field("isHighValue", order.isHighValue)
     }
@@ -30,8 +32,8 @@ enum OrderRow {
             json.field("name", item.name)
             json.field("quantity", Int(item.quantity))
             json.field("unitPrice", item.unitPrice.plainText)
-            json.field("formattedUnitPrice", formatting.money(item.unitPrice, currency: order.currency.rawValue))
-            json.field("formattedLineTotal", formatting.money(item.lineTotal, currency: order.currency.rawValue))
+            json.field("formattedUnitPrice", formatting.money(item.unitPrice, currency: order.currency))
+            json.field("formattedLineTotal", formatting.money(item.lineTotal, currency: order.currency))
             json.field("requiresSignature", item.requiresSignature)
             json.endObject()
         }

@@ -51,7 +51,7 @@ extension Orders {
     }
 
     package static func summary(of total: Int64, grouping: OrderGrouping, in context: inout RowContext<OrderPhrases>) -> String? {
-        "≈ " + context.formatting.money(Money(cents: total), currency: "USD")
+        "≈ " + context.formatting.money(Money(cents: total), currency: .usDollar)
     }
 
     private static func status(ranked rank: Int64) -> OrderStatus {
