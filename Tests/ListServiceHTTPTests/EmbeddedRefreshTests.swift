@@ -62,10 +62,7 @@ import Testing
 
     @Test func aStateSeededFromDataFiles_isNeverRefreshed() throws {
         try withTemporaryDirectory { directory in
-            try Data(Orders.encodeDataFile(DefaultOrders.make(count: 5, anchor: day1))).write(
-                to: URL(fileURLWithPath: directory + "/orders.json"))
-            try Data(Tasks.encodeDataFile([])).write(to: URL(fileURLWithPath: directory + "/tasks.json"))
-            try Data(Quakes.encodeDataFile([])).write(to: URL(fileURLWithPath: directory + "/quakes.geojson"))
+            try writeDataFiles(orders: DefaultOrders.make(count: 5, anchor: day1), to: directory)
             let storage = { (anchor: Date) in StorageConfiguration(dataDirectory: directory, stateDirectory: directory, anchor: anchor) }
             _ = try CollectionService.open(storage(day1), log: .discarding)
             let later = try CollectionService.open(storage(day4), log: .discarding)

@@ -111,7 +111,7 @@ import Testing
     @Test func taps_surviveARestart_andUsersJSONIsReadFromTheDataDirectory() throws {
         try withTemporaryDirectory { data in
             let file = #"[{"id": "u-000010", "name": "Ada Lovelace", "taps": 41}, {"id": "u-000011", "name": "Alan Turing", "taps": 0}]"#
-            try writeEmptyDataFiles(to: data)
+            try writeDataFiles(to: data)  // the other collections' files, empty
             try Data(file.utf8).write(to: URL(fileURLWithPath: data + "/users.json"))
             try withTemporaryDirectory { state in
                 let storage = StorageConfiguration(dataDirectory: data, stateDirectory: state, anchor: Date())
@@ -131,7 +131,7 @@ import Testing
 
     @Test func aDataDirectoryWithoutUsersJSON_servesTheEmbeddedPeople_andABadFileStopsStartUp() throws {
         try withTemporaryDirectory { data in
-            try writeEmptyDataFiles(to: data)
+            try writeDataFiles(to: data)  // the other collections' files, empty
             let storage = StorageConfiguration(dataDirectory: data, stateDirectory: nil, anchor: Date())
             let service = try CollectionService.open(storage, log: .discarding)
             #expect(service.engine(Users.self).state.count == DefaultUsers.make().count)
@@ -143,13 +143,6 @@ import Testing
                 #expect("\(error)".contains("users.json: [0].taps"))
             }
         }
-    }
-
-    /// Empty data files of the other collections, so `--data` names a complete directory.
-    private func writeEmptyDataFiles(to directory: String) throws {
-        try Data(Orders.encodeDataFile([])).write(to: URL(fileURLWithPath: "\(directory)/\(Orders.fileName)"))
-        try Data(Tasks.encodeDataFile([])).write(to: URL(fileURLWithPath: "\(directory)/\(Tasks.fileName)"))
-        try Data(Quakes.encodeDataFile([])).write(to: URL(fileURLWithPath: "\(directory)/\(Quakes.fileName)"))
     }
 
     @Test func defaultPeople_areAFewHundred_withIdsInSequence() {

@@ -135,17 +135,11 @@ import Testing
             clock: { ISO8601.parse("2026-11-20T12:00:00Z")! })
     }
 
-    private func writeDataFiles(_ orders: [Order], to directory: String) throws {
-        try Data(Orders.encodeDataFile(orders)).write(to: URL(fileURLWithPath: directory + "/orders.json"))
-        try Data(Tasks.encodeDataFile([])).write(to: URL(fileURLWithPath: directory + "/tasks.json"))
-        try Data(Quakes.encodeDataFile([])).write(to: URL(fileURLWithPath: directory + "/quakes.geojson"))
-    }
-
     @Test func aFirstLoadFromJSON_writesTheSnapshotInTheBackground_andARestartReadsIt() throws {
         try withTemporaryDirectory { data in
             try withTemporaryDirectory { state in
                 let orders = DefaultOrders.make(count: 300, anchor: anchor)
-                try writeDataFiles(orders, to: data)
+                try writeDataFiles(orders: orders, to: data)
                 let first = try open(data: data, state: state)
                 first.writes.finishBackgroundWork()
                 #expect(FileManager.default.fileExists(atPath: state + "/orders.snapshot"))
@@ -164,7 +158,7 @@ import Testing
     @Test func writesBeforeTheFirstSnapshot_surviveARestart() throws {
         try withTemporaryDirectory { data in
             try withTemporaryDirectory { state in
-                try writeDataFiles(DefaultOrders.make(count: 30, anchor: anchor), to: data)
+                try writeDataFiles(orders: DefaultOrders.make(count: 30, anchor: anchor), to: data)
                 var service = try open(data: data, state: state)
                 service.writes.finishBackgroundWork()
                 try FileManager.default.removeItem(atPath: state + "/orders.snapshot")  // as if stopped before it was written
@@ -190,7 +184,7 @@ import Testing
     @Test func aStateKeptInJSONByAnEarlierBuild_isLoaded_thenKeptInBinary() throws {
         try withTemporaryDirectory { state in
             let orders = DefaultOrders.make(count: 40, anchor: anchor)
-            try writeDataFiles(orders, to: state)
+            try writeDataFiles(orders: orders, to: state)
             try Data("40\n".utf8).write(to: URL(fileURLWithPath: state + "/orders.sequence"))
             let service = try open(data: nil, state: state)
             #expect(service.engine(Orders.self).state.allItems == orders)

@@ -17,12 +17,9 @@ enum SmallData {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("listservice-small-data").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let files: [(String, [UInt8])] = [
-            (Orders.fileName, Orders.encodeDataFile(DefaultOrders.make(count: orderCount, anchor: anchor))),
-            (Tasks.fileName, Tasks.encodeDataFile(DefaultTasks.make(count: 100, anchor: anchor))),
-            (Quakes.fileName, Quakes.encodeDataFile(DefaultQuakes.make(count: 100, anchor: anchor))),
-        ]
-        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name), options: .atomic) }
+        try writeDataFiles(
+            orders: DefaultOrders.make(count: orderCount, anchor: anchor), tasks: DefaultTasks.make(count: 100, anchor: anchor),
+            quakes: DefaultQuakes.make(count: 100, anchor: anchor), to: directory)
         return directory
     }
 }
