@@ -60,4 +60,38 @@ import Testing
         #expect(ISO8601.parse("2026-11-02 14:31:05Z") == nil)
         #expect(ISO8601.format(Date(timeIntervalSince1970: 1_793_629_865)) == "2026-11-02T14:31:05Z")
     }
+
+    @Test func counts_areTheLocalesGrouping_whetherFormattedOrRemembered_andOneZoneServesAnother() {
+        let cache = FormatterCache()
+        let values = [0, 7, 2_987, 1_234_567, 2_987]
+        for locale in ["en-US", "de-DE", "fr-FR", "hi-IN", "ja-JP"] {
+            let reference = DisplayFormatters(context: DisplayContext(localeTag: locale, timeZoneIdentifier: "UTC"))
+                .withFormatters { formatting in values.map { formatting.count($0) } }
+            let first = cache.counts(values, display: DisplayContext(localeTag: locale, timeZoneIdentifier: "Europe/Berlin"))
+            let again = cache.counts(values, display: DisplayContext(localeTag: locale, timeZoneIdentifier: "Asia/Tokyo"))
+            #expect(first == reference, "\(locale)")
+            #expect(again == reference, "\(locale), remembered from another zone")
+        }
+        #expect(cache.counts([1_234_567], display: DisplayContext(localeTag: "de-DE", timeZoneIdentifier: "UTC")) == ["1.234.567"])
+        #expect(cache.counts([1_234_567], display: DisplayContext(localeTag: "en-US", timeZoneIdentifier: "UTC")) == ["1,234,567"])
+    }
+
+    @Test func aRowContextsToday_isRememberedWhileItLasts_andFoundAgainPastMidnight() throws {
+        let display = DisplayContext(localeTag: "en-US", timeZoneIdentifier: "America/New_York")
+        let formatters = DisplayFormatters(context: display)
+        func today(at iso: String) throws -> Range<Date> {
+            let now = try #require(ISO8601.parse(iso))
+            return formatters.withFormatters { formatting in
+                let context = RowContext(formatting: formatting, phrases: (), display: display, now: now)
+                formatting = context.formatting
+                return context.today
+            }
+        }
+        let evening = try today(at: "2026-11-02T23:30:00-05:00")
+        #expect(try today(at: "2026-11-02T09:00:00-05:00") == evening, "the same day, remembered")
+        let after = try today(at: "2026-11-03T00:00:00-05:00")
+        #expect(after.lowerBound == evening.upperBound, "past midnight: the next day")
+        #expect(try today(at: "2026-11-02T12:00:00-05:00") == evening, "a clock set back finds its own day again")
+        #expect(evening == CalendarDays.day(containing: try #require(ISO8601.parse("2026-11-02T12:00:00Z")), in: "America/New_York"))
+    }
 }

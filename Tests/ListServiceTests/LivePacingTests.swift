@@ -67,4 +67,28 @@ import Testing
         cpu.withLock { $0 += 10 * millisecond }
         #expect(pacing.interval(now: now + 10 * millisecond) / millisecond == 40, "10 ms later: the last sample's interval")
     }
+
+    @Test func aListsRefreshesAreDueAnIntervalAfterTheLastWasDue_notAfterItRan() {
+        let schedule = LiveSchedule()
+        let interval = 20 * millisecond
+        var now: UInt64 = 1_000 * millisecond
+        #expect(schedule.delay(now: now, interval: interval) == 0, "a quiet list's first change goes out at once")
+        now += 5 * millisecond
+        #expect(schedule.delay(now: now, interval: interval) == 15 * millisecond, "too soon: it waits out the rest")
+        // That refresh was due at 1,020 ms; however late it ran, a change 20 ms after that goes at once.
+        now = 1_040 * millisecond
+        #expect(schedule.delay(now: now, interval: interval) == 0)
+        now += 19 * millisecond
+        #expect(schedule.delay(now: now, interval: interval) == 1 * millisecond)
+    }
+
+    @Test func listsQueuedTogetherStayOnOneSchedule() {
+        let lists = (0..<3).map { _ in LiveSchedule() }
+        let interval = 20 * millisecond
+        var delays: [[UInt64]] = []
+        for now in [1_000, 1_007, 1_019, 1_030, 1_081].map({ $0 * millisecond }) {
+            delays.append(lists.map { $0.delay(now: now, interval: interval) / millisecond })
+        }
+        #expect(delays == [[0, 0, 0], [13, 13, 13], [21, 21, 21], [30, 30, 30], [0, 0, 0]])
+    }
 }

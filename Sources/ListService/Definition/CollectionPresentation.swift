@@ -47,12 +47,18 @@ package struct RowContext<Phrases: Sendable> {
     let timeZone: TimeZone
 
     init(formatting: DisplayFormatters.Formatting, phrases: Phrases, display: DisplayContext, now: Date) {
+        var formatting = formatting
+        if let day = formatting.currentDay, day.contains(now) {
+            today = day
+        } else {
+            today = CalendarDays.day(containing: now, in: display.timeZoneIdentifier)
+            formatting.currentDay = today
+        }
         self.formatting = formatting
         self.phrases = phrases
         self.display = display
         self.now = now
         timeZone = display.timeZone
-        today = CalendarDays.day(containing: now, in: display.timeZoneIdentifier)
     }
 
     /// Calendar days from today to the day of `date` in the client's zone (negative: past).

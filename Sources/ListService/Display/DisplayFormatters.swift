@@ -41,6 +41,9 @@ package final class DisplayFormatters: Sendable {
         var decimal: NumberFormatter?
         var formattedAmounts: [AmountKey: String] = [:]
         var formattedDays: [Int64: String] = [:]
+        /// The client's calendar day as a page last worked it out, reused while it lasts
+        /// (finding it costs a calendar computation; a live change formats rows in a hundred zones).
+        var currentDay: Range<Date>?
         /// Formatters for date templates (`EEEEMMMMd`), made on first use, and what they wrote.
         var templated: [String: DateFormatter] = [:]
         var formattedTemplates: [TemplateKey: String] = [:]
@@ -147,8 +150,35 @@ package final class DisplayFormatters: Sendable {
 /// contexts in use at once: 100 watched lists in 100 locale and zone pairs made 64 thrash.
 package final class FormatterCache: Sendable {
     private let cache: Locked<LRUCache<DisplayContext, DisplayFormatters>>
+    /// Counts as written per locale: the same few numbers are shown by every zone's lists, and
+    /// a live change brings them to a hundred lists at once.
+    private let countTexts = Locked<[String: [Int: String]]>([:])
+
+    static let maxRememberedCounts = 4_096
+    static let maxRememberedLocales = 512
 
     package init(capacity: Int = 512) { cache = Locked(LRUCache(capacity: capacity)) }
+
+    /// `values` with the grouping of `display`'s locale ("2,987", "2.987"), each formatted
+    /// once per locale while remembered.
+    package func counts(_ values: [Int], display: DisplayContext) -> [String] {
+        let known = countTexts.withLock { texts in
+            let locale = texts[display.localeTag]
+            return values.map { locale?[$0] }
+        }
+        guard known.contains(nil) else { return known.map { $0 ?? "" } }
+        let made = formatters(for: display).withFormatters { formatting in
+            zip(values, known).map { value, text in text ?? formatting.count(value) }
+        }
+        countTexts.withLock { texts in
+            var locale = texts.removeValue(forKey: display.localeTag) ?? [:]
+            if locale.count + values.count > Self.maxRememberedCounts { locale.removeAll(keepingCapacity: true) }
+            for (value, text) in zip(values, made) { locale[value] = text }
+            if texts.count >= Self.maxRememberedLocales { texts.removeAll() }
+            texts[display.localeTag] = locale
+        }
+        return made
+    }
 
     package func formatters(for context: DisplayContext) -> DisplayFormatters {
         cache.withLock { cache in

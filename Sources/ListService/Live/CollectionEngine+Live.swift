@@ -6,19 +6,11 @@ extension CollectionEngine {
     /// A window as it is now: each row's identity (which says whether a row formatted
     /// earlier is still right), the total and the cursor of the next page.
     struct LiveWindow {
-        struct Entry {
-            let id: String
-            let slot: Int32
-            let revision: UInt32
-            let item: C.Item
-            let version: UInt64
-            /// Its section, in a grouped list.
-            let section: ListSections.Section?
-
-            var sectionKey: String? { section?.key }
-        }
-
-        let entries: [Entry]
+        /// Its rows' identities, in order (not generic, so a refresh's loops over them run as
+        /// compiled for this type rather than through the collection's metadata).
+        let rows: [LiveWindowRow]
+        /// Its rows' items, in the same order.
+        let items: [C.Item]
         /// The whole list's sections, in a grouped list.
         let sections: ListSections?
         let total: Int
@@ -55,37 +47,38 @@ extension CollectionEngine {
         let (contents, sections) = try contentsAndSections(of: result, criteria: criteria, now: now)
         let rowSections = sections?.rowSections(from: contents.index, count: contents.items.count) ?? []
         let versions = criteria.purpose == .map ? [] : contents.versions()
-        var entries: [LiveWindow.Entry] = []
-        entries.reserveCapacity(contents.items.count)
-        for (index, item) in contents.items.enumerated() {
-            entries.append(
-                LiveWindow.Entry(
-                    id: C.id(of: item), slot: contents.slots[index], revision: contents.revisions[index], item: item,
+        var rows: [LiveWindowRow] = []
+        rows.reserveCapacity(contents.items.count)
+        for index in contents.items.indices {
+            rows.append(
+                LiveWindowRow(
+                    id: C.id(of: contents.items[index]), slot: contents.slots[index], revision: contents.revisions[index],
                     version: versions.isEmpty ? 0 : versions[index],
                     section: rowSections.isEmpty ? nil : sections?.sections[rowSections[index]]))
         }
         return LiveWindow(
-            entries: entries, sections: sections, total: contents.total, index: contents.index, hasMore: contents.hasMore,
+            rows: rows, items: contents.items, sections: sections, total: contents.total, index: contents.index, hasMore: contents.hasMore,
             state: ObjectIdentifier(state), position: contents.logPosition)
     }
 
     /// Rows (or markers) exactly as a page of `criteria` writes them, one byte array each,
-    /// and the earliest instant one of them goes stale.
-    func liveRows(_ entries: [LiveWindow.Entry], criteria: ListCriteria<C>, now: Date) -> (rows: [[UInt8]], expiry: Date?) {
-        guard !entries.isEmpty else { return ([], nil) }
+    /// for the window's rows at `indices`, and the earliest instant one of them goes stale.
+    func liveRows(_ window: LiveWindow, at indices: [Int], criteria: ListCriteria<C>, now: Date) -> (rows: [[UInt8]], expiry: Date?) {
+        guard !indices.isEmpty else { return ([], nil) }
         var bounds: [Int] = []
         let (bytes, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
-            for entry in entries {
+            for index in indices {
+                let row = window.rows[index]
                 let rowExpiry = Self.writeListRow(
-                    entry.item, version: entry.version, purpose: criteria.purpose, sectionMember: entry.section?.rowMember, in: &context,
-                    to: &json)
+                    window.items[index], version: row.version, purpose: criteria.purpose, sectionMember: row.section?.rowMember,
+                    in: &context, to: &json)
                 bounds.append(json.bytes.count)
                 if let rowExpiry { expiry = min(expiry ?? rowExpiry, rowExpiry) }
             }
             return expiry
         }
-        metrics.increment(.rowsFormatted, by: entries.count)
+        metrics.increment(.rowsFormatted, by: indices.count)
         // Rows after the first follow a comma the writer put between them.
         var rows: [[UInt8]] = []
         var start = 0

@@ -30,8 +30,8 @@ final class LiveList<C: ListCollection>: Sendable {
     /// A refresh is queued: later changes need not queue another, since a refresh reads the
     /// state as it is when it runs (under load, consecutive batches then share one event).
     private let isRefreshQueued = Atomic<Bool>(false)
-    /// When the last refresh began (nanoseconds on the monotonic clock).
-    private let lastRefresh = Atomic<UInt64>(0)
+    /// When its refreshes are due (events at least the pacing's interval apart).
+    let schedule = LiveSchedule()
 
     private struct Current {
         var criteria: ListCriteria<C> {
@@ -86,8 +86,8 @@ final class LiveList<C: ListCollection>: Sendable {
         throws(ListServiceError)
     {
         let window = try engine.liveWindow(criteria)
-        let (rows, expiry) = engine.liveRows(window.entries, criteria: criteria, now: engine.now)
-        let last = window.hasMore ? window.entries.last : nil
+        let (rows, expiry) = engine.liveRows(window, at: Array(window.rows.indices), criteria: criteria, now: engine.now)
+        let last = window.hasMore ? window.rows.indices.last : nil
         let counts = engine.counts(for: criteria)
         self.request = request
         self.purpose = purpose
@@ -97,13 +97,13 @@ final class LiveList<C: ListCollection>: Sendable {
         current = Locked(
             Current(
                 criteria: criteria, windowKey: LiveWindowKey(criteria), criteriaJSON: engine.criteriaJSON(criteria),
-                rows: zip(window.entries, rows).map {
+                rows: zip(window.rows, rows).map {
                     Row(id: $0.id, slot: $0.slot, revision: $0.revision, sectionKey: $0.sectionKey, bytes: $1)
                 },
                 total: window.total, position: Self.position(of: window, purpose: purpose),
-                nextCursor: last.map { engine.nextCursor(after: $0.item, criteria: criteria) },
-                cursorRow: last.map { RowIdentity(slot: $0.slot, revision: $0.revision) },
-                windowEnd: last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }, state: window.state,
+                nextCursor: last.map { engine.nextCursor(after: window.items[$0], criteria: criteria) },
+                cursorRow: last.map { RowIdentity(slot: window.rows[$0].slot, revision: window.rows[$0].revision) },
+                windowEnd: last.map { Self.sortPosition(of: window, at: $0, sort: criteria.sort) }, state: window.state,
                 v: hub.version(after: nil, at: window.position),
                 rowsExpiry: expiry, counts: counts.values, countsMembers: engine.countsMembers(counts, display: criteria.display),
                 countsValidUntil: counts.validUntil, sections: window.sections))
@@ -205,12 +205,6 @@ final class LiveList<C: ListCollection>: Sendable {
     /// Marks a refresh as queued; false when one already was (the caller then queues none).
     func queueRefresh() -> Bool { !isRefreshQueued.exchange(true, ordering: .acquiringAndReleasing) }
 
-    /// How long the next refresh should wait so events are `interval` apart (nanoseconds).
-    func refreshDelay(now: UInt64, interval: UInt64) -> UInt64 {
-        let last = lastRefresh.load(ordering: .relaxed)
-        return last == 0 || now >= last + interval ? 0 : last + interval - now
-    }
-
     /// Brings the window up to date and sends what changed: a delta, a `reset` when too much
     /// changed at once, or nothing. `at` is the commit time. `criteria` replaces the list's
     /// (time-relative criteria expired); `reformat` formats every row again (time passed, so
@@ -220,7 +214,6 @@ final class LiveList<C: ListCollection>: Sendable {
         reformat: Bool = false
     ) {
         isRefreshQueued.store(false, ordering: .releasing)  // changes from here on queue another
-        lastRefresh.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         current.withLock { current in
             if let newCriteria {
                 current.criteria = newCriteria
@@ -230,12 +223,13 @@ final class LiveList<C: ListCollection>: Sendable {
             let window =
                 engine.liveWindow(criteria, key: current.windowKey, memo: &windows)
                 ?? CollectionEngine<C>.LiveWindow(
-                    entries: [], sections: nil, total: 0, index: 0, hasMore: false, state: current.state, position: engine.state.position)
-            let last = window.hasMore ? window.entries.last : nil
-            let cursorRow = last.map { RowIdentity(slot: $0.slot, revision: $0.revision) }
+                    rows: [], items: [], sections: nil, total: 0, index: 0, hasMore: false, state: current.state,
+                    position: engine.state.position)
+            let last = window.hasMore ? window.rows.indices.last : nil
+            let cursorRow = last.map { RowIdentity(slot: window.rows[$0].slot, revision: window.rows[$0].revision) }
             let nextCursor =
                 cursorRow == current.cursorRow && newCriteria == nil && window.state == current.state
-                ? current.nextCursor : last.map { engine.nextCursor(after: $0.item, criteria: criteria) }
+                ? current.nextCursor : last.map { engine.nextCursor(after: window.items[$0], criteria: criteria) }
             let isSwapped = window.state != current.state
             let old = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let (rows, expiry) = rows(
@@ -253,7 +247,8 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             let changedSections = window.sections.flatMap { $0.deltaMembers(since: current.sections) }
             if let sections = window.sections { current.sections = sections }
-            let ops = WindowDiff.ops(from: current.rows.map { $0.id }, to: rows.map { $0.id }, changed: changed)
+            let ops = Self.ops(
+                from: current.rows.map(\.id), to: rows.map(\.id), changed: changed, key: current.windowKey, windows: &windows)
             let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
             let position = Self.position(of: window, purpose: purpose)
             let isPositionChanged = position != current.position
@@ -276,7 +271,7 @@ final class LiveList<C: ListCollection>: Sendable {
             current.position = position
             current.nextCursor = nextCursor
             current.cursorRow = cursorRow
-            current.windowEnd = last.map { LiveSortPosition(key: C.sortKey(of: $0.item, by: criteria.sort), id: $0.id) }
+            current.windowEnd = last.map { Self.sortPosition(of: window, at: $0, sort: criteria.sort) }
             current.state = window.state
             current.v = hub.version(after: current.v, at: window.position)
             current.snapshot = nil
@@ -312,9 +307,10 @@ final class LiveList<C: ListCollection>: Sendable {
         of window: CollectionEngine<C>.LiveWindow, before: [String: Row], criteria: ListCriteria<C>, usesMemo: Bool,
         engine: CollectionEngine<C>, memo: inout RowMemo
     ) -> (rows: [Row], expiry: Date?) {
-        var bytes = [[UInt8]?](repeating: nil, count: window.entries.count)
+        var bytes = [[UInt8]?](repeating: nil, count: window.rows.count)
         var missing: [Int] = []
-        for (index, entry) in window.entries.enumerated() {
+        for index in window.rows.indices {
+            let entry = window.rows[index]
             if let row = before[entry.id], row.slot == entry.slot, row.revision == entry.revision, row.sectionKey == entry.sectionKey {
                 bytes[index] = row.bytes
             } else if usesMemo, let known = memo[rowKey(of: entry, display: criteria.display)] {
@@ -323,25 +319,45 @@ final class LiveList<C: ListCollection>: Sendable {
                 missing.append(index)
             }
         }
-        let (formatted, expiry) = engine.liveRows(missing.map { window.entries[$0] }, criteria: criteria, now: engine.now)
+        let (formatted, expiry) = engine.liveRows(window, at: missing, criteria: criteria, now: engine.now)
         for (index, row) in zip(missing, formatted) {
             bytes[index] = row
-            memo[rowKey(of: window.entries[index], display: criteria.display)] = row
+            memo[rowKey(of: window.rows[index], display: criteria.display)] = row
         }
-        let rows = window.entries.enumerated().map { index, entry in
-            Row(id: entry.id, slot: entry.slot, revision: entry.revision, sectionKey: entry.sectionKey, bytes: bytes[index] ?? [])
+        var rows: [Row] = []
+        rows.reserveCapacity(window.rows.count)
+        for index in window.rows.indices {
+            let entry = window.rows[index]
+            rows.append(
+                Row(id: entry.id, slot: entry.slot, revision: entry.revision, sectionKey: entry.sectionKey, bytes: bytes[index] ?? []))
         }
         return (rows, expiry)
     }
 
+    /// The ops from `old` to `new`, as the round's memo of the window holds them when the
+    /// same (lists sharing a window had the same rows before, most often), else found now.
+    private static func ops(
+        from old: [String], to new: [String], changed: Set<String>, key: LiveWindowKey, windows: inout WindowMemo
+    ) -> [WindowOp] {
+        if let known = windows[key]?.diff, known.old == old, known.new == new, known.changed == changed { return known.ops }
+        let ops = WindowDiff.ops(from: old, to: new, changed: changed)
+        windows[key]?.diff = LiveDiffMemo(old: old, new: new, changed: changed, ops: ops)
+        return ops
+    }
+
     /// What names a row's formatting within one batch.
-    private func rowKey(of entry: CollectionEngine<C>.LiveWindow.Entry, display: DisplayContext) -> RowKey {
+    private func rowKey(of entry: LiveWindowRow, display: DisplayContext) -> RowKey {
         RowKey(slot: entry.slot, revision: entry.revision, display: display, purpose: purpose, sectionKey: entry.sectionKey)
+    }
+
+    /// Where the window's row at `index` sorts.
+    private static func sortPosition(of window: CollectionEngine<C>.LiveWindow, at index: Int, sort: C.SortField) -> LiveSortPosition {
+        LiveSortPosition(key: C.sortKey(of: window.items[index], by: sort), id: window.rows[index].id)
     }
 
     /// Where a list's window sits; a map's window is its whole list.
     private static func position(of window: CollectionEngine<C>.LiveWindow, purpose: ListPurpose) -> PagePosition? {
-        purpose == .list ? PagePosition(index: window.index, rows: window.entries.count, total: window.total) : nil
+        purpose == .list ? PagePosition(index: window.index, rows: window.rows.count, total: window.total) : nil
     }
 
     /// A slow stream drained: it gets the window as it is now, then events again.

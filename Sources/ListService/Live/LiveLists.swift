@@ -103,8 +103,8 @@ package final class LiveLists<C: ListCollection>: Sendable {
     }
 
     /// Brings `lists` up to date, each on its display context's queue, with one row memo per
-    /// queue and batch; a list that sent an event less than the pacing's interval ago waits
-    /// out the rest.
+    /// queue and batch; a list whose last refresh was due less than the pacing's interval ago
+    /// waits out the rest.
     private func refresh(_ lists: [LiveList<C>], engine: CollectionEngine<C>) {
         let at = engine.now
         let now = DispatchTime.now().uptimeNanoseconds
@@ -112,7 +112,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
         var rounds: [Round: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
         for list in lists {
             let queue = hub.queue(for: list.display)
-            rounds[Round(queue: ObjectIdentifier(queue), delay: list.refreshDelay(now: now, interval: interval)), default: (queue, [])]
+            rounds[Round(queue: ObjectIdentifier(queue), delay: list.schedule.delay(now: now, interval: interval)), default: (queue, [])]
                 .lists.append(list)
         }
         for (round, (queue, lists)) in rounds {

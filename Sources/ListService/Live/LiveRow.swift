@@ -6,6 +6,18 @@ struct LiveRowIdentity: Equatable {
     let revision: UInt32
 }
 
+/// A row of a window as the engine read it: which item, at which revision and version, and
+/// in a grouped list its section.
+struct LiveWindowRow {
+    let id: String
+    let slot: Int32
+    let revision: UInt32
+    let version: UInt64
+    let section: ListSections.Section?
+
+    var sectionKey: String? { section?.key }
+}
+
 /// Where an item sorts in a list: its sort key, ties broken by id.
 struct LiveSortPosition {
     let key: SortKey
@@ -70,9 +82,20 @@ struct LiveWindowKey: Hashable {
     }
 }
 
-/// A window read for one refresh round, with the state and version it was read at.
+/// A window read for one refresh round, with the state and version it was read at, and the
+/// last diff found against it.
 struct LiveWindowMemo<C: ListCollection> {
     let state: ObjectIdentifier
     let version: UInt64
     let window: CollectionEngine<C>.LiveWindow?
+    var diff: LiveDiffMemo?
+}
+
+/// The ops from one window's ids to the next: the same for every list of a round that shared
+/// the window before and after (they differ only in locale and zone), so found once.
+struct LiveDiffMemo {
+    let old: [String]
+    let new: [String]
+    let changed: Set<String>
+    let ops: [WindowOp]
 }

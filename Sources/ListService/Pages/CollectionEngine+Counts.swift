@@ -149,9 +149,7 @@ extension CollectionEngine {
     /// them); with `changedSince`, only the counts that differ from those (a live delta's).
     func countsMembers(_ counts: ListCounts, display: DisplayContext, changedSince previous: [Int]? = nil) -> [UInt8] {
         let shown = counts.values.indices.filter { previous == nil || previous?[$0] != counts.values[$0] }
-        let texts = counts.formatted(for: display.localeTag) { values in
-            formatters.formatters(for: display).withFormatters { formatting in values.map { formatting.count($0) } }
-        }
+        let texts = counts.formatted(for: display.localeTag) { formatters.counts($0, display: display) }
         var json = JSONWriter(reservingCapacity: 256)
         json.beginObject()
         json.key("counts")
