@@ -229,13 +229,20 @@ final class LiveList<C: ListCollection>: Sendable {
             let cursorRow = last.map { RowIdentity(slot: window.rows[$0].slot, revision: window.rows[$0].revision) }
             let nextCursor =
                 cursorRow == current.cursorRow && newCriteria == nil && window.state == current.state
-                ? current.nextCursor : last.map { engine.nextCursor(after: window.items[$0], criteria: criteria) }
+                ? current.nextCursor
+                : last.map {
+                    Self.nextCursor(after: $0, of: window, criteria: criteria, engine: engine, key: current.windowKey, windows: &windows)
+                }
             let isSwapped = window.state != current.state
-            let old = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            // By slot (stable for an item within a state, and cheaper to hash than an id).
+            let old = Dictionary(current.rows.map { ($0.slot, $0) }, uniquingKeysWith: { first, _ in first })
             let (rows, expiry) = rows(
                 of: window, before: reformat || isSwapped ? [:] : old, criteria: criteria, usesMemo: !reformat, engine: engine, memo: &memo)
             var changed = Set<String>()
-            for row in rows { if let before = old[row.id], before.bytes != row.bytes { changed.insert(row.id) } }
+            for row in rows {
+                let before = old[row.slot].flatMap { $0.id == row.id ? $0 : nil } ?? current.rows.first { $0.id == row.id }
+                if let before, before.bytes != row.bytes { changed.insert(row.id) }
+            }
             let counts = engine.counts(for: criteria)
             current.countsValidUntil = counts.validUntil
             let changedCounts =
@@ -300,18 +307,18 @@ final class LiveList<C: ListCollection>: Sendable {
         }
     }
 
-    /// The window's rows: as formatted before where their item is unchanged since (`before`),
+    /// The window's rows: as formatted before where their item is unchanged since (`before`, by slot),
     /// else as formatted earlier in this batch for the same display (`memo`), else formatted
     /// now and remembered; with the earliest instant a row formatted now goes stale.
     private func rows(
-        of window: CollectionEngine<C>.LiveWindow, before: [String: Row], criteria: ListCriteria<C>, usesMemo: Bool,
+        of window: CollectionEngine<C>.LiveWindow, before: [Int32: Row], criteria: ListCriteria<C>, usesMemo: Bool,
         engine: CollectionEngine<C>, memo: inout RowMemo
     ) -> (rows: [Row], expiry: Date?) {
         var bytes = [[UInt8]?](repeating: nil, count: window.rows.count)
         var missing: [Int] = []
         for index in window.rows.indices {
             let entry = window.rows[index]
-            if let row = before[entry.id], row.slot == entry.slot, row.revision == entry.revision, row.sectionKey == entry.sectionKey {
+            if let row = before[entry.slot], row.id == entry.id, row.revision == entry.revision, row.sectionKey == entry.sectionKey {
                 bytes[index] = row.bytes
             } else if usesMemo, let known = memo[rowKey(of: entry, display: criteria.display)] {
                 bytes[index] = known
@@ -343,6 +350,19 @@ final class LiveList<C: ListCollection>: Sendable {
         let ops = WindowDiff.ops(from: old, to: new, changed: changed)
         windows[key]?.diff = LiveDiffMemo(old: old, new: new, changed: changed, ops: ops)
         return ops
+    }
+
+    /// The cursor after the window's row at `index`, as the round's memo of the window holds it
+    /// when made for that row in that state (lists sharing a window share it), else made now.
+    private static func nextCursor(
+        after index: Int, of window: CollectionEngine<C>.LiveWindow, criteria: ListCriteria<C>, engine: CollectionEngine<C>,
+        key: LiveWindowKey, windows: inout WindowMemo
+    ) -> String {
+        let row = RowIdentity(slot: window.rows[index].slot, revision: window.rows[index].revision)
+        if let memo = windows[key], memo.state == window.state, let known = memo.nextCursor, known.row == row { return known.cursor }
+        let cursor = engine.nextCursor(after: window.items[index], criteria: criteria)
+        if windows[key]?.state == window.state { windows[key]?.nextCursor = (row, cursor) }
+        return cursor
     }
 
     /// What names a row's formatting within one batch.

@@ -109,11 +109,13 @@ package final class LiveLists<C: ListCollection>: Sendable {
         let at = engine.now
         let now = DispatchTime.now().uptimeNanoseconds
         let interval = hub.pacing.interval(now: now)
-        var rounds: [Round: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
+        var rounds: [LiveRound: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
         for list in lists {
             let queue = hub.queue(for: list.display)
-            rounds[Round(queue: ObjectIdentifier(queue), delay: list.schedule.delay(now: now, interval: interval)), default: (queue, [])]
-                .lists.append(list)
+            rounds[
+                LiveRound(queue: ObjectIdentifier(queue), delay: list.schedule.delay(now: now, interval: interval)), default: (queue, [])
+            ]
+            .lists.append(list)
         }
         for (round, (queue, lists)) in rounds {
             let job: @Sendable () -> Void = {
@@ -127,12 +129,6 @@ package final class LiveLists<C: ListCollection>: Sendable {
                 queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: now + round.delay), execute: job)
             }
         }
-    }
-
-    /// Lists refreshed together: on one queue, after one delay (nanoseconds).
-    private struct Round: Hashable {
-        let queue: ObjectIdentifier
-        let delay: UInt64
     }
 
     /// Every item was replaced (a bulk import): every list resets.
@@ -216,4 +212,11 @@ package enum LiveOpenError: Error, Sendable {
 /// first event. Discarding it unstarted gives its place under the caps back.
 package struct LiveOpening: Sendable {
     package let start: @Sendable (any LiveSubscriber) -> Void
+}
+
+/// Lists refreshed together: on one queue, after one delay (nanoseconds). Outside the generic
+/// class, so hashing it needs no metadata made at run time.
+private struct LiveRound: Hashable {
+    let queue: ObjectIdentifier
+    let delay: UInt64
 }

@@ -82,13 +82,15 @@ struct LiveWindowKey: Hashable {
     }
 }
 
-/// A window read for one refresh round, with the state and version it was read at, and the
-/// last diff found against it.
+/// A window read for one refresh round, with the state and version it was read at, and what
+/// lists sharing it found from it last (their diff, their next page's cursor).
 struct LiveWindowMemo<C: ListCollection> {
     let state: ObjectIdentifier
     let version: UInt64
     let window: CollectionEngine<C>.LiveWindow?
     var diff: LiveDiffMemo?
+    /// The cursor after a last row, made once for the lists sharing the window.
+    var nextCursor: (row: LiveRowIdentity, cursor: String)?
 }
 
 /// The ops from one window's ids to the next: the same for every list of a round that shared
