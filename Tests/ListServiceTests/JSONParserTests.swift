@@ -112,4 +112,19 @@ import Testing
         guard case .object(let object) = parsed else { throw CancellationError() }
         #expect(object["s"] == .string("a\"b\\c\n\u{1}ü"))
     }
+
+    @Test func integersAreWrittenAsTheirDecimalText_atEveryMagnitudeAndSign() {
+        var generator = SystemRandomNumberGenerator()
+        let samples =
+            [0, 1, -1, 9, 10, -10, 99, 100, 1_234_567, Int.max, Int.min, Int.max - 1, Int.min + 1]
+            + (0..<500).map { _ in Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...63, using: &generator) }
+        for value in samples {
+            var json = JSONWriter(reservingCapacity: 8)
+            json.beginArray()
+            json.int(value)
+            json.int(value)
+            json.endArray()
+            #expect(String(decoding: json.bytes, as: UTF8.self) == "[\(value),\(value)]")
+        }
+    }
 }

@@ -50,19 +50,27 @@ public final class ResponseStream: Sendable {
     /// (what is unsent then waits in the connection for the socket to take it), on the last
     /// loop's thread; at once when no stream is open.
     public static func broadcast(_ bytes: [UInt8], to streams: [ResponseStream], written: (@Sendable () -> Void)? = nil) {
-        var byLoop: [ObjectIdentifier: (loop: LoopHandle, keys: [ConnectionKey])] = [:]
+        // The loops are few (one per core): found by a look along them, each with room for every key.
+        var byLoop: [(loop: LoopHandle, keys: [ConnectionKey])] = []
         for stream in streams where stream.isOpen {
             stream.queuedBytes.add(bytes.count, ordering: .relaxed)
-            byLoop[ObjectIdentifier(stream.loop), default: (stream.loop, [])].keys.append(stream.key)
+            if let index = byLoop.firstIndex(where: { $0.loop === stream.loop }) {
+                byLoop[index].keys.append(stream.key)
+            } else {
+                var keys: [ConnectionKey] = []
+                keys.reserveCapacity(streams.count)
+                keys.append(stream.key)
+                byLoop.append((stream.loop, keys))
+            }
         }
         guard let written else {
-            for (loop, keys) in byLoop.values { loop.submit(.streamBroadcast(keys, bytes, written: nil)) }
+            for (loop, keys) in byLoop { loop.submit(.streamBroadcast(keys, bytes, written: nil)) }
             return
         }
         guard !byLoop.isEmpty else { return written() }
         let loopsLeft = Countdown(byLoop.count)
         let done: @Sendable () -> Void = { if loopsLeft.finishOne() { written() } }
-        for (loop, keys) in byLoop.values { loop.submit(.streamBroadcast(keys, bytes, written: done)) }
+        for (loop, keys) in byLoop { loop.submit(.streamBroadcast(keys, bytes, written: done)) }
     }
 
     /// Ends the body; the connection then serves the next request or closes.

@@ -15,6 +15,8 @@ final class LiveList<C: ListCollection>: Sendable {
     let purpose: ListPurpose
     /// Its locale and zone, which pick its update queue.
     let display: DisplayContext
+    /// Where it is brought up to date (the hub's queue for its display, found once).
+    let updateQueue: DispatchQueue
     private let hub: LiveHub
     private let current: Locked<Current>
 
@@ -92,6 +94,7 @@ final class LiveList<C: ListCollection>: Sendable {
         self.request = request
         self.purpose = purpose
         self.display = criteria.display
+        updateQueue = hub.queue(for: criteria.display)
         self.hub = hub
         epoch = Self.epoch(of: criteria.access, hub: hub)
         current = Locked(
@@ -453,8 +456,8 @@ final class LiveList<C: ListCollection>: Sendable {
         for stream in current.streams where !stream.isSlow.load(ordering: .relaxed) {
             if stream.subscriber.unsentBytes > hub.configuration.maxUnsentBytes {
                 stream.isSlow.store(true, ordering: .relaxed)
-                stream.subscriber.whenDrained { [weak self, hub, display] in
-                    hub.queue(for: display).async { [weak self] in self?.recover(stream) }
+                stream.subscriber.whenDrained { [weak self, updateQueue] in
+                    updateQueue.async { [weak self] in self?.recover(stream) }
                 }
                 continue
             }

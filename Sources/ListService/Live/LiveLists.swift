@@ -109,15 +109,18 @@ package final class LiveLists<C: ListCollection>: Sendable {
         let at = engine.now
         let now = DispatchTime.now().uptimeNanoseconds
         let interval = hub.pacing.interval(now: now)
-        var rounds: [LiveRound: (queue: DispatchQueue, lists: [LiveList<C>])] = [:]
+        var rounds: [(round: LiveRound, queue: DispatchQueue, lists: [LiveList<C>])] = []
+        var roundIndex: [LiveRound: Int] = [:]  // not generic: hashed without metadata made at run time
         for list in lists {
-            let queue = hub.queue(for: list.display)
-            rounds[
-                LiveRound(queue: ObjectIdentifier(queue), delay: list.schedule.delay(now: now, interval: interval)), default: (queue, [])
-            ]
-            .lists.append(list)
+            let round = LiveRound(queue: ObjectIdentifier(list.updateQueue), delay: list.schedule.delay(now: now, interval: interval))
+            if let index = roundIndex[round] {
+                rounds[index].lists.append(list)
+            } else {
+                roundIndex[round] = rounds.count
+                rounds.append((round, list.updateQueue, [list]))
+            }
         }
-        for (round, (queue, lists)) in rounds {
+        for (round, queue, lists) in rounds {
             let job: @Sendable () -> Void = {
                 var memo = LiveList<C>.RowMemo()
                 var windows = LiveList<C>.WindowMemo()
@@ -146,7 +149,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
         for (criteria, list) in all {
             if list.sweep(now: now) { idle.append(criteria) }
             if wallNow >= list.validUntil {
-                hub.queue(for: list.display).async { [weak self] in self?.expire(list, under: criteria, engine: engine) }
+                list.updateQueue.async { [weak self] in self?.expire(list, under: criteria, engine: engine) }
             }
         }
         guard !idle.isEmpty else { return }
@@ -179,7 +182,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
         let until = list.validUntil
         guard until < .distantFuture else { return }
         let delay = max(0, until.timeIntervalSince(engine.now))
-        hub.queue(for: list.display).asyncAfter(deadline: .now() + delay) { [weak self, weak engine, weak list] in
+        list.updateQueue.asyncAfter(deadline: .now() + delay) { [weak self, weak engine, weak list] in
             guard let self, let engine, let list, engine.now >= list.validUntil else { return }
             guard let key = self.lists.withLock({ $0.first { $0.value === list }?.key }) else { return }
             self.expire(list, under: key, engine: engine)
@@ -214,8 +217,7 @@ package struct LiveOpening: Sendable {
     package let start: @Sendable (any LiveSubscriber) -> Void
 }
 
-/// Lists refreshed together: on one queue, after one delay (nanoseconds). Outside the generic
-/// class, so hashing it needs no metadata made at run time.
+/// Lists refreshed together: on one queue, after one delay (nanoseconds).
 private struct LiveRound: Hashable {
     let queue: ObjectIdentifier
     let delay: UInt64
