@@ -61,10 +61,10 @@ final class LiveList<C: ListCollection>: Sendable {
         var streams: [LiveStream] = []
         var lastEvent: ContinuousClock.Instant = .now
         var unwatchedSince: ContinuousClock.Instant?
-        /// Its counts' numbers, their members as a page writes them, and when they go stale
-        /// by themselves (a new month, a task falling due).
+        /// Its counts' numbers, their text in its locale (a snapshot writes the members from
+        /// both), and when they go stale by themselves (a new month, a task falling due).
         var counts: [Int]
-        var countsMembers: [UInt8]
+        var countTexts: [String]
         var countsValidUntil: Date
         /// A grouped list's sections as last sent.
         var sections: ListSections?
@@ -108,7 +108,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 cursorRow: last.map { RowIdentity(slot: window.rows[$0].slot, revision: window.rows[$0].revision) },
                 windowEnd: last.map { Self.sortPosition(of: window, at: $0, sort: criteria.sort) }, state: window.state,
                 v: hub.version(after: nil, at: window.position),
-                rowsExpiry: expiry, counts: counts.values, countsMembers: engine.countsMembers(counts, display: criteria.display),
+                rowsExpiry: expiry, counts: counts.values, countTexts: engine.countTexts(counts, display: criteria.display),
                 countsValidUntil: counts.validUntil, sections: window.sections))
     }
 
@@ -238,7 +238,9 @@ final class LiveList<C: ListCollection>: Sendable {
                 }
             let isSwapped = window.state != current.state
             // By slot (stable for an item within a state, and cheaper to hash than an id).
-            let old = Dictionary(current.rows.map { ($0.slot, $0) }, uniquingKeysWith: { first, _ in first })
+            var old: [Int32: Row] = [:]
+            old.reserveCapacity(current.rows.count)
+            for row in current.rows where old[row.slot] == nil { old[row.slot] = row }
             let (rows, expiry) = rows(
                 of: window, before: reformat || isSwapped ? [:] : old, criteria: criteria, usesMemo: !reformat, engine: engine, memo: &memo)
             var changed = Set<String>()
@@ -248,12 +250,12 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             let counts = engine.counts(for: criteria)
             current.countsValidUntil = counts.validUntil
-            let changedCounts =
-                counts.values == current.counts
-                ? nil : engine.countsMembers(counts, display: criteria.display, changedSince: current.counts)
-            if changedCounts != nil {
+            var changedCounts: [UInt8]?
+            if counts.values != current.counts {
+                let texts = engine.countTexts(counts, display: criteria.display)
+                changedCounts = CollectionEngine<C>.countsMembers(values: counts.values, texts: texts, changedSince: current.counts)
                 current.counts = counts.values
-                current.countsMembers = engine.countsMembers(counts, display: criteria.display)
+                current.countTexts = texts
             }
             let changedSections = window.sections.flatMap { $0.deltaMembers(since: current.sections) }
             if let sections = window.sections { current.sections = sections }
@@ -494,7 +496,7 @@ final class LiveList<C: ListCollection>: Sendable {
     private func snapshotBody(_ current: Current) -> [UInt8] {
         CollectionEngine<C>.pageBody(
             total: current.total, nextCursor: current.nextCursor, purpose: purpose, position: current.position,
-            counts: current.countsMembers, sections: current.sections,
+            counts: CollectionEngine<C>.countsMembers(values: current.counts, texts: current.countTexts), sections: current.sections,
             criteria: current.criteriaJSON, itemsBytes: current.rows.reduce(current.rows.count + 2) { $0 + $1.bytes.count }
         ) {
             json in
@@ -510,16 +512,21 @@ final class LiveList<C: ListCollection>: Sendable {
         v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, position: PagePosition?, counts: [UInt8]?, sections: [UInt8]?,
         ops: [WindowOp], rows: [Row]
     ) -> [UInt8] {
-        // Only inserted and updated rows are sent: look up those, not the whole window (a map's may be thousands).
-        let sent = Set(
-            ops.compactMap { op -> String? in
-                switch op {
-                case .insert(let id, _), .update(let id): id
-                case .remove, .move: nil
-                }
-            })
+        // Only inserted and updated rows are sent: look up those, not the whole window (a map's
+        // may be thousands); a few (one, most often) by a look along the window, more by a set.
+        let sent = ops.compactMap { op -> String? in
+            switch op {
+            case .insert(let id, _), .update(let id): id
+            case .remove, .move: nil
+            }
+        }
         var rowByID: [String: [UInt8]] = [:]
-        for row in rows where sent.contains(row.id) { rowByID[row.id] = row.bytes }
+        if sent.count <= 4 {
+            for id in sent { rowByID[id] = rows.first { $0.id == id }?.bytes }
+        } else {
+            let wanted = Set(sent)
+            for row in rows where wanted.contains(row.id) { rowByID[row.id] = row.bytes }
+        }
         var json = JSONWriter(reservingCapacity: 256)
         json.beginObject()
         json.field("v", Int(v))

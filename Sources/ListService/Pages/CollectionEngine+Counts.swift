@@ -148,15 +148,24 @@ extension CollectionEngine {
     /// for `display` ("2.987" in German; once per counts and locale, however many lists show
     /// them); with `changedSince`, only the counts that differ from those (a live delta's).
     func countsMembers(_ counts: ListCounts, display: DisplayContext, changedSince previous: [Int]? = nil) -> [UInt8] {
-        let shown = counts.values.indices.filter { previous == nil || previous?[$0] != counts.values[$0] }
-        let texts = counts.formatted(for: display.localeTag) { formatters.counts($0, display: display) }
+        Self.countsMembers(values: counts.values, texts: countTexts(counts, display: display), changedSince: previous)
+    }
+
+    /// The counts' values formatted for `display`'s locale (once per counts and locale).
+    func countTexts(_ counts: ListCounts, display: DisplayContext) -> [String] {
+        counts.formatted(for: display.localeTag) { formatters.counts($0, display: display) }
+    }
+
+    /// The members of counts whose values and texts are known (see `countsMembers(_:display:changedSince:)`).
+    static func countsMembers(values: [Int], texts: [String], changedSince previous: [Int]? = nil) -> [UInt8] {
+        let shown = values.indices.filter { previous == nil || previous?[$0] != values[$0] }
         var json = JSONWriter(reservingCapacity: 256)
         json.beginObject()
         json.key("counts")
         json.beginObject()
         for index in shown {
             json.key(C.countNames[index])
-            json.int(counts.values[index])
+            json.int(values[index])
         }
         json.endObject()
         json.key("formattedCounts")
