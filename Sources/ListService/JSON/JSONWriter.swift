@@ -94,21 +94,8 @@ package struct JSONWriter {
 
     package mutating func int(_ value: Int) {
         separate()
-        // Its digits from the right into a stack buffer, appended at once (no string made).
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        ASCIIDecimal.withDigits(of: UInt64(value.magnitude)) { bytes.append(contentsOf: $0) }  // no string made
         needsComma = true
     }
 

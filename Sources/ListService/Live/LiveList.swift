@@ -244,8 +244,18 @@ final class LiveList<C: ListCollection>: Sendable {
             let (rows, expiry) = rows(
                 of: window, before: reformat || isSwapped ? [:] : old, criteria: criteria, usesMemo: !reformat, engine: engine, memo: &memo)
             var changed = Set<String>()
+            // A row its slot does not find (a new one; an item deleted and made again; every row
+            // after a swap) is looked up by id: along a short window, in a long one (a map's) by
+            // ids indexed once.
+            var oldByID: [String: Row]?
             for row in rows {
-                let before = old[row.slot].flatMap { $0.id == row.id ? $0 : nil } ?? current.rows.first { $0.id == row.id }
+                var before = old[row.slot].flatMap { $0.id == row.id ? $0 : nil }
+                if before == nil, current.rows.count <= 64 {
+                    before = current.rows.first { $0.id == row.id }
+                } else if before == nil {
+                    if oldByID == nil { oldByID = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+                    before = oldByID?[row.id]
+                }
                 if let before, before.bytes != row.bytes { changed.insert(row.id) }
             }
             let counts = engine.counts(for: criteria)
