@@ -237,26 +237,19 @@ final class LiveList<C: ListCollection>: Sendable {
                     Self.nextCursor(after: $0, of: window, criteria: criteria, engine: engine, key: current.windowKey, windows: &windows)
                 }
             let isSwapped = window.state != current.state
-            // By slot (stable for an item within a state, and cheaper to hash than an id).
-            var old: [Int32: Row] = [:]
-            old.reserveCapacity(current.rows.count)
-            for row in current.rows where old[row.slot] == nil { old[row.slot] = row }
+            var previous = LivePreviousRows(current.rows)
             let (rows, expiry) = rows(
-                of: window, before: reformat || isSwapped ? [:] : old, criteria: criteria, usesMemo: !reformat, engine: engine, memo: &memo)
+                of: window, before: reformat || isSwapped ? [:] : previous.bySlot, criteria: criteria, usesMemo: !reformat, engine: engine,
+                memo: &memo)
+            // Rows whose content changed (updates) and rows new to the window (inserts): what a delta carries.
             var changed = Set<String>()
-            // A row its slot does not find (a new one; an item deleted and made again; every row
-            // after a swap) is looked up by id: along a short window, in a long one (a map's) by
-            // ids indexed once.
-            var oldByID: [String: Row]?
+            var sentRows: [String: [UInt8]] = [:]
             for row in rows {
-                var before = old[row.slot].flatMap { $0.id == row.id ? $0 : nil }
-                if before == nil, current.rows.count <= 64 {
-                    before = current.rows.first { $0.id == row.id }
-                } else if before == nil {
-                    if oldByID == nil { oldByID = Dictionary(current.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
-                    before = oldByID?[row.id]
+                if let before = previous.row(id: row.id, slot: row.slot) {
+                    guard before.bytes != row.bytes else { continue }
+                    changed.insert(row.id)
                 }
-                if let before, before.bytes != row.bytes { changed.insert(row.id) }
+                sentRows[row.id] = row.bytes
             }
             let counts = engine.counts(for: criteria)
             current.countsValidUntil = counts.validUntil
@@ -297,7 +290,7 @@ final class LiveList<C: ListCollection>: Sendable {
             current.state = window.state
             current.v = hub.version(after: current.v, at: window.position)
             current.snapshot = nil
-            let burstLimit = max(4, (purpose == .map ? max(rows.count, old.count) : criteria.limit) / 2)
+            let burstLimit = max(4, (purpose == .map ? max(rows.count, previous.bySlot.count) : criteria.limit) / 2)
             if isSwapped || ops.count > burstLimit {
                 current.ring.removeAll()  // a reset cannot be replayed as ops
                 hub.metrics.countReset(.burst)
@@ -313,7 +306,8 @@ final class LiveList<C: ListCollection>: Sendable {
                 "delta", token: LiveToken(epoch: epoch, v: current.v),
                 data: Self.deltaBody(
                     v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(nextCursor) : nil,
-                    position: isPositionChanged ? position : nil, counts: changedCounts, sections: changedSections, ops: ops, rows: rows))
+                    position: isPositionChanged ? position : nil, counts: changedCounts, sections: changedSections, ops: ops,
+                    sentRows: sentRows))
             current.ring.append((base, delta))
             if current.ring.count > hub.configuration.replayEvents {
                 current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents)
@@ -520,23 +514,8 @@ final class LiveList<C: ListCollection>: Sendable {
     /// `["sections":…,]["removedSections":…,]"ops":[…]}`.
     private static func deltaBody(
         v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, position: PagePosition?, counts: [UInt8]?, sections: [UInt8]?,
-        ops: [WindowOp], rows: [Row]
+        ops: [WindowOp], sentRows: [String: [UInt8]]
     ) -> [UInt8] {
-        // Only inserted and updated rows are sent: look up those, not the whole window (a map's
-        // may be thousands); a few (one, most often) by a look along the window, more by a set.
-        let sent = ops.compactMap { op -> String? in
-            switch op {
-            case .insert(let id, _), .update(let id): id
-            case .remove, .move: nil
-            }
-        }
-        var rowByID: [String: [UInt8]] = [:]
-        if sent.count <= 4 {
-            for id in sent { rowByID[id] = rows.first { $0.id == id }?.bytes }
-        } else {
-            let wanted = Set(sent)
-            for row in rows where wanted.contains(row.id) { rowByID[row.id] = row.bytes }
-        }
         var json = JSONWriter(reservingCapacity: 256)
         json.beginObject()
         json.field("v", Int(v))
@@ -565,12 +544,12 @@ final class LiveList<C: ListCollection>: Sendable {
                 json.field("op", "insert")
                 json.field("index", index)
                 json.key("row")
-                json.raw(rowByID[id] ?? Array("null".utf8))
+                json.raw(sentRows[id] ?? Array("null".utf8))
             case .update(let id):
                 json.field("op", "update")
                 json.field("id", id)
                 json.key("row")
-                json.raw(rowByID[id] ?? Array("null".utf8))
+                json.raw(sentRows[id] ?? Array("null".utf8))
             }
             json.endObject()
         }

@@ -18,6 +18,32 @@ struct LiveWindowRow {
     var sectionKey: String? { section?.key }
 }
 
+/// A window's rows as last sent, found by slot (stable for an item within a state, and cheaper
+/// to hash than an id); a row its slot does not find (a new one, an item deleted and made
+/// again, every row after a swap) by id: along a short window, by ids indexed once in a long
+/// one (a map's).
+struct LivePreviousRows {
+    let bySlot: [Int32: LiveRow]
+    private let rows: [LiveRow]
+    private var byID: [String: LiveRow]?
+
+    init(_ rows: [LiveRow]) {
+        var bySlot: [Int32: LiveRow] = [:]
+        bySlot.reserveCapacity(rows.count)
+        for row in rows where bySlot[row.slot] == nil { bySlot[row.slot] = row }
+        self.bySlot = bySlot
+        self.rows = rows
+    }
+
+    /// The previous row of the item `id`, now in `slot`.
+    mutating func row(id: String, slot: Int32) -> LiveRow? {
+        if let row = bySlot[slot], row.id == id { return row }
+        if rows.count <= 64 { return rows.first { $0.id == id } }
+        if byID == nil { byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        return byID?[id]
+    }
+}
+
 /// Where an item sorts in a list: its sort key, ties broken by id.
 struct LiveSortPosition {
     let key: SortKey
