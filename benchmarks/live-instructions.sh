@@ -3,8 +3,9 @@
 # callgrind on 10,000 orders, 1,000 streams over 100 lists (5 locales x 20 zones, the live-bench
 # scenario 1 shape), WRITES orders created (default 10) each entering every window, 1.5 s apart so
 # none share an event; counted only inside `LiveList.refresh` and the writer's `LiveLists.changed`.
+# Rows and counts read the clock (what "today" and the month hold in each zone): compare builds
+# counted in the same hour.
 #   benchmarks/live-instructions.sh BINARY
-# The binary is copied and stripped of debug information first (as in cold-instructions.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BINARY=${1:?usage: benchmarks/live-instructions.sh BINARY}
@@ -12,26 +13,18 @@ WRITES="${WRITES:-10}"
 PORT="${PORT:-18610}"
 DATA_DIR="${LIVE_DATA_DIR:-/tmp/listdata-10k}"
 source benchmarks/setup.sh
-command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+source benchmarks/callgrind.sh
 [[ -s "$DATA_DIR/orders.json" ]] || python3 "$SHARED/data/generate.py" --orders 10000 --tasks 1000 --quakes 1000 --out "$DATA_DIR"
 swift build -c release --product live-load >/dev/null
-WORK=$(mktemp -d)
-trap 'kill "${PID:-}" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-cp "$BINARY" "$WORK/server" && strip -d "$WORK/server"
-valgrind --tool=callgrind --callgrind-out-file="$WORK/out" \
-  --toggle-collect='*LiveA0C7refresh6engine2at4memo7windows*' --toggle-collect='*LiveListsC7changed*' \
-  "$WORK/server" --port "$PORT" --data "$DATA_DIR" --in-memory --no-access-log --rate-limit off --write-rate-limit off >/dev/null 2>&1 &
-PID=$!
-for _ in $(seq 600); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && break; sleep 0.5; done
+callgrind_start "$BINARY" --toggle-collect='*LiveA0C7refresh6engine2at4memo7windows*' --toggle-collect='*LiveListsC7changed*' \
+  -- --data "$DATA_DIR"
 .build/release/live-load "$PORT" 1000 --lists 100 --writes "$WRITES" --interval 1500 --hold 5 | tail -1
-callgrind_control -d "$PID" >/dev/null 2>&1
-kill "$PID"; wait "$PID" 2>/dev/null || true
-report=$(callgrind_annotate --inclusive=yes --tree=caller "$WORK/out".1 2>/dev/null)
+callgrind_stop
+report=$(callgrind_report --inclusive=yes --tree=caller)
 # The refresh's inclusive count and its number of calls; the writer's part, if not inlined.
-refresh=$(grep -E '^ *[0-9,]+ .*\*  \?\?\?:.*LiveA0C7refresh6engine2at4memo7windows8criteria8reformat.*SgSbtF \[' <<<"$report" | head -1)
-calls=$(grep -B3 -E '^ *[0-9,]+ .*\*  \?\?\?:.*LiveA0C7refresh6engine2at4memo7windows8criteria8reformat.*SgSbtF \[' <<<"$report" |
-  grep -o '([0-9,]*x)' | tr -d '(x),' | awk '{s += $1} END {print s + 0}')
-instructions=$(awk '{gsub(",", "", $1); print $1}' <<<"$refresh")
+refresh='^ *[0-9,]+ .*\*  \?\?\?:.*LiveA0C7refresh6engine2at4memo7windows8criteria8reformat.*SgSbtF \['
+instructions=$(grep -E "$refresh" <<<"$report" | head -1 | awk '{gsub(",", "", $1); print $1}')
+calls=$(grep -B3 -E "$refresh" <<<"$report" | grep -o '([0-9,]*x)' | tr -d '(x),' | awk '{s += $1} END {print s + 0}')
 echo "LiveList.refresh: $instructions instructions in $calls refreshes: $((instructions / (calls > 0 ? calls : 1))) per list refresh"
 writer=$(grep -E '^ *[0-9,]+ .*\*  \?\?\?:.*LiveListsC7changed_6engine' <<<"$report" | head -1 | awk '{gsub(",", "", $1); print $1}')
 [[ -z "$writer" ]] || echo "LiveLists.changed (the writer's part): $((writer / WRITES)) per write"
