@@ -76,6 +76,29 @@ import Testing
         #expect(cache.counts([1_234_567], display: DisplayContext(localeTag: "en-US", timeZoneIdentifier: "UTC")) == ["1,234,567"])
     }
 
+    @Test func oneLocalesNumbers_serveEveryZone_andAreWrittenInThatLocale() {
+        let cache = FormatterCache()
+        let berlin = cache.formatters(for: DisplayContext(localeTag: "de-DE", timeZoneIdentifier: "Europe/Berlin"))
+        let tokyo = cache.formatters(for: DisplayContext(localeTag: "de-DE", timeZoneIdentifier: "Asia/Tokyo"))
+        let english = cache.formatters(for: DisplayContext(localeTag: "en-US", timeZoneIdentifier: "Asia/Tokyo"))
+        #expect(berlin.withFormatters { $0.numbers } === tokyo.withFormatters { $0.numbers })
+        #expect(berlin.withFormatters { $0.numbers } !== english.withFormatters { $0.numbers })
+        for formatters in [berlin, tokyo, tokyo] {
+            #expect(formatters.withFormatters { $0.money(.dollars("1234.5"), currency: .named("EUR")) } == "1.234,50\u{00A0}€")
+            #expect(formatters.withFormatters { $0.count(2_987) } == "2.987")
+        }
+        #expect(english.withFormatters { $0.money(.dollars("1234.5"), currency: .named("EUR")) } == "€1,234.50")
+        #expect(english.withFormatters { $0.count(2_987) } == "2,987")
+    }
+
+    @Test func aTagsLanguage_isItsFirstSubtag_lowercased() {
+        #expect(DisplayContext.language(of: "de-DE") == "de")
+        #expect(DisplayContext.language(of: "zh-Hant-TW") == "zh")
+        #expect(DisplayContext.language(of: "DE-de") == "de")
+        #expect(DisplayContext.language(of: "ja") == "ja")
+        #expect(DisplayContext.language(of: "") == "en")
+    }
+
     @Test func aRowContextsToday_isRememberedWhileItLasts_andFoundAgainPastMidnight() throws {
         let display = DisplayContext(localeTag: "en-US", timeZoneIdentifier: "America/New_York")
         let formatters = DisplayFormatters(context: display)

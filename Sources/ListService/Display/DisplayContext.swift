@@ -20,9 +20,14 @@ package struct DisplayContext: Hashable, Sendable {
         timeZone(named: name) ?? TimeZone(identifier: "UTC") ?? .current
     }
 
-    /// The language of a BCP 47 tag, lowercased (`de-DE` → `de`).
+    /// The language of a BCP 47 tag, lowercased (`de-DE` → `de`). Every formatted row finds its
+    /// phrases by it, so a tag that starts with a lowercase language is read without splitting.
     package static func language(of localeTag: String) -> String {
-        localeTag.split(separator: "-").first.map { $0.lowercased() } ?? "en"
+        let language = localeTag.utf8.prefix { $0 != UInt8(ascii: "-") }
+        if !language.isEmpty, !language.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
+            return String(Substring(language))
+        }
+        return localeTag.split(separator: "-").first.map { $0.lowercased() } ?? "en"
     }
 
     /// Validates a time zone name: IANA identifiers only (`Europe/Berlin`, `UTC`), never abbreviations.

@@ -7,9 +7,11 @@ package final class DisplayFormatters: Sendable {
     package let context: DisplayContext
     private let state: Locked<Formatting>
 
-    package init(context: DisplayContext) {
+    /// `numbers`: the locale's amounts and counts, shared by every zone's set of a locale (a
+    /// set of its own when not given).
+    package init(context: DisplayContext, numbers: LocaleNumbers? = nil) {
         self.context = context
-        let locale = Locale(identifier: context.localeTag.replacingOccurrences(of: "-", with: "_"))
+        let locale = Self.locale(of: context)
         func dateFormatter(time: DateFormatter.Style) -> DateFormatter {
             let formatter = DateFormatter()
             formatter.locale = locale
@@ -20,8 +22,13 @@ package final class DisplayFormatters: Sendable {
         }
         state = Locked(
             Formatting(
-                locale: locale, mediumDate: dateFormatter(time: .none), mediumDateTime: dateFormatter(time: .short),
-                decimalSeparator: locale.decimalSeparator ?? "."))
+                locale: locale, numbers: numbers ?? LocaleNumbers(locale: locale), mediumDate: dateFormatter(time: .none),
+                mediumDateTime: dateFormatter(time: .short), decimalSeparator: locale.decimalSeparator ?? "."))
+    }
+
+    /// Foundation's locale for a context's BCP 47 tag.
+    static func locale(of context: DisplayContext) -> Locale {
+        Locale(identifier: context.localeTag.replacingOccurrences(of: "-", with: "_"))
     }
 
     /// Runs `body` with exclusive use of the formatters.
@@ -29,17 +36,15 @@ package final class DisplayFormatters: Sendable {
         state.withLock { body(&$0) }
     }
 
-    /// Exclusive use of one formatter set: a medium date formatter and one currency formatter
-    /// per currency met so far. Amounts repeat (prices times small quantities) and many rows
-    /// share a day, so formatted text is remembered, up to a bound.
+    /// Exclusive use of one formatter set: medium date formatters, the locale's numbers, and
+    /// date template formatters. Many rows share a day, so formatted text is remembered, up to
+    /// a bound.
     package struct Formatting {
         let locale: Locale
+        let numbers: LocaleNumbers
         let mediumDate: DateFormatter
         let mediumDateTime: DateFormatter
         let decimalSeparator: String
-        var currency: [String: NumberFormatter] = [:]
-        var decimal: NumberFormatter?
-        var formattedAmounts: [AmountKey: String] = [:]
         var formattedDays: [Int64: String] = [:]
         /// The client's calendar day as a page last worked it out, reused while it lasts
         /// (finding it costs a calendar computation; a live change formats rows in a hundred zones).
@@ -53,37 +58,13 @@ package final class DisplayFormatters: Sendable {
             let date: Date
         }
 
-        /// An amount in its currency: hashed as two integers (a currency's code hashed as text
-        /// was most of a cold row's formatting cost).
-        struct AmountKey: Hashable {
-            let currency: Currency
-            let cents: Int64
-        }
+        static let maxRememberedDates = 50_000
 
-        static let maxRememberedAmounts = 50_000
-
-        package mutating func money(_ amount: Money, currency: Currency) -> String {
-            let key = AmountKey(currency: currency, cents: amount.cents)
-            if let known = formattedAmounts[key] { return known }
-            let text = format(amount, currency: currency.rawValue)
-            if formattedAmounts.count >= Self.maxRememberedAmounts { formattedAmounts.removeAll(keepingCapacity: true) }
-            formattedAmounts[key] = text
-            return text
-        }
+        /// An amount in its currency, in the locale's currency format.
+        package func money(_ amount: Money, currency: Currency) -> String { numbers.money(amount, currency: currency) }
 
         /// A count with the locale's grouping (`2,987`, `2.987`).
-        package mutating func count(_ value: Int) -> String {
-            let formatter: NumberFormatter
-            if let decimal {
-                formatter = decimal
-            } else {
-                formatter = NumberFormatter()
-                formatter.locale = locale
-                formatter.numberStyle = .decimal
-                decimal = formatter
-            }
-            return formatter.string(from: NSNumber(value: value)) ?? String(value)
-        }
+        package func count(_ value: Int) -> String { numbers.count(value) }
 
         /// Medium date and short time in the client's zone (`Nov 2, 2026 at 2:31 PM`).
         package func mediumDateTime(_ date: Date) -> String { mediumDateTime.string(from: date) }
@@ -94,20 +75,6 @@ package final class DisplayFormatters: Sendable {
             let tenths = Int64((value * 10).rounded())
             let sign = tenths < 0 ? "-" : ""
             return "\(sign)\(tenths.magnitude / 10)\(decimalSeparator)\(tenths.magnitude % 10)"
-        }
-
-        private mutating func format(_ amount: Money, currency code: String) -> String {
-            let formatter: NumberFormatter
-            if let cached = currency[code] {
-                formatter = cached
-            } else {
-                formatter = NumberFormatter()
-                formatter.locale = locale
-                formatter.numberStyle = .currency
-                formatter.currencyCode = code
-                currency[code] = formatter
-            }
-            return formatter.string(from: NSDecimalNumber(decimal: amount.decimal)) ?? "\(code) \(amount.plainText)"
         }
 
         /// `date` in the locale's own pattern for `template` (`EEEEMMMMd`: "Monday, November 23",
@@ -127,7 +94,7 @@ package final class DisplayFormatters: Sendable {
                 templated[template] = formatter
             }
             let text = formatter.string(from: date)
-            if formattedTemplates.count >= Self.maxRememberedAmounts { formattedTemplates.removeAll(keepingCapacity: true) }
+            if formattedTemplates.count >= Self.maxRememberedDates { formattedTemplates.removeAll(keepingCapacity: true) }
             formattedTemplates[key] = text
             return text
         }
@@ -138,7 +105,7 @@ package final class DisplayFormatters: Sendable {
             let day = mediumDate.timeZone.localDay(of: date)
             if let known = formattedDays[day] { return known }
             let text = mediumDate.string(from: date)
-            if formattedDays.count >= Self.maxRememberedAmounts { formattedDays.removeAll(keepingCapacity: true) }
+            if formattedDays.count >= Self.maxRememberedDates { formattedDays.removeAll(keepingCapacity: true) }
             formattedDays[day] = text
             return text
         }
@@ -150,41 +117,37 @@ package final class DisplayFormatters: Sendable {
 /// contexts in use at once: 100 watched lists in 100 locale and zone pairs made 64 thrash.
 package final class FormatterCache: Sendable {
     private let cache: Locked<LRUCache<DisplayContext, DisplayFormatters>>
-    /// Counts as written per locale: the same few numbers are shown by every zone's lists, and
-    /// a live change brings them to a hundred lists at once.
-    private let countTexts = Locked<[String: [Int: String]]>([:])
+    /// Amounts and counts as written, per locale: the same numbers show in every zone's lists.
+    private let numbers: Locked<LRUCache<String, LocaleNumbers>>
 
-    static let maxRememberedCounts = 4_096
-    static let maxRememberedLocales = 512
-
-    package init(capacity: Int = 512) { cache = Locked(LRUCache(capacity: capacity)) }
+    package init(capacity: Int = 512) {
+        cache = Locked(LRUCache(capacity: capacity))
+        numbers = Locked(LRUCache(capacity: capacity))
+    }
 
     /// `values` with the grouping of `display`'s locale ("2,987", "2.987"), each formatted
     /// once per locale while remembered.
     package func counts(_ values: [Int], display: DisplayContext) -> [String] {
-        let known = countTexts.withLock { texts in
-            let locale = texts[display.localeTag]
-            return values.map { locale?[$0] }
-        }
-        guard known.contains(nil) else { return known.map { $0 ?? "" } }
-        let made = formatters(for: display).withFormatters { formatting in
-            zip(values, known).map { value, text in text ?? formatting.count(value) }
-        }
-        countTexts.withLock { texts in
-            var locale = texts.removeValue(forKey: display.localeTag) ?? [:]
-            if locale.count + values.count > Self.maxRememberedCounts { locale.removeAll(keepingCapacity: true) }
-            for (value, text) in zip(values, made) { locale[value] = text }
-            if texts.count >= Self.maxRememberedLocales { texts.removeAll() }
-            texts[display.localeTag] = locale
-        }
-        return made
+        numbers(for: display).counts(values)
     }
 
     package func formatters(for context: DisplayContext) -> DisplayFormatters {
-        cache.withLock { cache in
+        if let existing = cache.withLock({ $0[context] }) { return existing }
+        let made = DisplayFormatters(context: context, numbers: numbers(for: context))
+        return cache.withLock { cache in
             if let existing = cache[context] { return existing }
-            let made = DisplayFormatters(context: context)
             cache[context] = made
+            return made
+        }
+    }
+
+    /// The numbers of `context`'s locale.
+    private func numbers(for context: DisplayContext) -> LocaleNumbers {
+        if let existing = numbers.withLock({ $0[context.localeTag] }) { return existing }
+        let made = LocaleNumbers(locale: DisplayFormatters.locale(of: context))
+        return numbers.withLock { numbers in
+            if let existing = numbers[context.localeTag] { return existing }
+            numbers[context.localeTag] = made
             return made
         }
     }

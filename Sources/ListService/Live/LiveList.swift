@@ -37,7 +37,10 @@ final class LiveList<C: ListCollection>: Sendable {
 
     private struct Current {
         var criteria: ListCriteria<C> {
-            didSet { windowKey = LiveWindowKey(criteria) }
+            didSet {
+                windowKey = LiveWindowKey(criteria)
+                countsKey = nil
+            }
         }
         /// What lists sharing this one's window share (all but the display).
         var windowKey: LiveWindowKey
@@ -66,6 +69,8 @@ final class LiveList<C: ListCollection>: Sendable {
         var counts: [Int]
         var countTexts: [String]
         var countsValidUntil: Date
+        /// Its counts' key while its count scope holds.
+        var countsKey: CollectionEngine<C>.ResolvedCountsKey?
         /// A grouped list's sections as last sent.
         var sections: ListSections?
         /// The snapshot body of version `v` (without a session's selection), made on first need.
@@ -239,7 +244,7 @@ final class LiveList<C: ListCollection>: Sendable {
             let isSwapped = window.state != current.state
             var previous = LivePreviousRows(current.rows)
             let (rows, expiry) = rows(
-                of: window, before: reformat || isSwapped ? [:] : previous.bySlot, criteria: criteria, usesMemo: !reformat, engine: engine,
+                of: window, before: reformat || isSwapped ? nil : previous, criteria: criteria, usesMemo: !reformat, engine: engine,
                 memo: &memo)
             // Rows whose content changed (updates) and rows new to the window (inserts): what a delta carries.
             var changed = Set<String>()
@@ -251,7 +256,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 }
                 sentRows[row.id] = row.bytes
             }
-            let counts = engine.counts(for: criteria)
+            let counts = engine.counts(for: criteria, resolved: &current.countsKey)
             current.countsValidUntil = counts.validUntil
             var changedCounts: [UInt8]?
             if counts.values != current.counts {
@@ -290,7 +295,7 @@ final class LiveList<C: ListCollection>: Sendable {
             current.state = window.state
             current.v = hub.version(after: current.v, at: window.position)
             current.snapshot = nil
-            let burstLimit = max(4, (purpose == .map ? max(rows.count, previous.bySlot.count) : criteria.limit) / 2)
+            let burstLimit = max(4, (purpose == .map ? max(rows.count, previous.count) : criteria.limit) / 2)
             if isSwapped || ops.count > burstLimit {
                 current.ring.removeAll()  // a reset cannot be replayed as ops
                 hub.metrics.countReset(.burst)
@@ -320,14 +325,17 @@ final class LiveList<C: ListCollection>: Sendable {
     /// else as formatted earlier in this batch for the same display (`memo`), else formatted
     /// now and remembered; with the earliest instant a row formatted now goes stale.
     private func rows(
-        of window: CollectionEngine<C>.LiveWindow, before: [Int32: Row], criteria: ListCriteria<C>, usesMemo: Bool,
+        of window: CollectionEngine<C>.LiveWindow, before: LivePreviousRows?, criteria: ListCriteria<C>, usesMemo: Bool,
         engine: CollectionEngine<C>, memo: inout RowMemo
     ) -> (rows: [Row], expiry: Date?) {
+        var before = before
         var bytes = [[UInt8]?](repeating: nil, count: window.rows.count)
         var missing: [Int] = []
         for index in window.rows.indices {
             let entry = window.rows[index]
-            if let row = before[entry.slot], row.id == entry.id, row.revision == entry.revision, row.sectionKey == entry.sectionKey {
+            if let row = before?.row(slot: entry.slot), row.id == entry.id, row.revision == entry.revision,
+                row.sectionKey == entry.sectionKey
+            {
                 bytes[index] = row.bytes
             } else if usesMemo, let known = memo[rowKey(of: entry, display: criteria.display)] {
                 bytes[index] = known

@@ -121,17 +121,20 @@ package final class LiveLists<C: ListCollection>: Sendable {
             }
         }
         for (round, queue, lists) in rounds {
-            let job: @Sendable () -> Void = {
-                var memo = LiveList<C>.RowMemo()
-                var windows = LiveList<C>.WindowMemo()
-                for list in lists { list.refresh(engine: engine, at: at, memo: &memo, windows: &windows) }
-            }
+            let job: @Sendable () -> Void = { Self.refreshRound(lists, engine: engine, at: at) }
             if round.delay == 0 {
                 queue.async(execute: job)
             } else {
                 queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: now + round.delay), execute: job)
             }
         }
+    }
+
+    /// One round on its queue: its lists share a memo of rows and windows.
+    private static func refreshRound(_ lists: [LiveList<C>], engine: CollectionEngine<C>, at: Date) {
+        var memo = LiveList<C>.RowMemo()
+        var windows = LiveList<C>.WindowMemo()
+        for list in lists { list.refresh(engine: engine, at: at, memo: &memo, windows: &windows) }
     }
 
     /// Every item was replaced (a bulk import): every list resets.

@@ -18,29 +18,39 @@ struct LiveWindowRow {
     var sectionKey: String? { section?.key }
 }
 
-/// A window's rows as last sent, found by slot (stable for an item within a state, and cheaper
-/// to hash than an id); a row its slot does not find (a new one, an item deleted and made
-/// again, every row after a swap) by id: along a short window, by ids indexed once in a long
-/// one (a map's).
+/// A window's rows as last sent, found by slot (stable for an item within a state); a row its
+/// slot does not find (a new one, an item deleted and made again, every row after a swap) by
+/// id. A short window is searched along its slots (cheaper than hashing twenty of them into a
+/// dictionary each refresh); a long one (a map's) is indexed on first use.
 struct LivePreviousRows {
-    let bySlot: [Int32: LiveRow]
     private let rows: [LiveRow]
-    private var byID: [String: LiveRow]?
+    private let slots: [Int32]
+    private var bySlot: [Int32: Int]?
+    private var byID: [String: Int]?
+
+    /// Windows up to this many rows are searched, longer ones indexed.
+    private static var searchedRows: Int { 64 }
 
     init(_ rows: [LiveRow]) {
-        var bySlot: [Int32: LiveRow] = [:]
-        bySlot.reserveCapacity(rows.count)
-        for row in rows where bySlot[row.slot] == nil { bySlot[row.slot] = row }
-        self.bySlot = bySlot
         self.rows = rows
+        slots = rows.map(\.slot)
+    }
+
+    var count: Int { rows.count }
+
+    /// The previous row in `slot` (the first, should several be).
+    mutating func row(slot: Int32) -> LiveRow? {
+        if rows.count <= Self.searchedRows { return slots.firstIndex(of: slot).map { rows[$0] } }
+        if bySlot == nil { bySlot = Dictionary(zip(slots, rows.indices), uniquingKeysWith: { first, _ in first }) }
+        return bySlot?[slot].map { rows[$0] }
     }
 
     /// The previous row of the item `id`, now in `slot`.
     mutating func row(id: String, slot: Int32) -> LiveRow? {
-        if let row = bySlot[slot], row.id == id { return row }
-        if rows.count <= 64 { return rows.first { $0.id == id } }
-        if byID == nil { byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
-        return byID?[id]
+        if let row = row(slot: slot), row.id == id { return row }
+        if rows.count <= Self.searchedRows { return rows.first { $0.id == id } }
+        if byID == nil { byID = Dictionary(zip(rows.map(\.id), rows.indices), uniquingKeysWith: { first, _ in first }) }
+        return byID?[id].map { rows[$0] }
     }
 }
 
@@ -97,6 +107,8 @@ struct LiveWindowKey: Hashable {
     let purpose: ListPurpose
     let grouping: String?
     let groupedDisplay: DisplayContext?
+    /// Hashed once: a round looks a list's window up several times, and the fingerprint is text.
+    private let hash: Int
 
     init<C: ListCollection>(_ criteria: ListCriteria<C>) {
         fingerprint = criteria.fingerprint
@@ -105,7 +117,17 @@ struct LiveWindowKey: Hashable {
         purpose = criteria.purpose
         grouping = criteria.group?.rawValue
         groupedDisplay = criteria.group == nil ? nil : criteria.display
+        var hasher = Hasher()
+        hasher.combine(fingerprint)
+        hasher.combine(start)
+        hasher.combine(limit)
+        hasher.combine(purpose)
+        hasher.combine(grouping)
+        hasher.combine(groupedDisplay)
+        hash = hasher.finalize()
     }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
 /// A window read for one refresh round, with the state and version it was read at, and what

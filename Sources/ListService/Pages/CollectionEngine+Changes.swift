@@ -10,6 +10,15 @@ extension CollectionEngine {
     /// changed item; other lists keep their results, pages and ETags. A bulk change builds a
     /// new state beside the old one, which keeps serving reads until the swap. Changes come
     /// from one writer at a time (`WriteCoordinator`).
+    ///
+    /// Specialized for each collection: a write batch reaches this through an existential
+    /// (`PendingCollectionChanges`), where generic code runs unspecialized, and everything a
+    /// change sets off runs under it (patching lists, counts, every live list's refresh). A
+    /// collection not listed runs the generic code. Keep in step with `CollectionRegistry`.
+    @_specialize(where C == Orders)
+    @_specialize(where C == Tasks)
+    @_specialize(where C == Quakes)
+    @_specialize(where C == Users)
     package func apply(_ changes: [ItemChange<C.Item>], at position: UInt64 = 0) {
         if changes.count > Self.bulkChangeThreshold {
             // Sized once for the batch: an import of a whole feed is its items' size again, never doubled.

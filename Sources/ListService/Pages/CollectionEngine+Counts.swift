@@ -9,6 +9,28 @@ extension CollectionEngine {
         let access: AccessScope
         let foldedSearch: String
         let scope: C.CountScope
+        /// Hashed once: a live list keeps its key and looks its counts up on every change.
+        private let hash: Int
+
+        init(access: AccessScope, foldedSearch: String, scope: C.CountScope) {
+            self.access = access
+            self.foldedSearch = foldedSearch
+            self.scope = scope
+            var hasher = Hasher()
+            hasher.combine(access)
+            hasher.combine(foldedSearch)
+            hasher.combine(scope)
+            hash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    /// A list's counts key as resolved at `at`, good until its count scope ends.
+    struct ResolvedCountsKey {
+        let key: CountsKey
+        let at: Date
+        let validUntil: Date
     }
 
     /// What a count scope is resolved from: the list's scope and display.
@@ -42,8 +64,27 @@ extension CollectionEngine {
     /// matches.
     func counts(for criteria: ListCriteria<C>) -> ListCounts {
         let now = self.now
+        return counts(for: criteria, key: countsKey(for: criteria, now: now), now: now)
+    }
+
+    /// The counts of a live list, whose key `resolved` keeps while its count scope holds (a
+    /// hundred lists look theirs up on every change; resolving each key hashes a display).
+    func counts(for criteria: ListCriteria<C>, resolved: inout ResolvedCountsKey?) -> ListCounts {
+        let now = self.now
+        if let known = resolved, known.at <= now, now < known.validUntil { return counts(for: criteria, key: known, now: now) }
+        let key = countsKey(for: criteria, now: now)
+        resolved = key
+        return counts(for: criteria, key: key, now: now)
+    }
+
+    private func countsKey(for criteria: ListCriteria<C>, now: Date) -> ResolvedCountsKey {
         let (scope, scopeEnd) = countScope(for: criteria, now: now)
-        let key = CountsKey(access: criteria.access, foldedSearch: criteria.foldedSearch, scope: scope)
+        return ResolvedCountsKey(
+            key: CountsKey(access: criteria.access, foldedSearch: criteria.foldedSearch, scope: scope), at: now, validUntil: scopeEnd)
+    }
+
+    private func counts(for criteria: ListCriteria<C>, key resolved: ResolvedCountsKey, now: Date) -> ListCounts {
+        let (key, scope, scopeEnd) = (resolved.key, resolved.key.scope, resolved.validUntil)
         if let cached = countsCache.withLock({ $0[key] }), cached.isFresh(now: now) { return cached }
         let state = self.state
         var values = [Int](repeating: 0, count: C.countNames.count)
