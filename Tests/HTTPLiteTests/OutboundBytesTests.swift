@@ -24,6 +24,22 @@ import Testing
         #expect(output.withUnsent { ($0.count, $1.count, $2.count) } == (3, 0, 0))
     }
 
+    @Test func sharedBytes_ofAnySize_areSentInPlace_whileAPlaceIsFree_thenCopied_inOrder() {
+        var output = OutboundBytes()
+        let events: [[UInt8]] = [[1, 1], [2, 2, 2], [3]]
+        output.append(shared: events[0])
+        output.append(shared: events[1])
+        #expect(output.withUnsent { ($0.count, $1.count, $2.count) } == (0, 2, 3), "both in place, no buffer")
+        output.append(shared: events[2])  // no place left: the waiting ones move into the buffer
+        #expect(unsent(output) == [1, 1, 2, 2, 2, 3])
+        output.sent(4) { _ in true }
+        output.append(shared: [4, 4])
+        #expect(unsent(output) == [2, 3, 4, 4])
+        output.sent(4) { _ in false }
+        #expect(output.count == 0)
+        #expect(events == [[1, 1], [2, 2, 2], [3]], "what other connections send is never changed")
+    }
+
     @Test func partialSends_acrossTheBoundary_keepTheOrder() {
         var output = OutboundBytes()
         let body = (0..<5000).map { UInt8(truncatingIfNeeded: $0) }

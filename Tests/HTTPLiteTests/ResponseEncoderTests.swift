@@ -21,6 +21,16 @@ import Testing
         )
     }
 
+    @Test(arguments: [1, 9, 15, 16, 255, 256, 600, 4_095, 4_096, 70_000])
+    func aChunk_isItsHexSize_CRLF_itsBytes_CRLF(size: Int) {
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0) }
+        #expect(ResponseEncoder.chunk(bytes) == Array((String(size, radix: 16) + "\r\n").utf8) + bytes + Array("\r\n".utf8))
+    }
+
+    @Test func anEmptyChunk_isNotWritten_forItWouldEndTheBody() {
+        #expect(ResponseEncoder.chunk([]).isEmpty)
+    }
+
     @Test func head_keepsContentLengthButDropsBody() {
         let text = encode(.json(Array("{}".utf8)), includeBody: false, connection: .close)
         #expect(text.hasSuffix("Content-Length: 2\r\nConnection: close\r\n\r\n"))

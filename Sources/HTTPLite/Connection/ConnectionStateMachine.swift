@@ -236,12 +236,11 @@ struct ConnectionStateMachine {
         write(response, for: request, encoder: &encoder)
     }
 
-    /// A piece of a streaming body.
-    mutating func streamChunk(_ bytes: [UInt8]) {
-        guard case .streaming(let isChunked, _) = phase else { return }
-        outbound.append { output in
-            if isChunked { ResponseEncoder.appendChunk(bytes, to: &output) } else { output.append(contentsOf: bytes) }
-        }
+    /// A piece of a streaming body; `framed` is the same piece framed as a chunk when the
+    /// caller has it (a broadcast frames its event once for every stream).
+    mutating func streamChunk(_ bytes: [UInt8], framed: [UInt8]? = nil) {
+        guard case .streaming(let isChunked, _) = phase, !bytes.isEmpty else { return }
+        outbound.append(shared: isChunked ? framed ?? ResponseEncoder.chunk(bytes) : bytes)
         if pendingOutputCount > configuration.streamBacklogLimit { close() }  // the client reads slower than events arrive
     }
 

@@ -34,6 +34,14 @@ struct OutboundBytes {
         if body.isEmpty { body = bytes } else { tail = bytes }
     }
 
+    /// Appends bytes other connections send too (a broadcast event): in place whenever one of
+    /// the two places is free, whatever their size, so a thousand streams do not each copy the
+    /// event into a buffer of their own.
+    mutating func append(shared bytes: [UInt8]) {
+        guard tail.isEmpty else { return append { $0.append(contentsOf: bytes) } }
+        if body.isEmpty { body = bytes } else { tail = bytes }
+    }
+
     /// Appends a body in pieces, each as `append(body:)` takes it: a page's own bytes and the
     /// large end it shares are both sent where they are.
     mutating func append(parts: [[UInt8]]) {

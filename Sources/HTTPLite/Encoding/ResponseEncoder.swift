@@ -90,9 +90,28 @@ struct ResponseEncoder {
     /// Appends one chunk of a chunked body; an empty chunk would end the body, so it is skipped.
     static func appendChunk(_ chunk: [UInt8], to output: inout [UInt8]) {
         guard !chunk.isEmpty else { return }
-        output.append(contentsOf: String(chunk.count, radix: 16).utf8)
-        output.append(contentsOf: "\r\n".utf8)
+        appendChunkSize(chunk.count, to: &output)
         output.append(contentsOf: chunk)
+        output.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// `bytes` framed as one chunk (empty when `bytes` is): made once for an event many
+    /// streams send.
+    static func chunk(_ bytes: [UInt8]) -> [UInt8] {
+        var framed: [UInt8] = []
+        framed.reserveCapacity(bytes.count + 20)
+        appendChunk(bytes, to: &framed)
+        return framed
+    }
+
+    /// A chunk's size line: hexadecimal digits and CRLF.
+    private static func appendChunkSize(_ size: Int, to output: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        var shift = max(0, (Int.bitWidth - size.leadingZeroBitCount - 1) / 4 * 4)
+        while shift >= 0 {
+            output.append(digits.utf8Start[(size >> shift) & 15])
+            shift -= 4
+        }
         output.append(contentsOf: "\r\n".utf8)
     }
 

@@ -6,6 +6,10 @@ final class Connection {
     var machine: ConnectionStateMachine
     /// The streaming response in progress, marked closed when it ends or the connection goes.
     var stream: ResponseStream?
+    /// Closed by its loop (no longer among its connections).
+    var isClosed = false
+    /// Output was added by tasks the loop is running; it writes once they are all taken.
+    var awaitsWrite = false
 
     init(key: ConnectionKey, machine: ConnectionStateMachine) {
         self.key = key

@@ -204,6 +204,7 @@ final class EventLoop {
 
     private func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        connection.isClosed = true
         connection.stream?.markClosed()
         backend.unregister(connection.fd)
         context.connectionClosed()  // before close(), so the count is right by the time the peer sees EOF
@@ -265,18 +266,22 @@ final class EventLoop {
     /// written once (one send for all the events it got since the last wake-up), then the
     /// broadcasts' `written` callbacks run.
     private func runTasks() {
-        var toWrite = Set<ConnectionKey>()
+        var toWrite: [Connection] = []
         var written: [@Sendable () -> Void] = []
         defer {
-            for key in toWrite { withConnection(key) { _ in } }  // drives it: one write for all its chunks
+            for connection in toWrite {
+                connection.awaitsWrite = false
+                if !connection.isClosed { drive(connection) }  // one write for all its chunks
+            }
             for callback in written { callback() }
         }
         for task in handle.takeTasks() {
             switch task {
             case .streamWrite(let key, let bytes):
-                streamChunk(bytes, to: key, writeLater: &toWrite)
+                streamChunk(bytes, framed: nil, to: key, writeLater: &toWrite)
             case .streamBroadcast(let keys, let bytes, let callback):
-                for key in keys { streamChunk(bytes, to: key, writeLater: &toWrite) }
+                let framed = ResponseEncoder.chunk(bytes)  // once for every stream
+                for key in keys { streamChunk(bytes, framed: framed, to: key, writeLater: &toWrite) }
                 if let callback { written.append(callback) }
             case .streamFinish(let key):
                 withConnection(key) { $0.machine.streamFinished() }
@@ -292,11 +297,14 @@ final class EventLoop {
 
     /// Adds a chunk to the output of the connection `key` names, if it is still open; the
     /// connection is written once `runTasks` has taken every task (noted in `writeLater`).
-    private func streamChunk(_ bytes: [UInt8], to key: ConnectionKey, writeLater: inout Set<ConnectionKey>) {
+    private func streamChunk(_ bytes: [UInt8], framed: [UInt8]?, to key: ConnectionKey, writeLater: inout [Connection]) {
         guard let connection = connections[key.fd], connection.key == key else { return }
         connection.stream?.taken(bytes.count)
-        connection.machine.streamChunk(bytes)
-        writeLater.insert(key)
+        connection.machine.streamChunk(bytes, framed: framed)
+        if !connection.awaitsWrite {
+            connection.awaitsWrite = true
+            writeLater.append(connection)
+        }
     }
 
     /// Feeds an event to the connection `key` names, if it is still open, and drives it.
