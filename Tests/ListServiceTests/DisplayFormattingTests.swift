@@ -65,8 +65,7 @@ import Testing
         let cache = FormatterCache()
         let values = [0, 7, 2_987, 1_234_567, 2_987]
         for locale in ["en-US", "de-DE", "fr-FR", "hi-IN", "ja-JP"] {
-            let reference = DisplayFormatters(context: DisplayContext(localeTag: locale, timeZoneIdentifier: "UTC"))
-                .withFormatters { formatting in values.map { formatting.count($0) } }
+            let reference = values.map { numberFormatter(locale).string(from: NSNumber(value: $0)) }
             let first = cache.counts(values, display: DisplayContext(localeTag: locale, timeZoneIdentifier: "Europe/Berlin"))
             let again = cache.counts(values, display: DisplayContext(localeTag: locale, timeZoneIdentifier: "Asia/Tokyo"))
             #expect(first == reference, "\(locale)")
@@ -97,6 +96,33 @@ import Testing
         #expect(DisplayContext.language(of: "DE-de") == "de")
         #expect(DisplayContext.language(of: "ja") == "ja")
         #expect(DisplayContext.language(of: "") == "en")
+    }
+
+    private func numberFormatter(_ locale: String) -> NumberFormatter {
+        let formatter = NumberFormatter()
+        formatter.locale = Locale(identifier: locale.replacingOccurrences(of: "-", with: "_"))
+        formatter.numberStyle = .decimal
+        return formatter
+    }
+
+    @Test(arguments: ["en-US", "de-DE", "fr-FR", "de-CH", "sv-SE", "pt-BR", "ru-RU", "ja-JP", "es-ES", "pl-PL", "hi-IN", "ar-EG", "fa-IR"])
+    func counts_areWhatTheLocalesNumberFormatterWrites(locale: String) {
+        let numbers = LocaleNumbers(locale: Locale(identifier: locale.replacingOccurrences(of: "-", with: "_")))
+        var values = [0, 1, 9, 10, 99, 100, 999, 1_000, 1_001, 9_999, 10_000, 65_536, 100_000, 999_999, 1_000_000, -1, -2_987]
+        values += [12_345_678_901, 987_654_321_012_345, Int.max, Int.min]
+        values += (0..<200).map { ($0 &* 2_654_435_761 &+ 12_345) % 10_000_000_000 }  // spread over every length
+        let formatter = numberFormatter(locale)
+        for value in values {
+            #expect(numbers.count(value) == formatter.string(from: NSNumber(value: value)), "\(locale) \(value)")
+        }
+    }
+
+    @Test func plainGrouping_isFoundWhereTheFormatterWritesIt_andOnlyThere() {
+        #expect(DigitGrouping(writtenLike: numberFormatter("en-US"))?.format(1_234_567) == "1,234,567")
+        #expect(DigitGrouping(writtenLike: numberFormatter("de-DE"))?.format(2_987) == "2.987")
+        #expect(DigitGrouping(writtenLike: numberFormatter("es-ES")) == nil, "2987 but 12.345: no separator in four digits")
+        #expect(DigitGrouping(writtenLike: numberFormatter("pl-PL")) == nil, "the same, with a space")
+        #expect(DigitGrouping(writtenLike: numberFormatter("ar-EG")) == nil, "Arabic-Indic digits")
     }
 
     @Test func aRowContextsToday_isRememberedWhileItLasts_andFoundAgainPastMidnight() throws {

@@ -31,6 +31,8 @@ package final class LocaleNumbers: Sendable {
         let locale: Locale
         var currency: [String: NumberFormatter] = [:]
         var decimal: NumberFormatter?
+        /// How the decimal formatter groups digits, where it was found to group plainly.
+        var grouping: DigitGrouping?
         var formattedAmounts: [AmountKey: String] = [:]
         var formattedCounts: [Int: String] = [:]
 
@@ -57,19 +59,27 @@ package final class LocaleNumbers: Sendable {
 
         mutating func count(_ value: Int) -> String {
             if let known = formattedCounts[value] { return known }
-            let formatter: NumberFormatter
-            if let decimal {
-                formatter = decimal
+            let formatter = decimalFormatter()
+            let text: String
+            if value >= 0, let grouping {
+                text = grouping.format(value)
             } else {
-                formatter = NumberFormatter()
-                formatter.locale = locale
-                formatter.numberStyle = .decimal
-                decimal = formatter
+                text = formatter.string(from: NSNumber(value: value)) ?? String(value)
             }
-            let text = formatter.string(from: NSNumber(value: value)) ?? String(value)
             if formattedCounts.count >= Self.maxRememberedCounts { formattedCounts.removeAll(keepingCapacity: true) }
             formattedCounts[value] = text
             return text
+        }
+
+        /// The locale's decimal formatter, made on first use, with the grouping it was found to write.
+        private mutating func decimalFormatter() -> NumberFormatter {
+            if let decimal { return decimal }
+            let formatter = NumberFormatter()
+            formatter.locale = locale
+            formatter.numberStyle = .decimal
+            decimal = formatter
+            grouping = DigitGrouping(writtenLike: formatter)
+            return formatter
         }
 
         private mutating func format(_ amount: Money, currency code: String) -> String {
@@ -85,5 +95,42 @@ package final class LocaleNumbers: Sendable {
             }
             return formatter.string(from: NSDecimalNumber(decimal: amount.decimal)) ?? "\(code) \(amount.plainText)"
         }
+    }
+}
+
+/// Counts written as a locale's decimal format writes them, without a formatter call: ASCII
+/// digits with one separator every three ("2,987", "2.987", "1 234 567"). Only for a locale
+/// whose formatter was found to write exactly that, on numbers of every length up to ten
+/// digits; others (four digits left whole, as in Spanish and Polish; digits of another script,
+/// as in Arabic; a grouping of two after the first three, where ICU's data has it) keep their
+/// formatter.
+struct DigitGrouping {
+    private let separator: [UInt8]
+
+    private init(separator: [UInt8]) { self.separator = separator }
+
+    /// The grouping `formatter` writes, if it is plain.
+    init?(writtenLike formatter: NumberFormatter) {
+        let grouping = DigitGrouping(separator: Array((formatter.groupingSeparator ?? "").utf8))
+        for sample in Self.samples where formatter.string(from: NSNumber(value: sample)) != grouping.format(sample) { return nil }
+        self = grouping
+    }
+
+    /// Numbers of every length from one to ten digits, and the edges of each group.
+    static let samples = [
+        0, 7, 42, 999, 1_000, 2_987, 9_999, 10_000, 12_345, 99_999, 100_000, 123_456, 999_999, 1_000_000, 1_234_567, 12_345_678,
+        123_456_789, 1_234_567_890,
+    ]
+
+    /// `value` (not negative) with the separator between groups of three digits.
+    func format(_ value: Int) -> String {
+        let digits = Array(String(value).utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(digits.count + digits.count / 3 * separator.count)
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text += separator }
+            text.append(digit)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -260,10 +260,11 @@ final class LiveList<C: ListCollection>: Sendable {
             current.countsValidUntil = counts.validUntil
             var changedCounts: [UInt8]?
             if counts.values != current.counts {
-                let texts = engine.countTexts(counts, display: criteria.display)
-                changedCounts = CollectionEngine<C>.countsMembers(values: counts.values, texts: texts, changedSince: current.counts)
+                let change = Self.countsChange(
+                    to: counts, from: current.counts, display: criteria.display, engine: engine, key: current.windowKey, windows: &windows)
+                changedCounts = change.members
                 current.counts = counts.values
-                current.countTexts = texts
+                current.countTexts = change.texts
             }
             let changedSections = window.sections.flatMap { $0.deltaMembers(since: current.sections) }
             if let sections = window.sections { current.sections = sections }
@@ -367,6 +368,26 @@ final class LiveList<C: ListCollection>: Sendable {
         let ops = WindowDiff.ops(from: old, to: new, changed: changed)
         windows[key]?.diff = LiveDiffMemo(old: old, new: new, changed: changed, ops: ops)
         return ops
+    }
+
+    /// The texts of `counts` in `display`'s locale and the members a delta writes for their
+    /// change from `previous`, as the round's memo of the window holds them when the same
+    /// (lists sharing the window in one locale), else made now.
+    private static func countsChange(
+        to counts: ListCounts, from previous: [Int], display: DisplayContext, engine: CollectionEngine<C>, key: LiveWindowKey,
+        windows: inout WindowMemo
+    ) -> (texts: [String], members: [UInt8]) {
+        let values = counts.values
+        if let known = windows[key]?.counts.first(where: {
+            $0.values == values && $0.previous == previous && $0.localeTag == display.localeTag
+        }) {
+            return (known.texts, known.members)
+        }
+        let texts = engine.countTexts(counts, display: display)
+        let members = CollectionEngine<C>.countsMembers(values: values, texts: texts, changedSince: previous)
+        windows[key]?.counts.append(
+            LiveCountsMemo(previous: previous, values: values, localeTag: display.localeTag, texts: texts, members: members))
+        return (texts, members)
     }
 
     /// The cursor after the window's row at `index`, as the round's memo of the window holds it

@@ -139,6 +139,18 @@ struct LiveWindowMemo<C: ListCollection> {
     var diff: LiveDiffMemo?
     /// The cursor after a last row, made once for the lists sharing the window.
     var nextCursor: (row: LiveRowIdentity, cursor: String)?
+    /// Counts' changes as deltas write them, one per locale and change met this round.
+    var counts: [LiveCountsMemo] = []
+}
+
+/// A change of counts as a delta writes it for one locale: the same in every list of that
+/// locale sharing the window (all zones but where the count scope differs: then the numbers do).
+struct LiveCountsMemo {
+    let previous: [Int]
+    let values: [Int]
+    let localeTag: String
+    let texts: [String]
+    let members: [UInt8]
 }
 
 /// The ops from one window's ids to the next: the same for every list of a round that shared
