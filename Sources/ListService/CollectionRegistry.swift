@@ -15,7 +15,8 @@ extension CollectionVisitor {
 /// Every collection the service serves: one line each. A new collection is a folder under
 /// `Collections/` (copy one) plus its line here; storage, engines, sessions and routes follow.
 /// Collections are visited with their concrete types (not as existentials) so the optimizer
-/// specializes the generic engine for each one.
+/// specializes the generic engine for each one; writes reach the engine through an existential,
+/// so a new collection also gets a line in `CollectionEngine.apply`'s `@_specialize` list.
 package enum CollectionRegistry {
     package static func visitAll<V: CollectionVisitor>(_ visitor: inout V) {
         visitor.visit(Orders.self)

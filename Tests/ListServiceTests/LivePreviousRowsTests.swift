@@ -11,7 +11,7 @@ import Testing
 
     @Test(arguments: [3, 200])
     func aPreviousRow_isFoundBySlot_elseByID(rowCount: Int) {
-        var previous = LivePreviousRows((0..<rowCount).map { row("o-\($0)", slot: Int32(1_000 + $0)) })
+        let previous = LivePreviousRows((0..<rowCount).map { row("o-\($0)", slot: Int32(1_000 + $0)) })
         #expect(previous.count == rowCount)
         for index in [0, rowCount / 2, rowCount - 1] {
             #expect(previous.row(slot: Int32(1_000 + index))?.id == "o-\(index)")
@@ -26,7 +26,7 @@ import Testing
     func aSlotHeldTwice_findsTheFirstRow(rowCount: Int) {
         var rows = (0..<rowCount).map { row("o-\($0)", slot: Int32($0)) }
         rows.append(row("o-again", slot: 1))
-        var previous = LivePreviousRows(rows)
+        let previous = LivePreviousRows(rows)
         #expect(previous.row(slot: 1)?.id == "o-1")
         #expect(previous.row(id: "o-again", slot: 1)?.id == "o-again")
     }

@@ -94,8 +94,7 @@ package final class DisplayFormatters: Sendable {
                 templated[template] = formatter
             }
             let text = formatter.string(from: date)
-            if formattedTemplates.count >= Self.maxRememberedDates { formattedTemplates.removeAll(keepingCapacity: true) }
-            formattedTemplates[key] = text
+            formattedTemplates.remember(text, for: key, upTo: Self.maxRememberedDates)
             return text
         }
 
@@ -105,8 +104,7 @@ package final class DisplayFormatters: Sendable {
             let day = mediumDate.timeZone.localDay(of: date)
             if let known = formattedDays[day] { return known }
             let text = mediumDate.string(from: date)
-            if formattedDays.count >= Self.maxRememberedDates { formattedDays.removeAll(keepingCapacity: true) }
-            formattedDays[day] = text
+            formattedDays.remember(text, for: day, upTo: Self.maxRememberedDates)
             return text
         }
     }

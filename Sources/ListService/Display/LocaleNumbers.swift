@@ -52,8 +52,7 @@ package final class LocaleNumbers: Sendable {
             let key = AmountKey(currency: currency, cents: amount.cents)
             if let known = formattedAmounts[key] { return known }
             let text = format(amount, currency: currency.rawValue)
-            if formattedAmounts.count >= Self.maxRememberedAmounts { formattedAmounts.removeAll(keepingCapacity: true) }
-            formattedAmounts[key] = text
+            formattedAmounts.remember(text, for: key, upTo: Self.maxRememberedAmounts)
             return text
         }
 
@@ -66,8 +65,7 @@ package final class LocaleNumbers: Sendable {
             } else {
                 text = formatter.string(from: NSNumber(value: value)) ?? String(value)
             }
-            if formattedCounts.count >= Self.maxRememberedCounts { formattedCounts.removeAll(keepingCapacity: true) }
-            formattedCounts[value] = text
+            formattedCounts.remember(text, for: value, upTo: Self.maxRememberedCounts)
             return text
         }
 

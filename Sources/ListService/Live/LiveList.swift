@@ -242,7 +242,7 @@ final class LiveList<C: ListCollection>: Sendable {
                     Self.nextCursor(after: $0, of: window, criteria: criteria, engine: engine, key: current.windowKey, windows: &windows)
                 }
             let isSwapped = window.state != current.state
-            var previous = LivePreviousRows(current.rows)
+            let previous = LivePreviousRows(current.rows)
             let (rows, expiry) = rows(
                 of: window, before: reformat || isSwapped ? nil : previous, criteria: criteria, usesMemo: !reformat, engine: engine,
                 memo: &memo)
@@ -329,7 +329,6 @@ final class LiveList<C: ListCollection>: Sendable {
         of window: CollectionEngine<C>.LiveWindow, before: LivePreviousRows?, criteria: ListCriteria<C>, usesMemo: Bool,
         engine: CollectionEngine<C>, memo: inout RowMemo
     ) -> (rows: [Row], expiry: Date?) {
-        var before = before
         var bytes = [[UInt8]?](repeating: nil, count: window.rows.count)
         var missing: [Int] = []
         for index in window.rows.indices {

@@ -21,8 +21,9 @@ struct LiveWindowRow {
 /// A window's rows as last sent, found by slot (stable for an item within a state); a row its
 /// slot does not find (a new one, an item deleted and made again, every row after a swap) by
 /// id. A short window is searched along its slots (cheaper than hashing twenty of them into a
-/// dictionary each refresh); a long one (a map's) is indexed on first use.
-struct LivePreviousRows {
+/// dictionary each refresh); a long one (a map's) is indexed on first use, once per refresh
+/// however many look-ups share it (hence a class).
+final class LivePreviousRows {
     private let rows: [LiveRow]
     private let slots: [Int32]
     private var bySlot: [Int32: Int]?
@@ -39,14 +40,14 @@ struct LivePreviousRows {
     var count: Int { rows.count }
 
     /// The previous row in `slot` (the first, should several be).
-    mutating func row(slot: Int32) -> LiveRow? {
+    func row(slot: Int32) -> LiveRow? {
         if rows.count <= Self.searchedRows { return slots.firstIndex(of: slot).map { rows[$0] } }
         if bySlot == nil { bySlot = Dictionary(zip(slots, rows.indices), uniquingKeysWith: { first, _ in first }) }
         return bySlot?[slot].map { rows[$0] }
     }
 
     /// The previous row of the item `id`, now in `slot`.
-    mutating func row(id: String, slot: Int32) -> LiveRow? {
+    func row(id: String, slot: Int32) -> LiveRow? {
         if let row = row(slot: slot), row.id == id { return row }
         if rows.count <= Self.searchedRows { return rows.first { $0.id == id } }
         if byID == nil { byID = Dictionary(zip(rows.map(\.id), rows.indices), uniquingKeysWith: { first, _ in first }) }
