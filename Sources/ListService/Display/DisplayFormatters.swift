@@ -130,22 +130,23 @@ package final class FormatterCache: Sendable {
     }
 
     package func formatters(for context: DisplayContext) -> DisplayFormatters {
-        if let existing = cache.withLock({ $0[context] }) { return existing }
-        let made = DisplayFormatters(context: context, numbers: numbers(for: context))
-        return cache.withLock { cache in
-            if let existing = cache[context] { return existing }
-            cache[context] = made
-            return made
-        }
+        Self.value(for: context, in: cache) { DisplayFormatters(context: context, numbers: numbers(for: context)) }
     }
 
     /// The numbers of `context`'s locale.
     private func numbers(for context: DisplayContext) -> LocaleNumbers {
-        if let existing = numbers.withLock({ $0[context.localeTag] }) { return existing }
-        let made = LocaleNumbers(locale: DisplayFormatters.locale(of: context))
-        return numbers.withLock { numbers in
-            if let existing = numbers[context.localeTag] { return existing }
-            numbers[context.localeTag] = made
+        Self.value(for: context.localeTag, in: numbers) { LocaleNumbers(locale: DisplayFormatters.locale(of: context)) }
+    }
+
+    /// The value `cache` keeps under `key`, else one made outside its lock (ICU formatters take
+    /// about a millisecond to make; other contexts are served meanwhile) and kept, unless
+    /// another thread kept one first.
+    private static func value<Key, Value>(for key: Key, in cache: Locked<LRUCache<Key, Value>>, make: () -> Value) -> Value {
+        if let existing = cache.withLock({ $0[key] }) { return existing }
+        let made = make()
+        return cache.withLock { cache in
+            if let existing = cache[key] { return existing }
+            cache[key] = made
             return made
         }
     }

@@ -122,13 +122,14 @@ struct DigitGrouping {
 
     /// `value` (not negative) with the separator between groups of three digits.
     func format(_ value: Int) -> String {
-        let digits = Array(String(value).utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(digits.count + digits.count / 3 * separator.count)
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text += separator }
-            text.append(digit)
+        ASCIIDecimal.withDigits(of: UInt64(value.magnitude)) { digits in
+            var text: [UInt8] = []
+            text.reserveCapacity(digits.count + digits.count / 3 * separator.count)
+            for (index, digit) in digits.enumerated() {
+                if index > 0, (digits.count - index) % 3 == 0 { text += separator }
+                text.append(digit)
+            }
+            return String(decoding: text, as: UTF8.self)
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

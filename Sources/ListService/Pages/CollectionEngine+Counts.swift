@@ -64,17 +64,17 @@ extension CollectionEngine {
     /// matches.
     func counts(for criteria: ListCriteria<C>) -> ListCounts {
         let now = self.now
-        return counts(for: criteria, key: countsKey(for: criteria, now: now), now: now)
+        return counts(for: countsKey(for: criteria, now: now), now: now)
     }
 
     /// The counts of a live list, whose key `resolved` keeps while its count scope holds (a
     /// hundred lists look theirs up on every change; resolving each key hashes a display).
     func counts(for criteria: ListCriteria<C>, resolved: inout ResolvedCountsKey?) -> ListCounts {
         let now = self.now
-        if let known = resolved, known.at <= now, now < known.validUntil { return counts(for: criteria, key: known, now: now) }
+        if let known = resolved, known.at <= now, now < known.validUntil { return counts(for: known, now: now) }
         let key = countsKey(for: criteria, now: now)
         resolved = key
-        return counts(for: criteria, key: key, now: now)
+        return counts(for: key, now: now)
     }
 
     private func countsKey(for criteria: ListCriteria<C>, now: Date) -> ResolvedCountsKey {
@@ -83,7 +83,8 @@ extension CollectionEngine {
             key: CountsKey(access: criteria.access, foldedSearch: criteria.foldedSearch, scope: scope), at: now, validUntil: scopeEnd)
     }
 
-    private func counts(for criteria: ListCriteria<C>, key resolved: ResolvedCountsKey, now: Date) -> ListCounts {
+    /// The counts `resolved` names: cached if fresh, else counted now.
+    private func counts(for resolved: ResolvedCountsKey, now: Date) -> ListCounts {
         let (key, scope, scopeEnd) = (resolved.key, resolved.key.scope, resolved.validUntil)
         if let cached = countsCache.withLock({ $0[key] }), cached.isFresh(now: now) { return cached }
         let state = self.state
@@ -91,11 +92,11 @@ extension CollectionEngine {
         var validUntil = scopeEnd
         let version: UInt64
         let views = C.countedViews(in: scope)
-        if case .everything = criteria.access, case let every = views.compactMap({ $0 }), every.count == views.count {
+        if case .everything = key.access, case let every = views.compactMap({ $0 }), every.count == views.count {
             // Every count is a view's: popcounts of bits the state keeps, no item visited.
-            (values, version) = state.countMembers(of: every, foldedSearch: criteria.foldedSearch)
+            (values, version) = state.countMembers(of: every, foldedSearch: key.foldedSearch)
         } else {
-            version = state.forEachFilterFields(access: criteria.access, foldedSearch: criteria.foldedSearch) { fields in
+            version = state.forEachFilterFields(access: key.access, foldedSearch: key.foldedSearch) { fields in
                 Self.add(C.allCountBits(of: fields, views: views, in: scope, at: now), by: 1, to: &values)
                 if let expiry = C.countBitsExpiry(of: fields, in: scope, at: now) { validUntil = min(validUntil, expiry) }
             }
