@@ -13,6 +13,9 @@ public final class ResponseStream: Sendable {
     private let socketBacklog = Atomic<Int>(0)
     /// Runs once when everything written so far has reached the socket (see `whenDrained`).
     private let drainWaiter = Locked<DrainWaiter?>(nil)
+    /// Whether `drainWaiter` may hold a waiter: read on every write the loop makes, so the lock
+    /// (a cold cache line per stream) is taken only when one waits.
+    private let hasDrainWaiter = Atomic<Bool>(false)
 
     /// Boxed: a closure kept directly in a `Locked` gains a reabstraction thunk per access.
     private final class DrainWaiter: Sendable {
@@ -91,7 +94,17 @@ public final class ResponseStream: Sendable {
     /// It runs on the loop's thread: keep it short. A later call replaces an earlier waiter.
     public func whenDrained(_ body: @escaping @Sendable () -> Void) {
         drainWaiter.withLock { $0 = DrainWaiter(body) }
-        if unsentBytes == 0, let waiter = drainWaiter.withLock({ $0.take() }) { waiter.run() }
+        // Sequentially consistent with `noteBacklog`: either it sees the flag or this sees its backlog.
+        hasDrainWaiter.store(true, ordering: .sequentiallyConsistent)
+        let unsent = queuedBytes.load(ordering: .sequentiallyConsistent) + socketBacklog.load(ordering: .sequentiallyConsistent)
+        if unsent == 0, let waiter = takeDrainWaiter() { waiter.run() }
+    }
+
+    private func takeDrainWaiter() -> DrainWaiter? {
+        drainWaiter.withLock { waiter in
+            hasDrainWaiter.store(false, ordering: .relaxed)
+            return waiter.take()
+        }
     }
 
     // MARK: called by the loop
@@ -101,15 +114,17 @@ public final class ResponseStream: Sendable {
 
     /// The connection's unsent output is now `count`; a waiter runs once nothing is unsent.
     func noteBacklog(_ count: Int) {
-        socketBacklog.store(count, ordering: .relaxed)
-        guard count == 0, queuedBytes.load(ordering: .relaxed) == 0 else { return }
-        if let waiter = drainWaiter.withLock({ $0.take() }) { waiter.run() }
+        socketBacklog.store(count, ordering: .sequentiallyConsistent)
+        guard count == 0, queuedBytes.load(ordering: .relaxed) == 0, hasDrainWaiter.load(ordering: .sequentiallyConsistent) else {
+            return
+        }
+        if let waiter = takeDrainWaiter() { waiter.run() }
     }
 
     /// Called by the loop when the connection closes.
     func markClosed() {
         openFlag.store(false, ordering: .releasing)
-        drainWaiter.withLock { $0 = nil }
+        _ = takeDrainWaiter()
     }
 }
 

@@ -249,12 +249,13 @@ final class LiveList<C: ListCollection>: Sendable {
             // Rows whose content changed (updates) and rows new to the window (inserts): what a delta carries.
             var changed = Set<String>()
             var sentRows: [String: [UInt8]] = [:]
-            for row in rows {
-                if let before = previous.row(id: row.id, slot: row.slot) {
-                    guard before.bytes != row.bytes else { continue }
-                    changed.insert(row.id)
+            for index in rows.indices {
+                let id = rows[index].id
+                if let before = previous.bytes(id: id, slot: rows[index].slot, at: index) {
+                    guard before != rows[index].bytes else { continue }
+                    changed.insert(id)
                 }
-                sentRows[row.id] = row.bytes
+                sentRows[id] = rows[index].bytes
             }
             let counts = engine.counts(for: criteria, resolved: &current.countsKey)
             current.countsValidUntil = counts.validUntil
@@ -333,10 +334,8 @@ final class LiveList<C: ListCollection>: Sendable {
         var missing: [Int] = []
         for index in window.rows.indices {
             let entry = window.rows[index]
-            if let row = before?.row(slot: entry.slot), row.id == entry.id, row.revision == entry.revision,
-                row.sectionKey == entry.sectionKey
-            {
-                bytes[index] = row.bytes
+            if let unchanged = before?.unchangedBytes(of: entry, at: index) {
+                bytes[index] = unchanged
             } else if usesMemo, let known = memo[rowKey(of: entry, display: criteria.display)] {
                 bytes[index] = known
             } else {

@@ -39,19 +39,31 @@ final class LivePreviousRows {
 
     var count: Int { rows.count }
 
-    /// The previous row in `slot` (the first, should several be).
-    func row(slot: Int32) -> LiveRow? {
-        if rows.count <= Self.searchedRows { return slots.firstIndex(of: slot).map { rows[$0] } }
-        if bySlot == nil { bySlot = Dictionary(zip(slots, rows.indices), uniquingKeysWith: { first, _ in first }) }
-        return bySlot?[slot].map { rows[$0] }
+    /// The bytes of the previous row in `entry`'s slot if that row showed the item as it is
+    /// now (same id, revision and section); `position` is the entry's place in the window,
+    /// where an unmoved row is found first.
+    func unchangedBytes(of entry: LiveWindowRow, at position: Int) -> [UInt8]? {
+        guard let index = index(slot: entry.slot, near: position), rows[index].id == entry.id,
+            rows[index].revision == entry.revision, rows[index].sectionKey == entry.sectionKey
+        else { return nil }
+        return rows[index].bytes
     }
 
-    /// The previous row of the item `id`, now in `slot`.
-    func row(id: String, slot: Int32) -> LiveRow? {
-        if let row = row(slot: slot), row.id == id { return row }
-        if rows.count <= Self.searchedRows { return rows.first { $0.id == id } }
+    /// The bytes of the previous row of the item `id`, now in `slot` at `position`.
+    func bytes(id: String, slot: Int32, at position: Int) -> [UInt8]? {
+        if let index = index(slot: slot, near: position), rows[index].id == id { return rows[index].bytes }
+        if rows.count <= Self.searchedRows { return rows.firstIndex { $0.id == id }.map { rows[$0].bytes } }
         if byID == nil { byID = Dictionary(zip(rows.map(\.id), rows.indices), uniquingKeysWith: { first, _ in first }) }
-        return byID?[id].map { rows[$0] }
+        return byID?[id].map { rows[$0].bytes }
+    }
+
+    /// Where the previous row in `slot` is (the first, should several be), looked for at
+    /// `position` first. Rows are read in place: a copy retains three buffers, cold by now.
+    private func index(slot: Int32, near position: Int) -> Int? {
+        if position < slots.count, slots[position] == slot { return position }
+        if rows.count <= Self.searchedRows { return slots.firstIndex(of: slot) }
+        if bySlot == nil { bySlot = Dictionary(zip(slots, rows.indices), uniquingKeysWith: { first, _ in first }) }
+        return bySlot?[slot]
     }
 }
 
