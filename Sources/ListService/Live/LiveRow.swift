@@ -57,10 +57,14 @@ final class LivePreviousRows {
         return byID?[id].map { rows[$0].bytes }
     }
 
-    /// Where the previous row in `slot` is (the first, should several be), looked for at
-    /// `position` first. Rows are read in place: a copy retains three buffers, cold by now.
+    /// Where a previous row in `slot` is (callers check its id: a window's slots are unique
+    /// within one state, and rows read across a swap are not compared), looked for at
+    /// `position` first, then one before and one after (where a row stood before one came or
+    /// went above it). Rows are read in place: a copy retains three buffers, cold by now.
     private func index(slot: Int32, near position: Int) -> Int? {
         if position < slots.count, slots[position] == slot { return position }
+        if position > 0, position - 1 < slots.count, slots[position - 1] == slot { return position - 1 }
+        if position + 1 < slots.count, slots[position + 1] == slot { return position + 1 }
         if rows.count <= Self.searchedRows { return slots.firstIndex(of: slot) }
         if bySlot == nil { bySlot = Dictionary(zip(slots, rows.indices), uniquingKeysWith: { first, _ in first }) }
         return bySlot?[slot]

@@ -200,24 +200,21 @@ extension CollectionEngine {
 
     /// The members of counts whose values and texts are known (see `countsMembers(_:display:changedSince:)`).
     static func countsMembers(values: [Int], texts: [String], changedSince previous: [Int]? = nil) -> [UInt8] {
-        let shown = values.indices.filter { previous == nil || previous?[$0] != values[$0] }
-        var json = JSONWriter(reservingCapacity: 256)
-        json.beginObject()
+        var json = JSONWriter(reservingCapacity: 256)  // members, not an object: no braces to strip after
         json.key("counts")
         json.beginObject()
-        for index in shown {
+        for index in values.indices where previous?[index] != values[index] {
             json.key(C.countNames[index])
             json.int(values[index])
         }
         json.endObject()
         json.key("formattedCounts")
         json.beginObject()
-        for index in shown {
+        for index in values.indices where previous?[index] != values[index] {
             json.key(C.countNames[index])
             json.string(texts[index])
         }
         json.endObject()
-        json.endObject()
-        return Array(json.bytes.dropFirst().dropLast())
+        return json.bytes
     }
 }
