@@ -60,7 +60,7 @@ extension Request {
 extension ListRequest {
     /// The list request an HTTP request makes: its query pairs, `Accept-Language`, the
     /// compressed coding its `Accept-Encoding` takes, the client's address, and who asks.
-    init(_ request: Request, caller: Caller) {
+    init(_ request: borrowing Request, caller: Caller) {
         self.init(
             parameters: request.query.pairs.map { ($0.name, $0.value) }, acceptLanguage: request.headers["Accept-Language"],
             compression: Compression.pageCompression(for: request), clientAddress: request.remoteAddress, caller: caller)

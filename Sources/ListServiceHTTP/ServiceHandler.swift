@@ -32,13 +32,13 @@ package struct ServiceHandler: Sendable {
         let timings = ServerTimings()
         let started = MonotonicClock.nanoseconds()
         do {
-            var request = request
             // A request with a body passed the checks on its head already (`screen`).
-            if !(request.sender is Caller) { request.sender = try checkAccess(request) }
+            let caller = request.sender is Caller ? nil : try checkAccess(request)
             response = try ServerTimings.$current.withValue(timings) {
-                // An untraced request (the usual case) binds no trace: the loop thread has none bound.
-                guard let label = request.trace.label else { return try admit(request) ?? router.handle(request) }
-                return try RequestTrace.$current.withValue(label) { try admit(request) ?? router.handle(request) }
+                guard let caller else { return try route(request) }
+                var checked = request  // the one copy: a request captured as a `var` is copied at every use
+                checked.sender = caller
+                return try route(checked)
             }
         } catch let error as HTTPError {
             response = error.response
@@ -48,6 +48,13 @@ package struct ServiceHandler: Sendable {
             observe(route, of: &response, started: started, trace: request.trace)
         }
         return finish(response, for: request)
+    }
+
+    /// The router's answer, or the one `admit` gives first; an untraced request (the usual
+    /// case) binds no trace: the loop thread has none bound.
+    private func route(_ request: Request) throws -> Response {
+        guard let label = request.trace.label else { return try admit(request) ?? router.handle(request) }
+        return try RequestTrace.$current.withValue(label) { try admit(request) ?? router.handle(request) }
     }
 
     /// Counts the answer's time in its route's histogram: now, or when a deferred answer (a

@@ -17,7 +17,7 @@ struct SessionResolution {
 
     /// `needsSession`: the request stores something in its session (a selection), so one is
     /// made even for a client that named none.
-    init(_ request: Request, store: SessionStore, now: Date, needsSession: Bool = false) throws(HTTPError) {
+    init(_ request: borrowing Request, store: SessionStore, now: Date, needsSession: Bool = false) throws(HTTPError) {
         let identity = request.caller.identity
         /// The store's key of the client's session id: the id, and the identity it belongs to.
         func bound(_ id: String) -> String { identity.map { "\(id)\u{1}\($0.role.rawValue)\u{1}\($0.subject)" } ?? id }
