@@ -32,8 +32,11 @@ public final class ResponseStream: Sendable {
     public var isOpen: Bool { openFlag.load(ordering: .acquiring) }
 
     /// Bytes written to the stream that the client's socket has not yet taken: what a slow
-    /// reader has fallen behind by.
-    public var unsentBytes: Int { queuedBytes.load(ordering: .relaxed) + socketBacklog.load(ordering: .relaxed) }
+    /// reader has fallen behind by. Read sequentially consistent (on x86 a plain load):
+    /// `whenDrained` reads it after setting its flag, as `noteBacklog` reads the flag.
+    public var unsentBytes: Int {
+        queuedBytes.load(ordering: .sequentiallyConsistent) + socketBacklog.load(ordering: .sequentiallyConsistent)
+    }
 
     /// Sends one piece of the body. Returns false if the stream is no longer open.
     @discardableResult
@@ -96,8 +99,7 @@ public final class ResponseStream: Sendable {
         drainWaiter.withLock { $0 = DrainWaiter(body) }
         // Sequentially consistent with `noteBacklog`: either it sees the flag or this sees its backlog.
         hasDrainWaiter.store(true, ordering: .sequentiallyConsistent)
-        let unsent = queuedBytes.load(ordering: .sequentiallyConsistent) + socketBacklog.load(ordering: .sequentiallyConsistent)
-        if unsent == 0, let waiter = takeDrainWaiter() { waiter.run() }
+        if unsentBytes == 0, let waiter = takeDrainWaiter() { waiter.run() }
     }
 
     private func takeDrainWaiter() -> DrainWaiter? {

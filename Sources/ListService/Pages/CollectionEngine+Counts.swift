@@ -200,17 +200,18 @@ extension CollectionEngine {
 
     /// The members of counts whose values and texts are known (see `countsMembers(_:display:changedSince:)`).
     static func countsMembers(values: [Int], texts: [String], changedSince previous: [Int]? = nil) -> [UInt8] {
+        let shown = values.indices.filter { previous?[$0] != values[$0] }
         var json = JSONWriter(reservingCapacity: 256)  // members, not an object: no braces to strip after
         json.key("counts")
         json.beginObject()
-        for index in values.indices where previous?[index] != values[index] {
+        for index in shown {
             json.key(C.countNames[index])
             json.int(values[index])
         }
         json.endObject()
         json.key("formattedCounts")
         json.beginObject()
-        for index in values.indices where previous?[index] != values[index] {
+        for index in shown {
             json.key(C.countNames[index])
             json.string(texts[index])
         }
