@@ -101,7 +101,8 @@ struct ServerOptions {
                                   (24 hours at most; past N the oldest go first; default 100000)
           --host ADDRESS          address to listen on (default 127.0.0.1; IPv4, IPv6 or localhost)
           --port N                port to listen on, 0 for any free port (default 8080, or env PORT)
-          --threads N             event-loop threads (default: one per core)
+          --threads N             event-loop threads (default: one per core the process may
+                                  run on, as taskset or a cpuset allows)
           --event-backend NAME    what the loops wait with: epoll (Linux's default) or poll (portable)
           --max-connections N     open connections before new ones get 503 (default 10000)
           --max-body-bytes N      largest request body accepted, /quakes/import aside (default 262144)

@@ -46,10 +46,10 @@ import Testing
     }
 
     @Test func theCoresAreReadFromTheAffinityMask() {
-        #expect(LivePacing.cores(inStatus: "Name:\tserver\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n") == 1)
-        #expect(LivePacing.cores(inStatus: "Cpus_allowed:\tff,0000000f\n") == 12)
-        #expect(LivePacing.cores(inStatus: "Name:\tserver\n") == nil)
-        #expect(LivePacing.usableCores() >= 1)
+        #expect(UsableCores.count(inStatus: "Name:\tserver\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n") == 1)
+        #expect(UsableCores.count(inStatus: "Cpus_allowed:\tff,0000000f\n") == 12)
+        #expect(UsableCores.count(inStatus: "Name:\tserver\n") == nil)
+        #expect(UsableCores.count >= 1)
     }
 
     @Test func busyIsMeasuredAgainstTheCoresTheProcessMayUse() {

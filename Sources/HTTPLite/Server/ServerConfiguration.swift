@@ -5,7 +5,7 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// 0 asks the kernel for a free port; `HTTPServer.port` tells which.
     public var port: UInt16 = 8080
-    /// Event-loop threads; about one per core.
+    /// Event-loop threads; one per core the process may run on.
     public var loopCount = max(1, System.coreCount)
     /// Open connections past which new ones get 503 and are closed.
     public var maxConnections = 10_000

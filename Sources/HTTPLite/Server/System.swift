@@ -1,8 +1,10 @@
+import Basics
 import Glibc
 
 /// Facts about the machine the server runs on.
 public enum System {
-    public static var coreCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+    /// The cores the process may run on (its affinity mask), which "one per core" counts.
+    public static var coreCount: Int { UsableCores.count }
 
     /// Raises the open-file limit to its hard maximum so the connection cap, not the kernel, decides.
     public static func raiseOpenFileLimit() {

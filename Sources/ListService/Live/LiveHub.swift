@@ -75,7 +75,7 @@ package final class LiveHub: Sendable {
         self.configuration = configuration
         isShared = sharedEpoch != nil
         pacing = LivePacing(minimum: configuration.minimumEventInterval, maximum: configuration.maximumEventInterval)
-        updateQueues = (0..<max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))).map {
+        updateQueues = (0..<max(1, min(8, UsableCores.count))).map {
             DispatchQueue(label: "listservice.live.\($0)")
         }
         epoch = sharedEpoch ?? String(UInt32.random(in: 1...UInt32.max), radix: 36)

@@ -36,7 +36,7 @@ package final class LivePacing: Sendable {
     /// `cores`: how many the process may run on; `cpuTime`: the process's CPU time so far in
     /// nanoseconds (tests give their own).
     init(
-        minimum: Duration, maximum: Duration, cores: Int = LivePacing.usableCores(),
+        minimum: Duration, maximum: Duration, cores: Int = UsableCores.count,
         cpuTime: @escaping @Sendable () -> UInt64 = LivePacing.processCPUNanoseconds
     ) {
         self.minimum = minimum.nanoseconds
@@ -74,21 +74,6 @@ package final class LivePacing: Sendable {
 
     /// The interval as last sampled, in milliseconds (for `/metrics`).
     var currentMilliseconds: Int { Int(sample.withLock { $0.interval } / 1_000_000) }
-
-    /// The cores the process may run on: its affinity mask (`Cpus_allowed` in
-    /// /proc/self/status, which `taskset` and cpusets narrow; Foundation's processor count
-    /// does not see them), else every core.
-    static func usableCores() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        return cores(inStatus: status) ?? ProcessInfo.processInfo.activeProcessorCount
-    }
-
-    /// The number of bits set in the `Cpus_allowed` hex mask of a /proc status text.
-    static func cores(inStatus status: String) -> Int? {
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return nil }
-        let count = line.dropFirst("Cpus_allowed:".count).reduce(0) { $0 + (UInt8(String($1), radix: 16)?.nonzeroBitCount ?? 0) }
-        return count > 0 ? count : nil
-    }
 
     /// The process's user and system time so far.
     static func processCPUNanoseconds() -> UInt64 {
