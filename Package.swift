@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "listservice-watch", dependencies: ["ListServiceClient"]),
         // Benchmarks: never a dependency of the library.
         .executableTarget(name: "write-cost", dependencies: ["ListService"], path: "benchmarks/WriteCost"),
-        .executableTarget(name: "live-load", path: "benchmarks/LiveLoad"),
+        .executableTarget(name: "live-load", dependencies: ["CSystem"], path: "benchmarks/LiveLoad"),
         // libFuzzer targets (scripts/fuzz.sh builds them with -DFUZZING); a stub otherwise.
         .executableTarget(name: "fuzz", dependencies: ["HTTPLite", "ListService", "ListServiceHTTP", "Basics"], path: "Fuzz/Sources"),
         // One test target per module; a helper another target needs too is a symbolic link to
