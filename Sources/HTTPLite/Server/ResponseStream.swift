@@ -58,6 +58,7 @@ public final class ResponseStream: Sendable {
     public static func broadcast(_ bytes: [UInt8], to streams: [ResponseStream], written: (@Sendable () -> Void)? = nil) {
         // The loops are few (one per core): found by a look along them, each with room for every key.
         var byLoop: [(loop: LoopHandle, keys: [ConnectionKey])] = []
+        byLoop.reserveCapacity(4)
         for stream in streams where stream.isOpen {
             stream.queuedBytes.add(bytes.count, ordering: .relaxed)
             if let index = byLoop.firstIndex(where: { $0.loop === stream.loop }) {

@@ -471,6 +471,8 @@ final class LiveList<C: ListCollection>: Sendable {
     func dropClosedStreams() { current.withLock { dropClosedStreams(&$0) } }
 
     private func dropClosedStreams(_ current: inout Current) {
+        // Every event passes here: the streams are rewritten only when one has closed.
+        guard current.streams.contains(where: { !$0.subscriber.isOpen }) else { return }
         current.streams.removeAll { stream in
             guard !stream.subscriber.isOpen else { return false }
             stream.reservation.release()
