@@ -45,13 +45,6 @@ import Testing
         #expect(sample(pacing, at: &now, busy: 1, cores: 1, batch: 1) == 20, "the writers stopped waiting")
     }
 
-    @Test func theCoresAreReadFromTheAffinityMask() {
-        #expect(UsableCores.count(inStatus: "Name:\tserver\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n") == 1)
-        #expect(UsableCores.count(inStatus: "Cpus_allowed:\tff,0000000f\n") == 12)
-        #expect(UsableCores.count(inStatus: "Name:\tserver\n") == nil)
-        #expect(UsableCores.count >= 1)
-    }
-
     @Test func busyIsMeasuredAgainstTheCoresTheProcessMayUse() {
         let pacing = pacing(cores: 4)
         var now: UInt64 = 1_000 * millisecond

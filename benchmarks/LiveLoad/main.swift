@@ -171,14 +171,18 @@ func eventKind(_ block: UnsafeBufferPointer<UInt8>) -> UInt8 {
 /// Reads every stream that has data until `isDone` or `timeout` seconds: epoll, so a wait costs
 /// what is ready, not a look at every stream (events that arrive a few at a time would
 /// otherwise cost a scan of all of them each, and the client would fall behind the server).
-func poll(_ streams: [Stream], until isDone: () -> Bool, timeout: Double) {
+func readStreams(_ streams: [Stream], until isDone: () -> Bool, timeout: Double) {
     let epollFD = epoll_create1(0)
     defer { close(epollFD) }
     for (index, stream) in streams.enumerated() {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = UInt64(index)
-        epoll_ctl(epollFD, EPOLL_CTL_ADD, stream.fd, &event)
+        // A stream not watched would never be read: its latencies missing, not slow.
+        guard epollFD >= 0, epoll_ctl(epollFD, EPOLL_CTL_ADD, stream.fd, &event) == 0 else {
+            FileHandle.standardError.write(Data("live-load: epoll: \(String(cString: strerror(errno)))\n".utf8))
+            exit(1)
+        }
     }
     var ready = [epoll_event](repeating: epoll_event(), count: 1024)
     var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -195,14 +199,14 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 
 let started = nowMilliseconds()
 var streams = (0..<streamCount).map(open)
-poll(streams, until: { streams.allSatisfy(\.hasSnapshot) }, timeout: 60)
+readStreams(streams, until: { streams.allSatisfy(\.hasSnapshot) }, timeout: 60)
 print(String(format: "streams=%d snapshots=%d opened_in_ms=%.0f", streamCount, samples.snapshots, nowMilliseconds() - started))
 
 if reconnects {
     for stream in streams { close(stream.fd) }
     let again = nowMilliseconds()
     streams = (0..<streamCount).map(open)
-    poll(streams, until: { streams.allSatisfy(\.hasSnapshot) }, timeout: 60)
+    readStreams(streams, until: { streams.allSatisfy(\.hasSnapshot) }, timeout: 60)
     print(String(format: "reconnected=%d all_snapshots_in_ms=%.0f", streams.filter(\.hasSnapshot).count, nowMilliseconds() - again))
 }
 
@@ -224,7 +228,7 @@ if writes > 0 {
     }
     writer.start()
 }
-poll(streams, until: { false }, timeout: Double(writes) * interval / 1000 + hold)
+readStreams(streams, until: { false }, timeout: Double(writes) * interval / 1000 + hold)
 let sorted = samples.latencies.sorted()
 print(
     String(

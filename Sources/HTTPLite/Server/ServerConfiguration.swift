@@ -6,7 +6,7 @@ public struct ServerConfiguration: Sendable {
     /// 0 asks the kernel for a free port; `HTTPServer.port` tells which.
     public var port: UInt16 = 8080
     /// Event-loop threads; one per core the process may run on.
-    public var loopCount = max(1, System.coreCount)
+    public var loopCount = max(1, UsableCores.count)
     /// Open connections past which new ones get 503 and are closed.
     public var maxConnections = 10_000
     public var limits = HTTPLimits()

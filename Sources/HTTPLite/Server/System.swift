@@ -1,11 +1,7 @@
-import Basics
 import Glibc
 
 /// Facts about the machine the server runs on.
 public enum System {
-    /// The cores the process may run on (its affinity mask), which "one per core" counts.
-    public static var coreCount: Int { UsableCores.count }
-
     /// Raises the open-file limit to its hard maximum so the connection cap, not the kernel, decides.
     public static func raiseOpenFileLimit() {
         var limit = rlimit()
