@@ -58,7 +58,7 @@ package struct RowContext<Phrases: Sendable> {
         self.phrases = phrases
         self.display = display
         self.now = now
-        timeZone = display.timeZone
+        timeZone = formatting.timeZone
     }
 
     /// Calendar days from today to the day of `date` in the client's zone (negative: past).

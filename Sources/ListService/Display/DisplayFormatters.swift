@@ -12,17 +12,19 @@ package final class DisplayFormatters: Sendable {
     package init(context: DisplayContext, numbers: LocaleNumbers? = nil) {
         self.context = context
         let locale = Self.locale(of: context)
+        let timeZone = context.timeZone
         func dateFormatter(time: DateFormatter.Style) -> DateFormatter {
             let formatter = DateFormatter()
             formatter.locale = locale
-            formatter.timeZone = TimeZone(identifier: context.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")
+            formatter.timeZone = timeZone
             formatter.dateStyle = .medium
             formatter.timeStyle = time
             return formatter
         }
         state = Locked(
             Formatting(
-                locale: locale, numbers: numbers ?? LocaleNumbers(locale: locale), mediumDate: dateFormatter(time: .none),
+                locale: locale, timeZone: timeZone, numbers: numbers ?? LocaleNumbers(locale: locale),
+                mediumDate: dateFormatter(time: .none),
                 mediumDateTime: dateFormatter(time: .short), decimalSeparator: locale.decimalSeparator ?? "."))
     }
 
@@ -41,6 +43,8 @@ package final class DisplayFormatters: Sendable {
     /// a bound.
     package struct Formatting {
         let locale: Locale
+        /// The client's zone, found once (a lookup by name costs more than a row's other fields).
+        let timeZone: TimeZone
         let numbers: LocaleNumbers
         let mediumDate: DateFormatter
         let mediumDateTime: DateFormatter
@@ -89,7 +93,7 @@ package final class DisplayFormatters: Sendable {
             } else {
                 formatter = DateFormatter()
                 formatter.locale = locale
-                formatter.timeZone = mediumDate.timeZone
+                formatter.timeZone = timeZone
                 formatter.setLocalizedDateFormatFromTemplate(template)
                 templated[template] = formatter
             }
@@ -101,7 +105,7 @@ package final class DisplayFormatters: Sendable {
         /// The medium date, remembered per local calendar day (finding the day is cheap;
         /// formatting is not).
         package mutating func mediumDate(_ date: Date) -> String {
-            let day = mediumDate.timeZone.localDay(of: date)
+            let day = timeZone.localDay(of: date)
             if let known = formattedDays[day] { return known }
             let text = mediumDate.string(from: date)
             formattedDays.remember(text, for: day, upTo: Self.maxRememberedDates)

@@ -130,9 +130,10 @@ package final class LiveLists<C: ListCollection>: Sendable {
         }
     }
 
-    /// One round on its queue: its lists share a memo of rows and windows.
+    /// One round on its queue: its lists share a memo of rows and windows; the row memo is sized
+    /// for a couple of new rows per list (grown from empty, it was rehashed a dozen times a round).
     private static func refreshRound(_ lists: [LiveList<C>], engine: CollectionEngine<C>, at: Date) {
-        var memo = LiveList<C>.RowMemo()
+        var memo = LiveList<C>.RowMemo(minimumCapacity: 2 * lists.count)
         var windows = LiveList<C>.WindowMemo()
         for list in lists { list.refresh(engine: engine, at: at, memo: &memo, windows: &windows) }
     }
