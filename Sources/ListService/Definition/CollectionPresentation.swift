@@ -44,7 +44,8 @@ package struct RowContext<Phrases: Sendable> {
     package let now: Date
     /// The client's current calendar day, worked out once per page.
     package let today: Range<Date>
-    let timeZone: TimeZone
+    /// The client's zone, as its formatter set found it once.
+    var timeZone: TimeZone { formatting.timeZone }
 
     init(formatting: DisplayFormatters.Formatting, phrases: Phrases, display: DisplayContext, now: Date) {
         var formatting = formatting
@@ -58,7 +59,6 @@ package struct RowContext<Phrases: Sendable> {
         self.phrases = phrases
         self.display = display
         self.now = now
-        timeZone = formatting.timeZone
     }
 
     /// Calendar days from today to the day of `date` in the client's zone (negative: past).
