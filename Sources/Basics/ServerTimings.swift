@@ -1,14 +1,40 @@
+import Glibc
+
 /// The stages one request's answer went through and how long each took, for the
-/// `Server-Timing` header: the HTTP binding binds a recorder for the request
-/// (`ServerTimings.$current`), and the code that runs a stage (the session, the filter, the
-/// sort, formatting, gzip) times itself into it. Outside a timed request nothing is recorded
-/// and a stage costs one task-local read.
+/// `Server-Timing` header: the HTTP binding binds a recorder to the thread answering the
+/// request (`ServerTimings.bind(_:_:)`), and the code that runs a stage (the session, the
+/// filter, the sort, formatting, gzip) times itself into it. Outside a timed request nothing
+/// is recorded and a stage costs one thread-local read.
 public final class ServerTimings: @unchecked Sendable {
     // @unchecked: a recorder belongs to one request, whose handler runs on one thread from
     // start to end (stages are timed synchronously inside it); nothing else holds it, so
     // `entries` is never touched by two threads at once.
-    /// The recorder of the request being answered on this thread or task, if any.
-    @TaskLocal public static var current: ServerTimings?
+
+    /// Where a thread keeps the recorder bound to it: a thread-local slot rather than a task
+    /// local, because a handler runs synchronously on its loop's thread, and a task-local's
+    /// binding and each of a request's dozen reads cost ten times a slot's. Work sent to
+    /// another thread sees no recorder (as a task local bound here would not reach it either).
+    private static let slot: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-local slot left for ServerTimings")
+        return key
+    }()
+
+    /// The recorder of the request being answered on this thread, if any.
+    public static var current: ServerTimings? {
+        guard let bound = pthread_getspecific(slot) else { return nil }
+        return Unmanaged<ServerTimings>.fromOpaque(bound).takeUnretainedValue()
+    }
+
+    /// Runs `body` with `timings` as this thread's recorder, then restores the one before.
+    /// `body` runs synchronously; `timings` outlives it (the caller holds it), so the slot
+    /// holds it unretained.
+    public static func bind<T>(_ timings: ServerTimings, _ body: () throws -> T) rethrows -> T {
+        let previous = pthread_getspecific(slot)
+        pthread_setspecific(slot, Unmanaged.passUnretained(timings).toOpaque())
+        defer { pthread_setspecific(slot, previous) }
+        return try withExtendedLifetime(timings) { try body() }
+    }
 
     private struct Entry {
         let name: String

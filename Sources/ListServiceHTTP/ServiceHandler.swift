@@ -34,7 +34,7 @@ package struct ServiceHandler: Sendable {
         do {
             // A request with a body passed the checks on its head already (`screen`).
             let caller = request.sender is Caller ? nil : try checkAccess(request)
-            response = try ServerTimings.$current.withValue(timings) {
+            response = try ServerTimings.bind(timings) {
                 guard let caller else { return try route(request) }
                 var checked = request  // the one copy: a request captured as a `var` is copied at every use
                 checked.sender = caller

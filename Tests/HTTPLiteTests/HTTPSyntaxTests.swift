@@ -1,4 +1,5 @@
 import Basics
+import Foundation
 import Testing
 
 @testable import HTTPLite
@@ -9,7 +10,10 @@ import Testing
         let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
         for byte in UInt8.min...UInt8.max {
             #expect(HTTPSyntax.isTokenCharacter(byte) == tchar.contains(byte), "byte \(byte)")
+            #expect([UInt8(ascii: "a"), byte, UInt8(ascii: "z")].withUnsafeBufferPointer(HTTPSyntax.isToken) == tchar.contains(byte))
+            #expect([byte].withUnsafeBufferPointer(HTTPSyntax.isTarget) == (byte > 0x20 && byte < 0x7F), "byte \(byte)")
         }
+        #expect(![UInt8]().withUnsafeBufferPointer(HTTPSyntax.isToken))
     }
 
     @Test(arguments: [0, 7, 9, 10, 99, 100, 404, 65_536, 1_234_567_890, Int.max])
@@ -61,6 +65,31 @@ import Testing
         #expect(headers["Accept-Encoding"] == "gzip")
         #expect(headers["host"] == "a")
         #expect(headers["Hos"] == nil)
+        // Same length, first and last letters: told apart by the letters between.
+        let lookalikes: HTTPHeaders = ["Accept-Xncoding": "x", "ACCEPT-ENCODING": "deflate", "accept-encoding": "gzip"]
+        #expect(lookalikes["accept-encoding"] == "deflate")
+        #expect(lookalikes.values(for: "Accept-Encoding") == ["deflate", "gzip"])
+        #expect(lookalikes.containsToken("GZIP", in: "Accept-encoding"))
+        #expect(!lookalikes.containsToken("x", in: "Accept-Encoding"))
+        var trimmed = lookalikes
+        trimmed.remove(name: "accept-ENCODING")
+        #expect(trimmed.count == 1 && trimmed["Accept-Xncoding"] == "x" && trimmed["Accept-Encoding"] == nil)
+    }
+
+    @Test func serverTimings_boundToTheThreadForTheirScopeOnly() {
+        #expect(ServerTimings.current == nil)
+        let outer = ServerTimings(), inner = ServerTimings()
+        ServerTimings.bind(outer) {
+            #expect(ServerTimings.current === outer)
+            ServerTimings.bind(inner) { #expect(ServerTimings.current === inner) }
+            #expect(ServerTimings.current === outer)
+            ServerTimings.measure("sort") {}
+            let elsewhere = Thread { #expect(ServerTimings.current == nil) }  // not another thread's
+            elsewhere.start()
+            while !elsewhere.isFinished { usleep(1_000) }
+        }
+        #expect(ServerTimings.current == nil)
+        #expect(outer.headerValue.hasPrefix("sort;dur=") && inner.isEmpty)
     }
 
     @Test func framingFieldsAreTheEncoders_inAnyCase() {
@@ -74,5 +103,17 @@ import Testing
         #expect(text.contains("content-length: 0\r\n"))
         #expect(!text.contains("99") && !text.contains("upgrade") && !text.contains("chunked"))
         #expect(text.contains("x-kept: 1\r\n"))
+    }
+
+    @Test func heads_followWhatTheBufferHolds_atAnySize() {
+        var encoder = ResponseEncoder()
+        var output = Array("earlier".utf8)
+        let long = String(repeating: "v", count: 5_000)  // past the stack's scratch room
+        let response = Response(status: .ok, headers: ["X-Long": long, "X-Short": "s"], body: .bytes(Array("body".utf8)))
+        encoder.append(response, body: Array("body".utf8), includeBody: true, connection: .omitted, to: &output)
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(text.hasPrefix("earlierHTTP/1.1 200 OK\r\n"))
+        #expect(text.contains("\r\nX-Long: \(long)\r\nX-Short: s\r\nContent-Length: 4\r\n\r\nbody"))
+        #expect(text.hasSuffix("\r\n\r\nbody"))
     }
 }

@@ -16,6 +16,20 @@ import Testing
         #expect(request.version == .http1_1)
     }
 
+    @Test func headerNames_keepTheirSpelling_usualOrNot() throws {
+        let head =
+            "GET / HTTP/1.1\r\nHost: a\r\nx-session-id: s\r\nAccept-Encoding: gzip\r\nACCEPT-LANGUAGE: de\r\n"
+            + "Accept-Encodinh: x\r\nCookie: c=1\r\nX-Session-IDs: t\r\n\r\n"
+        let (_, requests) = RequestParser.feed(Array(head.utf8))
+        let request = try #require(requests.first)
+        #expect(
+            request.headers.map(\.name) == [
+                "Host", "x-session-id", "Accept-Encoding", "ACCEPT-LANGUAGE", "Accept-Encodinh", "Cookie", "X-Session-IDs",
+            ])
+        #expect(request.headers.map(\.value) == ["a", "s", "gzip", "de", "x", "c=1", "t"])
+        #expect(request.headers["X-Session-ID"] == "s" && request.headers["accept-language"] == "de")
+    }
+
     @Test(arguments: [1, 2, 3, 7, 64])
     func fragmentedInput_parsesTheSameAsWhole(fragmentSize: Int) {
         let text =

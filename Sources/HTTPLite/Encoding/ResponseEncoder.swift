@@ -50,8 +50,10 @@ struct ResponseEncoder {
         // The fixed parts (status line, framing and connection fields, the end) take under 128 bytes.
         var capacity = 128 + status.reasonPhrase.utf8.count + Self.serverField.utf8CodeUnitCount + date.count
         for field in headers { capacity += 4 + field.name.utf8.count + field.value.utf8.count }
-        let head = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            var writer = ByteWriter(buffer)
+        // Written into scratch room (on the stack for a usual head) and appended to `output`
+        // with one copy: no array is made and let go per answer.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { room in
+            var writer = ByteWriter(room)
             writer.write("HTTP/1.1 ")
             writer.writeDecimal(status.code)
             writer.write(byte: UInt8(ascii: " "))
@@ -82,9 +84,8 @@ struct ResponseEncoder {
             case .close: writer.write("\r\nConnection: close")
             }
             writer.write("\r\n\r\n")
-            count = writer.count
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<writer.count]))
         }
-        output.append(contentsOf: head)
     }
 
     /// Appends one chunk of a chunked body; an empty chunk would end the body, so it is skipped.
@@ -131,6 +132,6 @@ struct ResponseEncoder {
 
     /// Refuses fields that would split the response (CR, LF or other controls).
     private static func isValid(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-        !name.isEmpty && name.allSatisfy(HTTPSyntax.isTokenCharacter) && HTTPSyntax.isFieldValue(value)
+        HTTPSyntax.isToken(name) && HTTPSyntax.isFieldValue(value)
     }
 }

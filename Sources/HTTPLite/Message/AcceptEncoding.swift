@@ -8,8 +8,8 @@ public enum AcceptEncoding {
     public static func acceptsGzip(_ headers: HTTPHeaders) -> Bool {
         var gzipQuality: Double?
         var anyQuality: Double?
-        for field in headers where HTTPHeaders.namesMatch(field.name, "Accept-Encoding") {
-            withUTF8Bytes(of: field.value) { bytes in
+        headers.forEachValue(of: "Accept-Encoding") { value in
+            withUTF8Bytes(of: value) { bytes in
                 var start = 0
                 while start <= bytes.count {
                     let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count

@@ -46,9 +46,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 
-    /// The first value of the named field, if any (a dozen lookups per request).
+    /// The first value of the named field, if any (a dozen lookups per request, half of them
+    /// for fields the request does not have).
     public subscript(name: String) -> String? {
-        fields.first { Self.namesMatch($0.name, name) }?.value
+        for index in fields.indices where Self.namesMatch(fields[index].name, name) {
+            return fields[index].value
+        }
+        return nil
     }
 
     /// Every value of the named field, in order of appearance.
@@ -56,18 +60,25 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
     }
 
-    /// Whether the named field holds `token` in its comma-separated list (case-insensitive).
-    /// Every response asks this of `Connection`: no array of values is made.
-    public func containsToken(_ token: String, in name: String) -> Bool {
-        fields.contains { field in
-            Self.namesMatch(field.name, name)
-                && field.value.split(separator: ",").contains { asciiCaseInsensitiveEquals(trimmingOWS($0), token) }
+    /// Calls `body` with every value of the named field, in order, without making an array of them.
+    func forEachValue(of name: String, _ body: (String) -> Void) {
+        for index in fields.indices where Self.namesMatch(fields[index].name, name) {
+            body(fields[index].value)
         }
     }
 
-    /// Whether two field names are one name. Every lookup runs it over every field, and most
-    /// fields are not the one looked for: lengths are compared inline (a string knows its own)
-    /// before a call compares the bytes.
+    /// Whether the named field holds `token` in its comma-separated list (case-insensitive).
+    /// Every response asks this of `Connection`: no array of values is made.
+    public func containsToken(_ token: String, in name: String) -> Bool {
+        fields.indices.contains { index in
+            Self.namesMatch(fields[index].name, name)
+                && fields[index].value.split(separator: ",").contains { asciiCaseInsensitiveEquals(trimmingOWS($0), token) }
+        }
+    }
+
+    /// Whether two field names are one name. Every lookup runs it over the fields (in place,
+    /// no field copied), and most are not the one looked for: lengths are compared inline (a
+    /// string knows its own) before a call compares the bytes.
     @inline(__always)
     static func namesMatch(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && asciiCaseInsensitiveEquals(a, b)

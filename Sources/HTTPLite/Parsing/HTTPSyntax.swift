@@ -9,6 +9,14 @@ enum HTTPSyntax {
     @inline(__always)
     static func isTokenCharacter(_ byte: UInt8) -> Bool { tokenCharacters.contains(byte) }
 
+    /// Whether `bytes` is a token: not empty, and every byte a token character. A loop of its
+    /// own, not `allSatisfy` with the test passed in (a call per byte there: five times slower).
+    static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        for byte in bytes where !isTokenCharacter(byte) { return false }
+        return true
+    }
+
     private static let tokenCharacters = ASCIISet(below64: 0x03FF_6CFA_0000_0000, from64: 0x57FF_FFFF_C7FF_FFFE)
 
     /// field-vchar, SP or HTAB: what a header value may hold (obs-text included).
@@ -32,12 +40,14 @@ enum HTTPSyntax {
             if below | delete != 0 { break }
             offset += 8
         }
-        return value[offset...].allSatisfy(isFieldValueCharacter)
+        for byte in value[offset...] where !isFieldValueCharacter(byte) { return false }
+        return true
     }
 
-    /// What a request-target may hold unencoded: visible ASCII.
-    static func isTargetCharacter(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte < 0x7F
+    /// Whether `bytes` holds only what a request-target may hold unencoded: visible ASCII.
+    static func isTarget(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte <= 0x20 || byte >= 0x7F { return false }
+        return true
     }
 
     static func isOWS(_ byte: UInt8) -> Bool { byte == space || byte == tab }

@@ -43,7 +43,7 @@ extension RequestHead {
                 return .failure(.malformed("A header line has no colon."))
             }
             let name = UnsafeBufferPointer(rebasing: line[..<colon])
-            guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isTokenCharacter) else {
+            guard HTTPSyntax.isToken(name) else {
                 return .failure(.malformed("A header name is empty or holds a character a token may not (RFC 9112 §5.1)."))
             }
             var valueStart = colon + 1, valueEnd = line.endIndex
@@ -54,7 +54,8 @@ extension RequestHead {
                 return .failure(.malformed("A header value holds a control character."))
             }
             let field = HTTPHeaders.Field(
-                name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+                name: UsualFieldNames.name(spelled: name) ?? String(decoding: name, as: UTF8.self),
+                value: String(decoding: value, as: UTF8.self))
             if let error = framingFields.note(field) { return .failure(error) }
             headers.add(name: field.name, value: field.value)
         }

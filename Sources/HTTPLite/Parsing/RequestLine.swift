@@ -18,7 +18,7 @@ struct RequestLine {
         let target = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
         let versionBytes = UnsafeBufferPointer(rebasing: line[(secondSpace + 1)...])
 
-        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPSyntax.isTokenCharacter) else {
+        guard HTTPSyntax.isToken(methodBytes) else {
             return .failure(.malformed("The method is not a valid token."))
         }
         let version: HTTPVersion
@@ -52,7 +52,7 @@ struct RequestLine {
     private static func parseTarget(
         _ target: UnsafeBufferPointer<UInt8>, method: HTTPMethod
     ) -> Result<(String, QueryParameters, authority: String?), HTTPError> {
-        guard !target.isEmpty, target.allSatisfy(HTTPSyntax.isTargetCharacter) else {
+        guard !target.isEmpty, HTTPSyntax.isTarget(target) else {
             return .failure(.malformed("The request target is empty or holds a character that must be percent-encoded."))
         }
         if target.count == 1 && target[0] == UInt8(ascii: "*") {
