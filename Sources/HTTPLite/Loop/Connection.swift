@@ -3,9 +3,11 @@
 final class Connection {
     let key: ConnectionKey
     var fd: Int32 { key.fd }
-    var machine: ConnectionStateMachine
+    // Unchecked exclusivity: only its loop's thread touches a connection, and an event holds
+    // its machine in one `inout` access from start to end (see `EventLoop`).
+    @exclusivity(unchecked) var machine: ConnectionStateMachine
     /// The streaming response in progress, marked closed when it ends or the connection goes.
-    var stream: ResponseStream?
+    @exclusivity(unchecked) var stream: ResponseStream?
     /// Closed by its loop (no longer among its connections).
     var isClosed = false
     /// Output was added by tasks the loop is running; it writes once they are all taken.

@@ -6,7 +6,8 @@
     final class EpollBackend: EventBackend {
         let waker: Waker
         private let epollFD: Int32
-        private var events = [epoll_event](repeating: epoll_event(), count: 256)
+        /// Unchecked exclusivity: one loop's thread waits on its backend, one wait at a time.
+        @exclusivity(unchecked) private var events = [epoll_event](repeating: epoll_event(), count: 256)
 
         init() throws {
             epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))

@@ -35,13 +35,20 @@ extension CollectionEngine {
         let versions = contents.versions()
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
             var expiry: Date?
+            // The current section's member, taken again only where the section changes.
+            var sectionMember: [UInt8]?, memberSection = -1
             json.beginArray()
-            for index in items.indices {
-                let sectionMember = rowSections.isEmpty ? nil : sections?.sections[rowSections[index]].rowMember
-                if let rowExpiry = Self.writeListRow(
-                    items[index], version: versions[index], purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
-                {
-                    expiry = min(expiry ?? rowExpiry, rowExpiry)
+            items.withUnsafeBufferPointer { items in  // each item read in place, not copied out to be written
+                for index in items.indices {
+                    if !rowSections.isEmpty, rowSections[index] != memberSection, let sections {
+                        memberSection = rowSections[index]
+                        sectionMember = sections.sections[memberSection].rowMember
+                    }
+                    if let rowExpiry = Self.writeListRow(
+                        items[index], version: versions[index], purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
+                    {
+                        expiry = min(expiry ?? rowExpiry, rowExpiry)
+                    }
                 }
             }
             json.endArray()

@@ -43,17 +43,23 @@ final class ListSections: Sendable {
 
     /// The section of each of `count` rows from rank `index` on, as an index into `sections`.
     func rowSections(from index: Int, count: Int) -> [Int] {
-        guard !sections.isEmpty else { return [] }
-        // The last section starting at or before `index`.
-        var low = 0, high = sections.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sections[middle].firstIndex <= index { low = middle + 1 } else { high = middle }
-        }
-        var current = max(0, low - 1)
-        return (index..<(index + count)).map { rank in
-            while current + 1 < sections.count && sections[current + 1].firstIndex <= rank { current += 1 }
-            return current
+        // Read in place: a section taken out of the array is a copy (four retains and releases).
+        sections.withUnsafeBufferPointer { sections in
+            guard !sections.isEmpty else { return [] }
+            // The last section starting at or before `index`.
+            var low = 0, high = sections.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sections[middle].firstIndex <= index { low = middle + 1 } else { high = middle }
+            }
+            var current = max(0, low - 1)
+            var rows: [Int] = []
+            rows.reserveCapacity(count)
+            for rank in index..<(index + count) {
+                while current + 1 < sections.count && sections[current + 1].firstIndex <= rank { current += 1 }
+                rows.append(current)
+            }
+            return rows
         }
     }
 
