@@ -29,7 +29,8 @@ package struct Credentials: Sendable {
     package static let none = Credentials(tokens: nil, requiresIdentity: false)
 
     /// Where a caller signs in: open to anonymous callers whatever keys and tokens require.
-    static let signInPaths: Set<String> = [AuthRoutes.demoPath]
+    /// One path, compared as a string (a set's look-up hashed every request's path).
+    static let signInPath = AuthRoutes.demoPath
 
     /// The caller of `request`, or the 401 to answer (nothing has changed). `keys` decides
     /// what an anonymous caller may do; `changesData`: whether the request's route may change
@@ -43,7 +44,7 @@ package struct Credentials: Sendable {
                 }
                 return .identified(identity)
             }
-            if Self.signInPaths.contains(request.path) { return .anonymous }
+            if request.path == Self.signInPath { return .anonymous }
             if let refusal = keys.anonymousRefusal(of: request, changesData: changesData) { throw refusal }
             if requiresIdentity && changesData {
                 throw Self.unauthorized("Changes need a signed-in caller: send Authorization: Bearer <token>.", error: nil)
