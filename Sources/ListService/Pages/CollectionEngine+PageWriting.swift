@@ -38,17 +38,15 @@ extension CollectionEngine {
             // The current section's member, taken again only where the section changes.
             var sectionMember: [UInt8]?, memberSection = -1
             json.beginArray()
-            items.withUnsafeBufferPointer { items in  // each item read in place, not copied out to be written
-                for index in items.indices {
-                    if !rowSections.isEmpty, rowSections[index] != memberSection, let sections {
-                        memberSection = rowSections[index]
-                        sectionMember = sections.sections[memberSection].rowMember
-                    }
-                    if let rowExpiry = Self.writeListRow(
-                        items[index], version: versions[index], purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
-                    {
-                        expiry = min(expiry ?? rowExpiry, rowExpiry)
-                    }
+            for index in items.indices {
+                if !rowSections.isEmpty, rowSections[index] != memberSection, let sections {
+                    memberSection = rowSections[index]
+                    sectionMember = sections.sections[memberSection].rowMember
+                }
+                if let rowExpiry = Self.writeListRow(
+                    items[index], version: versions[index], purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
+                {
+                    expiry = min(expiry ?? rowExpiry, rowExpiry)
                 }
             }
             json.endArray()
