@@ -668,6 +668,31 @@ def check_one_stream_for_the_page(browser, timings):
     page.context.close()
 
 
+def check_quick_changes_end_on_the_last(browser, timings):
+    """Criteria changed faster than the server answers (one chip, then another): the list ends
+    on the last change, even when the first change's PUT is slow to reach the server."""
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders")
+    wait_rows(page, ids(browser.rows("/orders", limit=50)))
+    held = []
+
+    def hold_the_pending_put(route):
+        if not held and "filter=pending" in (route.request.post_data or ""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/live/*/lists/*", hold_the_pending_put)
+    page.click("button.chip[data-value=pending]")
+    page.click("button.chip[data-value=completed]")
+    page.wait_for_timeout(300)  # a second PUT sent at once would have been answered by now
+    assert len(held) == 1, "the first change's PUT was not seen"
+    held[0].continue_()
+    page.wait_for_timeout(500)  # ...and the first one's snapshot would have arrived after it
+    wait_rows(page, ids(browser.rows("/orders", filter="completed", limit=50)), timeout=3000)
+    page.context.close()
+
+
 def check_a_lost_answer_is_retried_once(browser, timings):
     """A tap whose answer is lost after the server ran it: the page sends it again under the
     same Idempotency-Key, and the server replays the answer instead of tapping twice."""
@@ -703,7 +728,7 @@ def check_a_lost_answer_is_retried_once(browser, timings):
 
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
-          check_task_form, check_quakes_list_and_map, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
+          check_task_form, check_quakes_list_and_map, check_quick_changes_end_on_the_last, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
           check_chip_counts_change_live, check_sections_group_by_and_sticky_headers, check_people_index_jumps,
           check_deep_link_lands_on_its_row,
           check_locale_and_zone_pickers,

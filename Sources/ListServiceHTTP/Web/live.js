@@ -32,13 +32,23 @@ class PageStream {
   unwatch(list) {
     if (this.lists.get(list.key) !== list) return;
     this.lists.delete(list.key);
-    // Signed in or out since: the stream is the previous caller's, and is about to be replaced.
-    if (this.id && list.putOn === this.id && this.signedInAs === token()) {
-      send('DELETE', `/live/${this.id}/lists/${list.key}`).catch(() => {});
+    if (!list.putting) this.drop(list, list.putOn);
+  }
+
+  /** Asks the server to stop `list` on stream `id` (unless signed in or out since: that stream
+   *  is the previous caller's, and is about to be replaced). */
+  drop(list, id) {
+    if (id && id === this.id && this.signedInAs === token()) {
+      send('DELETE', `/live/${id}/lists/${list.key}`).catch(() => {});
     }
   }
 
+  /** Puts `list` on the stream at its current url. One `PUT` per list at a time: two sent at
+   *  once (a day picked, then a sort) may reach the server in either order over two
+   *  connections, and the earlier criteria would win; so a change meanwhile is put after. */
   async put(list) {
+    if (list.putting) { list.putAgain = true; return; }
+    list.putting = true;
     const { url } = list, id = this.id;
     try {
       await send('PUT', `/live/${id}/lists/${list.key}`, { body: { path: url } });
@@ -48,6 +58,12 @@ class PageStream {
       if (problem.status === 404) this.connect(true); // the stream is gone: a new one, and every list on it
       else if (problem.status >= 400 && problem.status < 500 && problem.status !== 429) list.setState('refused', problem.message);
       else setTimeout(() => { if (this.lists.get(list.key) === list && list.url === url) this.put(list); }, jitter(1000));
+    } finally {
+      list.putting = false;
+      const again = list.putAgain;
+      list.putAgain = false;
+      if (this.lists.get(list.key) !== list) this.drop(list, id); // closed while its PUT was on the way
+      else if (again && this.id) this.put(list);
     }
   }
 
