@@ -58,12 +58,15 @@ import Testing
                         }
                     })
             }
-            router.get("/held") { _ in Response(body: .stream { stream in held.withLock { $0 = stream } }) }
+            router.get("/held/:name") { request in
+                let name = request.pathParameters["name"] ?? ""
+                return Response(body: .stream { stream in held.withLock { $0[name] = stream } })
+            }
             return router
         }()
 
-        /// The stream `/held` opened, for the test to write to.
-        static let held = Locked<ResponseStream?>(nil)
+        /// The streams `/held/<name>` opened, for the test named so to write to.
+        static let held = Locked<[String: ResponseStream]>([:])
 
         /// Runs the loop, blocking in its backend until woken, until `isDone` holds for what
         /// was received (at most 50 waits).
@@ -249,12 +252,12 @@ import Testing
         #expect(rig.openConnections == 0)
     }
 
-    @Test(.serialized, arguments: EventBackendKind.allCases)  // one `/held` stream at a time
+    @Test(.serialized, arguments: EventBackendKind.allCases)  // one `/held/<name>` stream at a time
     func aStreamCountsWhatTheClientHasNotRead_andWakesAWaiterOnceDrained(_ backend: EventBackendKind) throws {
         let rig = try Rig(backend)
-        rig.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+        rig.send("GET /held/drain HTTP/1.1\r\nHost: t\r\n\r\n")
         rig.settle()
-        let stream = try #require(Rig.held.withLock { $0.take() })
+        let stream = try #require(Rig.held.withLock { $0.removeValue(forKey: "drain") })
         let piece = [UInt8](repeating: 0x61, count: 64 * 1024)
         for _ in 0..<32 { stream.write(piece) }  // 2 MiB, far more than the socket buffers take
         #expect(stream.unsentBytes == 32 * piece.count, "nothing taken before the loop runs")
@@ -278,5 +281,38 @@ import Testing
         #expect(text.contains("one event"))
         #expect(written.withLock { $0 })
         #expect(received + text.utf8.count > 32 * piece.count, "every byte arrived, then the broadcast")
+    }
+
+    @Test(.serialized, arguments: EventBackendKind.allCases)  // one `/held/<name>` stream at a time
+    func aJobsStepsRunOnePerTurn_eachAfterWhatTheLastWroteWasSent(_ backend: EventBackendKind) throws {
+        let rig = try Rig(backend)
+        rig.send("GET /held/steps HTTP/1.1\r\nHost: t\r\n\r\n")
+        rig.settle()
+        let stream = try #require(Rig.held.withLock { $0.removeValue(forKey: "steps") })
+        _ = rig.received()  // the head
+        // Each step writes one event and notes what the client had received when it began.
+        let client = rig.client
+        let seen = Locked<[String]>([])
+        let steps = Locked(0)
+        LoopExecutor(rig.loop.handle).run {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(client, &buffer, buffer.count)
+            seen.withLock { $0.append(count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : "") }
+            let step = steps.withLock { steps in
+                steps += 1
+                return steps
+            }
+            stream.write("step \(step)\n")
+            return step < 3
+        }
+        #expect(rig.loop.runOnce(timeout: 1_000))
+        #expect(steps.withLock { $0 } == 1, "one step per turn of the loop")
+        rig.settle()
+        #expect(steps.withLock { $0 } == 3)
+        let before = seen.withLock { $0 }
+        #expect(before.count == 3 && before[0].isEmpty)
+        #expect(before[1].contains("step 1") && !before[1].contains("step 2"), "step 1's event was sent before step 2 ran")
+        #expect(before[2].contains("step 2"), "step 2's event was sent before step 3 ran")
+        #expect(rig.received()?.contains("step 3") == true)
     }
 }

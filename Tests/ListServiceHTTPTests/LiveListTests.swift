@@ -160,6 +160,33 @@ extension LiveListTests {
         #expect(lastByTaps.first?["to"] as? Int == 0 && lastByTaps.first?["id"] as? String == id, "\(lastByTaps) \(id)")
     }
 
+    @Test func aRoundRefreshesOneListPerStep_andEachListsEventGoesOutBeforeTheNextIsRefreshed() throws {
+        let service = Self.makeService()
+        let recorders = Locked<[LiveRecorder]>([])
+        let deltasAfterEachStep = Locked<[[Int]]>([])
+        let queue = DispatchQueue(label: "test.live")
+        service.live.runUpdates(on: [
+            { step in
+                queue.async {
+                    var seen: [Int] = []
+                    var hasMore = true
+                    while hasMore {
+                        hasMore = step()
+                        seen.append(recorders.withLock { $0 }.filter { $0.events.contains { $0.name == "delta" } }.count)
+                    }
+                    deltasAfterEachStep.withLock { $0.append(seen) }
+                }
+            }
+        ])
+        let router = ServiceRoutes.makeHandler(service: service)
+        let watching = try (2...4).map { limit in try Self.watch("users", [("sort", "name"), ("limit", String(limit))], service: service) }
+        recorders.withLock { $0 = watching }
+        let id = Self.userID(atIndex: 0, [("sort", "name")], router: router)
+        _ = router.send(.post, "/users/\(id)/tap")
+        Self.settle(service)
+        #expect(deltasAfterEachStep.withLock { $0.first } == [1, 2, 3], "three lists, three steps, each list's delta sent in its own")
+    }
+
     @Test func oneChangedRowIsFormattedOncePerLocale_howeverManyStreams() throws {
         let service = Self.makeService()
         let router = ServiceRoutes.makeHandler(service: service)

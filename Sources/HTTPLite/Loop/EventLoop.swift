@@ -69,7 +69,8 @@ final class EventLoop {
     /// queued and the timers; false once the loop is done.
     func runOnce(timeout: Int32) -> Bool {
         ready.removeAll(keepingCapacity: true)
-        let isWaiting = backend.wait(timeout: timeout) { self.ready.append($0) }
+        // A job waiting: look at the sockets without sleeping, then take its next step.
+        let isWaiting = backend.wait(timeout: handle.hasJobs ? 0 : timeout) { self.ready.append($0) }
         now = clock()
         guard isWaiting else {
             context.configuration.errorLog("level=error event=wait \(SocketError("wait"))")
@@ -84,6 +85,7 @@ final class EventLoop {
                 handle(event, on: connection, &connection.machine, encoder: &encoder, now: now)
             }
         }
+        runJobStep()
         accessLog.flush()
         if now >= nextSweep {
             sweepTimeouts()
@@ -298,6 +300,14 @@ final class EventLoop {
                 beginShutdown()
             }
         }
+    }
+
+    /// One step of the first job (`LoopExecutor`), then what it wrote to this loop's streams
+    /// goes out, before the loop waits again.
+    private func runJobStep() {
+        guard handle.hasJobs, let step = handle.nextStep() else { return }
+        if !step() { handle.finishJob() }
+        runTasks()
     }
 
     /// Adds a chunk to the output of the connection `key` names, if it is still open; the

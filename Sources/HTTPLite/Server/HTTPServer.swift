@@ -13,7 +13,8 @@ import Synchronization
 /// wait returns `.deferred` and some other thread completes it. Shared state handlers read is
 /// immutable or behind a lock (`Locked`). Other threads reach a loop only through its
 /// `LoopHandle`: a locked task queue plus the backend's waker (deferred responses, stream
-/// chunks, shutdown). Each connection's life is a `ConnectionStateMachine`; the loop only
+/// chunks, shutdown), and a job queue whose steps the loop runs between its reads and writes
+/// (`LoopExecutor`). Each connection's life is a `ConnectionStateMachine`; the loop only
 /// performs its actions.
 public final class HTTPServer: Sendable {
     /// The port actually bound (useful when the configuration asked for port 0).
@@ -23,8 +24,11 @@ public final class HTTPServer: Sendable {
     private let stopped = DispatchGroup()
 
     /// Binds the listening socket and starts the event loops; returns once serving.
+    /// `beforeServing` gets an executor per loop (work run between its reads and writes),
+    /// before any loop starts: whatever is to run there can be set up before a request arrives.
     public init(
-        configuration: ServerConfiguration, handler: @escaping @Sendable (Request) throws -> Response
+        configuration: ServerConfiguration, handler: @escaping @Sendable (Request) throws -> Response,
+        beforeServing: ([LoopExecutor]) -> Void = { _ in }
     ) throws {
         signal(SIGPIPE, SIG_IGN)  // a vanished peer must never kill the process
         let listener = try Socket.makeListener(
@@ -48,6 +52,7 @@ public final class HTTPServer: Sendable {
         self.port = listener.port
         self.context = context
         self.loops = loops
+        beforeServing(loops.map(LoopExecutor.init))
         let running = Atomic<Int>(loops.count)
         for (index, (handle, handover)) in zip(loops, backends).enumerated() {
             stopped.enter()

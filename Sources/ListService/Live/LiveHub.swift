@@ -38,7 +38,12 @@ package struct LiveConfiguration: Sendable {
     package init() {}
 }
 
-/// Everything live lists share: the queue their events are computed on (one at a time, in
+/// Runs live lists' work in order, one job after another: a job is `step`, run again while it
+/// returns true (a round of lists takes one step per list). Between steps the executor may do
+/// other work: an event loop sends what the step wrote (`LoopExecutor`).
+package typealias LiveExecutor = @Sendable (_ step: @escaping @Sendable () -> Bool) -> Void
+
+/// Everything live lists share: the executors their events are computed on (one at a time, in
 /// commit order), the event sequence and the epoch tokens carry, the caps, the counters,
 /// and a timer for heartbeats, time-driven refreshes and lingering lists.
 package final class LiveHub: Sendable {
@@ -53,10 +58,11 @@ package final class LiveHub: Sendable {
     let isShared: Bool
     /// Where the timer runs (heartbeats, dropping closed streams and idle lists).
     let queue = DispatchQueue(label: "listservice.live")
-    /// Where lists are brought up to date, one queue per core: a list always on the queue its
-    /// display context picks, so its events keep commit order, and a row changed for many
-    /// lists of one locale and zone is formatted once, on one queue.
-    private let updateQueues: [DispatchQueue]
+    /// Where lists are brought up to date: one serial executor per core (a dispatch queue, or
+    /// an event loop once the server gives its own, `runUpdates(on:)`). A list is always on
+    /// the executor its display context picks, so its events keep commit order, and a row
+    /// changed for many lists of one locale and zone is formatted once, on one executor.
+    private let executors: Locked<[LiveExecutor]>
     private let sequence = Atomic<UInt64>(0)
     /// Per collection: what the timer does each tick (heartbeats, expiry, dropping closed streams).
     private let sweepers = Locked<[@Sendable (ContinuousClock.Instant) -> Void]>([])
@@ -75,9 +81,11 @@ package final class LiveHub: Sendable {
         self.configuration = configuration
         isShared = sharedEpoch != nil
         pacing = LivePacing(minimum: configuration.minimumEventInterval, maximum: configuration.maximumEventInterval)
-        updateQueues = (0..<max(1, min(8, UsableCores.count))).map {
-            DispatchQueue(label: "listservice.live.\($0)")
-        }
+        executors = Locked(
+            (0..<max(1, min(8, UsableCores.count))).map { index in
+                let queue = DispatchQueue(label: "listservice.live.\(index)")
+                return { step in queue.async { while step() {} } }
+            })
         epoch = sharedEpoch ?? String(UInt32.random(in: 1...UInt32.max), radix: 36)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let sweepers = self.sweepers
@@ -93,14 +101,40 @@ package final class LiveHub: Sendable {
 
     deinit { timer.withLock { $0.cancel() } }
 
-    /// The queue that brings lists shown in `display` up to date.
-    func queue(for display: DisplayContext) -> DispatchQueue {
-        updateQueues[Int(UInt(bitPattern: display.hashValue) % UInt(updateQueues.count))]
+    /// Brings lists up to date on `executors` from now on (the server's event loops, so that
+    /// a list's events go out as soon as it is refreshed, before the next list is): given
+    /// before any list is made, since a list's jobs must stay on one executor.
+    package func runUpdates(on executors: [LiveExecutor]) {
+        guard !executors.isEmpty else { return }
+        self.executors.withLock { $0 = executors }
     }
 
-    /// Waits until every update queued so far has been sent (tests, benchmarks).
+    /// The executor (and its index, the same for the same executor) of lists whose display
+    /// context hashes to `seed`.
+    func executor(for seed: UInt) -> (index: Int, run: LiveExecutor) {
+        executors.withLock { executors in
+            let index = Int(seed % UInt(executors.count))
+            return (index, executors[index])
+        }
+    }
+
+    /// Gives `step` to `executor` once `delay` nanoseconds have passed (at once when 0).
+    func run(_ step: @escaping @Sendable () -> Bool, on executor: @escaping LiveExecutor, after delay: UInt64) {
+        guard delay > 0 else { return executor(step) }
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(delay, UInt64(Int.max))))) { executor(step) }
+    }
+
+    /// Waits until every update queued so far has been sent (tests, benchmarks; never on an
+    /// executor's own thread).
     package func settle() {
-        for queue in updateQueues { queue.sync {} }
+        for run in executors.withLock({ $0 }) {
+            let done = DispatchSemaphore(value: 0)
+            run {
+                done.signal()
+                return false
+            }
+            done.wait()
+        }
     }
 
     /// The version of a list's next event (`previous`: its last; nil for its first). On one

@@ -13,10 +13,10 @@ final class LiveList<C: ListCollection>: Sendable {
     /// What clients asked for (re-read when time-relative criteria expire).
     let request: ListRequest
     let purpose: ListPurpose
-    /// Its locale and zone, which pick its update queue.
+    /// Its locale and zone, which pick its executor.
     let display: DisplayContext
-    /// Where it is brought up to date (the hub's queue for its display, found once).
-    let updateQueue: DispatchQueue
+    /// Picks the hub's executor it is brought up to date on (its display's hash, taken once).
+    let executorSeed: UInt
     private let hub: LiveHub
     private let current: Locked<Current>
 
@@ -99,7 +99,7 @@ final class LiveList<C: ListCollection>: Sendable {
         self.request = request
         self.purpose = purpose
         self.display = criteria.display
-        updateQueue = hub.queue(for: criteria.display)
+        executorSeed = UInt(bitPattern: criteria.display.hashValue)
         self.hub = hub
         epoch = Self.epoch(of: criteria.access, hub: hub)
         current = Locked(
@@ -491,8 +491,11 @@ final class LiveList<C: ListCollection>: Sendable {
         for stream in current.streams where !stream.isSlow.load(ordering: .relaxed) {
             if stream.subscriber.unsentBytes > hub.configuration.maxUnsentBytes {
                 stream.isSlow.store(true, ordering: .relaxed)
-                stream.subscriber.whenDrained { [weak self, updateQueue] in
-                    updateQueue.async { [weak self] in self?.recover(stream) }
+                stream.subscriber.whenDrained { [weak self, hub, executorSeed] in
+                    hub.executor(for: executorSeed).run { [weak self] in
+                        self?.recover(stream)
+                        return false
+                    }
                 }
                 continue
             }

@@ -102,40 +102,29 @@ package final class LiveLists<C: ListCollection>: Sendable {
         refresh(touched, engine: engine)
     }
 
-    /// Brings `lists` up to date, each on its display context's queue, with one row memo per
-    /// queue and batch; a list whose last refresh was due less than the pacing's interval ago
-    /// waits out the rest.
+    /// Brings `lists` up to date, each on its display context's executor, in one round per
+    /// executor and batch (`LiveRefreshRound`); a list whose last refresh was due less than the
+    /// pacing's interval ago waits out the rest.
     private func refresh(_ lists: [LiveList<C>], engine: CollectionEngine<C>) {
         let at = engine.now
         let now = DispatchTime.now().uptimeNanoseconds
         let interval = hub.pacing.interval(now: now)
-        var rounds: [(round: LiveRound, queue: DispatchQueue, lists: [LiveList<C>])] = []
+        var rounds: [(round: LiveRound, run: LiveExecutor, lists: [LiveList<C>])] = []
         var roundIndex: [LiveRound: Int] = [:]  // not generic: hashed without metadata made at run time
         for list in lists {
-            let round = LiveRound(queue: ObjectIdentifier(list.updateQueue), delay: list.schedule.delay(now: now, interval: interval))
+            let executor = hub.executor(for: list.executorSeed)
+            let round = LiveRound(executor: executor.index, delay: list.schedule.delay(now: now, interval: interval))
             if let index = roundIndex[round] {
                 rounds[index].lists.append(list)
             } else {
                 roundIndex[round] = rounds.count
-                rounds.append((round, list.updateQueue, [list]))
+                rounds.append((round, executor.run, [list]))
             }
         }
-        for (round, queue, lists) in rounds {
-            let job: @Sendable () -> Void = { Self.refreshRound(lists, engine: engine, at: at) }
-            if round.delay == 0 {
-                queue.async(execute: job)
-            } else {
-                queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: now + round.delay), execute: job)
-            }
+        for (round, run, lists) in rounds {
+            let job = LiveRefreshRound(lists, engine: engine, at: at)
+            hub.run({ job.step() }, on: run, after: round.delay)
         }
-    }
-
-    /// One round on its queue: its lists share a memo of rows and windows; the row memo is sized
-    /// for a couple of new rows per list (grown from empty, it was rehashed a dozen times a round).
-    private static func refreshRound(_ lists: [LiveList<C>], engine: CollectionEngine<C>, at: Date) {
-        var memo = LiveList<C>.RowMemo(minimumCapacity: 2 * lists.count)
-        var windows = LiveList<C>.WindowMemo()
-        for list in lists { list.refresh(engine: engine, at: at, memo: &memo, windows: &windows) }
     }
 
     /// Every item was replaced (a bulk import): every list resets.
@@ -153,7 +142,10 @@ package final class LiveLists<C: ListCollection>: Sendable {
         for (criteria, list) in all {
             if list.sweep(now: now) { idle.append(criteria) }
             if wallNow >= list.validUntil {
-                list.updateQueue.async { [weak self] in self?.expire(list, under: criteria, engine: engine) }
+                hub.executor(for: list.executorSeed).run { [weak self] in
+                    self?.expire(list, under: criteria, engine: engine)
+                    return false
+                }
             }
         }
         guard !idle.isEmpty else { return }
@@ -165,7 +157,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
 
     /// Time-relative criteria or row labels went stale: the window is read and formatted again
     /// under criteria made now (a new month, a new day), and the list is filed under them.
-    /// Runs on the list's update queue.
+    /// Runs on the list's executor.
     private func expire(_ list: LiveList<C>, under key: ListCriteria<C>, engine: CollectionEngine<C>) {
         let renewed = try? ListCriteria<C>(list.request, now: engine.now, purpose: list.purpose)
         var memo = LiveList<C>.RowMemo()
@@ -186,11 +178,13 @@ package final class LiveLists<C: ListCollection>: Sendable {
         let until = list.validUntil
         guard until < .distantFuture else { return }
         let delay = max(0, until.timeIntervalSince(engine.now))
-        list.updateQueue.asyncAfter(deadline: .now() + delay) { [weak self, weak engine, weak list] in
-            guard let self, let engine, let list, engine.now >= list.validUntil else { return }
-            guard let key = self.lists.withLock({ $0.first { $0.value === list }?.key }) else { return }
+        let step: @Sendable () -> Bool = { [weak self, weak engine, weak list] in
+            guard let self, let engine, let list, engine.now >= list.validUntil else { return false }
+            guard let key = self.lists.withLock({ $0.first { $0.value === list }?.key }) else { return false }
             self.expire(list, under: key, engine: engine)
+            return false
         }
+        hub.run(step, on: hub.executor(for: list.executorSeed).run, after: UInt64((min(delay, 1e9) * 1e9).rounded(.up)))
     }
 
     private func dropClosedStreams() {
@@ -223,6 +217,40 @@ package struct LiveOpening: Sendable {
 
 /// Lists refreshed together: on one queue, after one delay (nanoseconds).
 private struct LiveRound: Hashable {
-    let queue: ObjectIdentifier
+    let executor: Int
     let delay: UInt64
+}
+
+/// One round of refreshes on one executor, a list per step: its lists share a memo of rows and
+/// windows (the row memo sized for a couple of new rows per list: grown from empty, it was
+/// rehashed a dozen times a round). On an event loop, a list's events are sent before the next
+/// list is refreshed.
+private final class LiveRefreshRound<C: ListCollection>: Sendable {
+    private let lists: [LiveList<C>]
+    private let engine: CollectionEngine<C>
+    private let at: Date
+    private let state: Locked<State>
+
+    private struct State {
+        var next = 0
+        var memo: LiveList<C>.RowMemo
+        var windows = LiveList<C>.WindowMemo()
+    }
+
+    init(_ lists: [LiveList<C>], engine: CollectionEngine<C>, at: Date) {
+        self.lists = lists
+        self.engine = engine
+        self.at = at
+        state = Locked(State(memo: LiveList<C>.RowMemo(minimumCapacity: 2 * lists.count)))
+    }
+
+    /// Refreshes the next list; false once none is left.
+    func step() -> Bool {
+        state.withLock { state in
+            guard state.next < lists.count else { return false }
+            lists[state.next].refresh(engine: engine, at: at, memo: &state.memo, windows: &state.windows)
+            state.next += 1
+            return state.next < lists.count
+        }
+    }
 }
