@@ -122,7 +122,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
             }
         }
         for (round, run, lists) in rounds {
-            let job = LiveRefreshRound(lists, engine: engine, at: at)
+            let job = LiveRefreshRound(lists, engine: engine, at: at, step: hub.configuration.refreshStep)
             hub.run({ job.step() }, on: run, after: round.delay)
         }
     }
@@ -221,14 +221,15 @@ private struct LiveRound: Hashable {
     let delay: UInt64
 }
 
-/// One round of refreshes on one executor, a list per step: its lists share a memo of rows and
-/// windows (the row memo sized for a couple of new rows per list: grown from empty, it was
-/// rehashed a dozen times a round). On an event loop, a list's events are sent before the next
-/// list is refreshed.
+/// One round of refreshes on one executor, in steps of a few lists: its lists share a memo of
+/// rows and windows (the row memo sized for a couple of new rows per list: grown from empty, it
+/// was rehashed a dozen times a round). On an event loop, a step's events are sent before the
+/// next step refreshes more lists.
 private final class LiveRefreshRound<C: ListCollection>: Sendable {
     private let lists: [LiveList<C>]
     private let engine: CollectionEngine<C>
     private let at: Date
+    private let stepNanoseconds: UInt64
     private let state: Locked<State>
 
     private struct State {
@@ -237,20 +238,26 @@ private final class LiveRefreshRound<C: ListCollection>: Sendable {
         var windows = LiveList<C>.WindowMemo()
     }
 
-    init(_ lists: [LiveList<C>], engine: CollectionEngine<C>, at: Date) {
+    init(_ lists: [LiveList<C>], engine: CollectionEngine<C>, at: Date, step: Duration) {
         self.lists = lists
         self.engine = engine
         self.at = at
+        stepNanoseconds = step.nanoseconds
         state = Locked(State(memo: LiveList<C>.RowMemo(minimumCapacity: 2 * lists.count)))
     }
 
-    /// Refreshes the next list; false once none is left.
+    /// Refreshes the next lists, for about `stepNanoseconds` (at least one); false once none is left.
     func step() -> Bool {
         state.withLock { state in
-            guard state.next < lists.count else { return false }
-            lists[state.next].refresh(engine: engine, at: at, memo: &state.memo, windows: &state.windows)
-            state.next += 1
+            let started = DispatchTime.now().uptimeNanoseconds
+            while state.next < lists.count {
+                lists[state.next].refresh(engine: engine, at: at, memo: &state.memo, windows: &state.windows)
+                state.next += 1
+                if DispatchTime.now().uptimeNanoseconds - started >= stepNanoseconds { break }
+            }
             return state.next < lists.count
         }
     }
+
+
 }
