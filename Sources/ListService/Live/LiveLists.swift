@@ -259,5 +259,4 @@ private final class LiveRefreshRound<C: ListCollection>: Sendable {
         }
     }
 
-
 }
