@@ -44,8 +44,8 @@ package struct LiveConfiguration: Sendable {
 }
 
 /// Runs live lists' work in order, one job after another: a job is `step`, run again while it
-/// returns true (a round of lists takes one step per list). Between steps the executor may do
-/// other work: an event loop sends what the step wrote (`LoopExecutor`).
+/// returns true (a round of refreshes takes a few lists a step, `refreshStep`). Between steps
+/// the executor may do other work: an event loop sends what the step wrote (`LoopExecutor`).
 package typealias LiveExecutor = @Sendable (_ step: @escaping @Sendable () -> Bool) -> Void
 
 /// Everything live lists share: the executors their events are computed on (one at a time, in
@@ -107,7 +107,7 @@ package final class LiveHub: Sendable {
     deinit { timer.withLock { $0.cancel() } }
 
     /// Brings lists up to date on `executors` from now on (the server's event loops, so that
-    /// a list's events go out as soon as it is refreshed, before the next list is): given
+    /// a list's events go out with its step, before the next lists are refreshed): given
     /// before any list is made, since a list's jobs must stay on one executor.
     package func runUpdates(on executors: [LiveExecutor]) {
         guard !executors.isEmpty else { return }
