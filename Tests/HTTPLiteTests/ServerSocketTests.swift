@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 import Testing
@@ -193,6 +194,34 @@ import Testing
             #expect(later.body == "later")
             #expect(client.readResponse()?.body == "hello", "the pipelined request waited for the deferred one")
         }
+    }
+
+    @Test func beforeServing_getsAnExecutorPerLoop_whoseJobsRunOnThatLoopsThread() throws {
+        let executors = Locked<[LoopExecutor]>([])
+        let server = try HTTPServer(configuration: .makeForTesting(), handler: makeTestRouter().handle) { loops in
+            executors.withLock { $0 = loops }
+        }
+        defer {
+            server.shutdown()
+            server.waitUntilStopped()
+        }
+        let loops = executors.withLock { $0 }
+        #expect(loops.count == 2, "one per loop (the testing configuration runs two)")
+        let names = Locked<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        for loop in loops {
+            loop.run {
+                names.withLock { $0.append(ThreadName.current) }
+                done.signal()
+                return false
+            }
+        }
+        for _ in loops { #expect(done.wait(timeout: .now() + 5) == .success) }
+        #expect(Set(names.withLock { $0 }) == ["http-loop-0", "http-loop-1"], "each job ran on its own loop's thread")
+        // The loops still serve while and after they run jobs.
+        let client = try RawClient(port: server.port)
+        client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(client.readResponse()?.body == "hello")
     }
 
     @Test func gracefulShutdown_finishesInFlightRequestsAndStopsAccepting() throws {

@@ -14,6 +14,12 @@
 int csystem_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 #endif
 
+// The calling thread's name as the system shows it (top -H, perf, /proc/.../comm): at most
+// 15 bytes; longer names are cut. pthread_setname_np and pthread_getname_np need _GNU_SOURCE.
+// 0 on success; on other platforms, nothing is done (and the name read is empty).
+int csystem_set_thread_name(const char *name);
+int csystem_thread_name(char *buffer, size_t length);
+
 // memmem is a GNU and BSD extension (glibc needs _GNU_SOURCE for it).
 void *csystem_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 

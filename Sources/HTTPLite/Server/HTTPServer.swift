@@ -57,12 +57,12 @@ public final class HTTPServer: Sendable {
         for (index, (handle, handover)) in zip(loops, backends).enumerated() {
             stopped.enter()
             let thread = Thread { [stopped] in
+                ThreadName.set("http-loop-\(index)")  // `top -H` and `perf` showed a dispatch queue's name for the loops
                 EventLoop(handle: handle, backend: handover.take(), listenerFD: listener.fd, context: context).run()
                 // The last loop out closes the listener, so no loop can accept on a reused fd.
                 if running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { close(listener.fd) }
                 stopped.leave()
             }
-            thread.name = "http-loop-\(index)"
             thread.start()
         }
     }
