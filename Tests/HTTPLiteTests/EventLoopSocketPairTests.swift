@@ -68,6 +68,13 @@ import Testing
         /// The streams `/held/<name>` opened, for the test named so to write to.
         static let held = Locked<[String: ResponseStream]>([:])
 
+        /// Opens `/held/<name>` on the loop and takes its stream.
+        func openHeldStream(_ name: String) throws -> ResponseStream {
+            send("GET /held/\(name) HTTP/1.1\r\nHost: t\r\n\r\n")
+            settle()
+            return try #require(Self.held.withLock { $0.removeValue(forKey: name) })
+        }
+
         /// Runs the loop, blocking in its backend until woken, until `isDone` holds for what
         /// was received (at most 50 waits).
         func serve(until isDone: (String) -> Bool) -> String {
@@ -252,12 +259,10 @@ import Testing
         #expect(rig.openConnections == 0)
     }
 
-    @Test(.serialized, arguments: EventBackendKind.allCases)  // one `/held/<name>` stream at a time
+    @Test(.serialized, arguments: EventBackendKind.allCases)  // one `/held/<name>` stream per name at a time
     func aStreamCountsWhatTheClientHasNotRead_andWakesAWaiterOnceDrained(_ backend: EventBackendKind) throws {
         let rig = try Rig(backend)
-        rig.send("GET /held/drain HTTP/1.1\r\nHost: t\r\n\r\n")
-        rig.settle()
-        let stream = try #require(Rig.held.withLock { $0.removeValue(forKey: "drain") })
+        let stream = try rig.openHeldStream("drain")
         let piece = [UInt8](repeating: 0x61, count: 64 * 1024)
         for _ in 0..<32 { stream.write(piece) }  // 2 MiB, far more than the socket buffers take
         #expect(stream.unsentBytes == 32 * piece.count, "nothing taken before the loop runs")
@@ -283,12 +288,10 @@ import Testing
         #expect(received + text.utf8.count > 32 * piece.count, "every byte arrived, then the broadcast")
     }
 
-    @Test(.serialized, arguments: EventBackendKind.allCases)  // one `/held/<name>` stream at a time
+    @Test(.serialized, arguments: EventBackendKind.allCases)  // one `/held/<name>` stream per name at a time
     func aJobsStepsRunOnePerTurn_eachAfterWhatTheLastWroteWasSent(_ backend: EventBackendKind) throws {
         let rig = try Rig(backend)
-        rig.send("GET /held/steps HTTP/1.1\r\nHost: t\r\n\r\n")
-        rig.settle()
-        let stream = try #require(Rig.held.withLock { $0.removeValue(forKey: "steps") })
+        let stream = try rig.openHeldStream("steps")
         _ = rig.received()  // the head
         // Each step writes one event and notes what the client had received when it began.
         let client = rig.client
