@@ -91,7 +91,7 @@ do {
     // Live lists are refreshed on the event loops, between their reads and writes: each list's
     // events are sent before the next list is refreshed, with no thread to wake in between.
     server = try HTTPServer(configuration: configuration, handler: handler.handle) { loops in
-        service.live.runUpdates(on: loops.map { loop in { step in loop.run(step) } })
+        service.live.runUpdates(on: loops.map { $0.run })
     }
 } catch {
     StandardError.writeLine("server: cannot listen on \(configuration.host):\(configuration.port): \(error)")

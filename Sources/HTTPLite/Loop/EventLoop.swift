@@ -69,8 +69,10 @@ final class EventLoop {
     /// queued and the timers; false once the loop is done.
     func runOnce(timeout: Int32) -> Bool {
         ready.removeAll(keepingCapacity: true)
-        // A job waiting: look at the sockets without sleeping, then take its next step.
-        let isWaiting = backend.wait(timeout: handle.hasJobs ? 0 : timeout) { self.ready.append($0) }
+        // A job waiting: look at the sockets without sleeping, then take its next step (one
+        // queued meanwhile wakes the loop, or waits for the next turn).
+        let hasJobs = handle.hasJobs
+        let isWaiting = backend.wait(timeout: hasJobs ? 0 : timeout) { self.ready.append($0) }
         now = clock()
         guard isWaiting else {
             context.configuration.errorLog("level=error event=wait \(SocketError("wait"))")
@@ -85,7 +87,7 @@ final class EventLoop {
                 handle(event, on: connection, &connection.machine, encoder: &encoder, now: now)
             }
         }
-        runJobStep()
+        if hasJobs { runJobStep() }
         accessLog.flush()
         if now >= nextSweep {
             sweepTimeouts()
@@ -305,7 +307,7 @@ final class EventLoop {
     /// One step of the first job (`LoopExecutor`), then what it wrote to this loop's streams
     /// goes out, before the loop waits again.
     private func runJobStep() {
-        guard handle.hasJobs, let step = handle.nextStep() else { return }
+        guard let step = handle.nextStep() else { return }
         if !step() { handle.finishJob() }
         runTasks()
     }

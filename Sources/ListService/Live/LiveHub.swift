@@ -129,6 +129,16 @@ package final class LiveHub: Sendable {
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(delay, UInt64(Int.max))))) { executor(step) }
     }
 
+    /// Runs `work` once, as a job of one step, on the executor of lists whose display hashes to
+    /// `seed` (after `delay` nanoseconds).
+    func run(forListsOf seed: UInt, after delay: UInt64 = 0, _ work: @escaping @Sendable () -> Void) {
+        run(
+            {
+                work()
+                return false
+            }, on: executor(for: seed).run, after: delay)
+    }
+
     /// Waits until every update queued so far has been sent (tests, benchmarks; never on an
     /// executor's own thread).
     package func settle() {

@@ -492,10 +492,7 @@ final class LiveList<C: ListCollection>: Sendable {
             if stream.subscriber.unsentBytes > hub.configuration.maxUnsentBytes {
                 stream.isSlow.store(true, ordering: .relaxed)
                 stream.subscriber.whenDrained { [weak self, hub, executorSeed] in
-                    hub.executor(for: executorSeed).run { [weak self] in
-                        self?.recover(stream)
-                        return false
-                    }
+                    hub.run(forListsOf: executorSeed) { [weak self] in self?.recover(stream) }
                 }
                 continue
             }

@@ -142,10 +142,7 @@ package final class LiveLists<C: ListCollection>: Sendable {
         for (criteria, list) in all {
             if list.sweep(now: now) { idle.append(criteria) }
             if wallNow >= list.validUntil {
-                hub.executor(for: list.executorSeed).run { [weak self] in
-                    self?.expire(list, under: criteria, engine: engine)
-                    return false
-                }
+                hub.run(forListsOf: list.executorSeed) { [weak self] in self?.expire(list, under: criteria, engine: engine) }
             }
         }
         guard !idle.isEmpty else { return }
@@ -178,13 +175,12 @@ package final class LiveLists<C: ListCollection>: Sendable {
         let until = list.validUntil
         guard until < .distantFuture else { return }
         let delay = max(0, until.timeIntervalSince(engine.now))
-        let step: @Sendable () -> Bool = { [weak self, weak engine, weak list] in
-            guard let self, let engine, let list, engine.now >= list.validUntil else { return false }
-            guard let key = self.lists.withLock({ $0.first { $0.value === list }?.key }) else { return false }
+        hub.run(forListsOf: list.executorSeed, after: UInt64((min(delay, 1e9) * 1e9).rounded(.up))) {
+            [weak self, weak engine, weak list] in
+            guard let self, let engine, let list, engine.now >= list.validUntil else { return }
+            guard let key = self.lists.withLock({ $0.first { $0.value === list }?.key }) else { return }
             self.expire(list, under: key, engine: engine)
-            return false
         }
-        hub.run(step, on: hub.executor(for: list.executorSeed).run, after: UInt64((min(delay, 1e9) * 1e9).rounded(.up)))
     }
 
     private func dropClosedStreams() {
