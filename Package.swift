@@ -29,7 +29,7 @@ let package = Package(
         // Who is asking: bearer tokens (JWT) verified against a JWKS key set with libcrypto.
         .target(name: "ListServiceAuth", dependencies: ["ListService", "CCrypto", "Basics"]),
         // PostgreSQL as the store of record (issue 15, in progress): connection and schema.
-        .target(name: "ListServicePostgres", dependencies: ["ListService", "CLibPQ", "Basics"]),
+        .target(name: "ListServicePostgres", dependencies: ["ListService", "CLibPQ", "CSystem", "Basics"]),
         // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml (through
         // a symlink to the file at the top) and the web front end's files (Web/) are compiled in.
         .target(

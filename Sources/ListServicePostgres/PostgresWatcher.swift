@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import Glibc
 import ListService
@@ -18,6 +19,8 @@ final class PostgresWatcher: @unchecked Sendable {
     private var lastTrim = ContinuousClock.now
     /// Set by `stop` (from any thread): the thread ends after its current wait.
     let isStopped = Atomic<Bool>(false)
+    /// The watcher thread's name as the system shows it (at most 15 bytes).
+    static let threadName = "database-watch"
 
     init(link: PostgresLink, retainedChanges: Int, trimInterval: Duration, log: ServiceLog, wake: @escaping @Sendable () -> Void) {
         self.link = link
@@ -28,10 +31,12 @@ final class PostgresWatcher: @unchecked Sendable {
     }
 
     func start() {
+        // Named from inside: Foundation's `Thread.name`, set before the start, does not reach
+        // the system's name on Linux (`top -H`, `perf`).
         let thread = Thread { [self] in
+            _ = csystem_set_thread_name(Self.threadName)
             while !isStopped.load(ordering: .relaxed) { watchOnce() }
         }
-        thread.name = "listservice.database-watch"
         thread.start()
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Basics
+import Synchronization
 import Testing
 
 @testable import ListService
@@ -195,5 +196,27 @@ struct PostgresStorageTests {
         while b.writes.replication.position.load(ordering: .relaxed) < 7 && Date() < again { usleep(10_000) }
         #expect(b.engine(Orders.self).state.item(id: "o-000002")?.customerName == "Later")
         #expect(b.writes.replication.reloads.load(ordering: .relaxed) == 1)
+    }
+
+    /// The watcher wakes its replica (on another replica's append, or when its wait runs out)
+    /// from a thread the system knows by its name (`top -H`, `perf`).
+    @Test func theWatcher_wakesItsReplica_fromItsNamedThread() throws {
+        let server = try TemporaryPostgres()
+        let a = Self.storage(server), b = Self.storage(server)
+        _ = try a.load()
+        _ = try b.load()
+        let wakes = Mutex<[String]>([])
+        b.watch { wakes.withLock { $0.append(Self.currentThreadName()) } }
+        defer { b.stopWatching() }
+        #expect(a.append([Self.change("o-000001", name: "By A")], decidedAt: 0) == .appended(position: 1))
+        let deadline = Date().addingTimeInterval(3)
+        while wakes.withLock({ $0.isEmpty }) && Date() < deadline { usleep(5_000) }
+        let names = wakes.withLock { $0 }
+        #expect(!names.isEmpty && names.allSatisfy { $0 == PostgresWatcher.threadName }, "woken from \(names)")
+    }
+
+    /// The calling thread's system name, as `/proc` shows it.
+    static func currentThreadName() -> String {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? ""
     }
 }
