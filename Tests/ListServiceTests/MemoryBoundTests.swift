@@ -126,7 +126,7 @@ import Testing
         let (borrowed, borrowedOutcome) = try other.viewModel(for: Orders.self).page(for: compressedRequest, session: other, engine: engine)
         #expect(borrowedOutcome == .sharedHit && borrowed === plain)
         #expect(engine.sharedBytes == sharedAfterPlain + compressedBytes)
-        #expect(service.sessions.pageMemory.heldBytes == 2 * (plain.body.count + compressedBytes))
+        #expect(service.sessions.pageMemory.heldBytes == plain.body.count + compressedBytes, "a page two sessions hold counts once")
 
         // A new page asked for compressed is counted with its compressed body from the start.
         let (fresh, _) = try model.page(
@@ -135,6 +135,49 @@ import Testing
         let (row, _) = try engine.row(
             id: orders[0].id, display: DisplayContext(localeTag: "en-US", timeZoneIdentifier: "UTC"), compression: Self.thirds)
         #expect(row.body.count < 256 || row.cost == row.body.count + row.body.count / 3)
+    }
+
+    /// A grouped list's pages share one buffer of sections: the sessions holding them count it
+    /// once, so the bound keeps as many of them as their bytes allow, and the buffer stops
+    /// counting with its last holder.
+    @Test func sectionsSharedByPages_countOnce_andGoWithTheirLastHolder() throws {
+        let orders = DefaultOrders.make(count: 2_000, anchor: ISO8601.parse("2026-11-20T00:00:00Z")!)
+        let start = ISO8601.parse("2026-11-20T12:00:00Z")!
+        let probe = CollectionService(
+            stores: [CollectionState<Orders>(items: orders)], sessions: SessionStore(), log: .discarding, clock: { start })
+        let grouped = { (offset: Int) in ListRequest(parameters: [("sort", "date"), ("group", "day"), ("offset", "\(offset)")]) }
+        let sample = try ListViewModel<Orders>.page(for: grouped(0), purpose: .list, engine: probe.engine(Orders.self)).0
+        let tailBytes = try #require(sample.tail).bytes.count
+        #expect(tailBytes > 4 * sample.lead.count, "the sections outweigh a page's rows")
+
+        // Room for the sections once and twenty pages' rows, not for twenty pages each with its own sections.
+        let store = SessionStore(capacity: 100, timeToLive: .seconds(60), maxPageBytes: tailBytes + 20 * 2 * sample.lead.count)
+        let service = CollectionService(
+            stores: [CollectionState<Orders>(items: orders)], sessions: store, log: .discarding, clock: { start })
+        let engine = service.engine(Orders.self)
+        var sessions: [Session] = [], leads = 0, tails: Set<ObjectIdentifier> = []
+        for index in 0..<20 {
+            let session = store.session(id: "s\(index)", adoptsUnknownID: true, now: start).session
+            let (page, _) = try session.viewModel(for: Orders.self).page(for: grouped(index * 50), session: session, engine: engine)
+            leads += page.lead.count
+            tails.insert(ObjectIdentifier(try #require(page.tail)))
+            sessions.append(session)
+        }
+        #expect(tails.count == 1, "the list's pages share its sections")
+        #expect(store.pageMemory.heldBytes == leads + tailBytes)
+        for (index, session) in sessions.enumerated() {
+            let outcome = try session.viewModel(for: Orders.self).page(for: grouped(index * 50), session: session, engine: engine).1
+            #expect(outcome == .sessionHit, "session \(index) kept its page")
+        }
+
+        // A page borrowed from the shared cache by another session adds nothing.
+        let borrower = store.session(id: "b", adoptsUnknownID: true, now: start).session
+        let (borrowed, outcome) = try borrower.viewModel(for: Orders.self).page(for: grouped(0), session: borrower, engine: engine)
+        #expect(outcome == .sharedHit && borrowed.tail != nil)
+        #expect(store.pageMemory.heldBytes == leads + tailBytes)
+
+        #expect(store.endExpired(now: start.addingTimeInterval(61)) == 21)
+        #expect(store.pageMemory.heldBytes == 0, "the sections stop counting with their last holder")
     }
 
     /// Ended sessions (expired, or evicted for room) let their pages go at once.

@@ -84,6 +84,10 @@ package final class ListPage: Sendable {
     /// shared tail counts with every page that holds it, as if each held its own.
     package var cost: Int { bodyCount + (compressedBody.withLock { $0 }?.bytes.count ?? 0) }
 
+    /// What the page's own buffers cost in bytes: its lead and, once made, its compressed
+    /// body; not the tail it shares with other pages.
+    var ownCost: Int { lead.count + (compressedBody.withLock { $0 }?.bytes.count ?? 0) }
+
     /// Whether `compression` asks for a compressed body the page does not have yet.
     func lacksCoding(_ compression: PageCompression?) -> Bool {
         guard let compression else { return false }

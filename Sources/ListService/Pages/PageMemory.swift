@@ -7,32 +7,95 @@ protocol PageHolder: AnyObject, Sendable {
 }
 
 /// The bytes of the pages sessions hold, bounded: each view-model reports the page it keeps,
-/// and past `maxBytes` the least recently served ones drop theirs. A page shared by several
-/// sessions counts once per session, so the bound is conservative.
+/// and past `maxBytes` the least recently served ones drop theirs. A buffer several sessions
+/// hold counts once, as it takes memory once: a page borrowed from the shared cache, and a
+/// grouped list's sections (`PageTail`), which every page of the list sends from one buffer.
 package final class PageMemory: Sendable {
-    private let holders: Locked<LRUCache<ObjectIdentifier, Holder>>
+    private let maxBytes: Int
+    private let state = Locked(State())
 
-    /// A held page's holder, kept while its page counts (an ended session's holders are
-    /// released with it, see `release(_:)`).
-    private struct Holder: Sendable {
-        let holder: any PageHolder
+    fileprivate struct State {
+        /// The holders, least recently served first, each with the page it holds.
+        var holders = LRUCache<ObjectIdentifier, Holder>(capacity: .max)
+        /// Every buffer held (a page's own bytes, a shared tail): its bytes and holders.
+        var buffers: [ObjectIdentifier: Buffer] = [:]
+        var heldBytes = 0
     }
 
-    package init(maxBytes: Int) { holders = Locked(LRUCache(capacity: .max, maxCost: maxBytes)) }
+    /// A holder and its page, kept while its page counts (an ended session's holders are
+    /// released with it, see `release(_:)`). Keeping the page keeps its buffers' identities
+    /// from being reused while they are counted.
+    fileprivate struct Holder: Sendable {
+        let holder: any PageHolder
+        let page: ListPage
+    }
+
+    fileprivate struct Buffer {
+        var bytes: Int
+        var holders: Int
+    }
+
+    package init(maxBytes: Int) { self.maxBytes = maxBytes }
 
     /// The bytes held now.
-    package var heldBytes: Int { holders.withLock { $0.totalCost } }
+    package var heldBytes: Int { state.withLock { $0.heldBytes } }
 
     /// Forgets `holder` (its session has ended): it drops its page, and its bytes no longer count.
     func release(_ holder: some PageHolder) {
-        let removed = holders.withLock { $0.remove(ObjectIdentifier(holder)) }
+        let removed = state.withLock { $0.remove(ObjectIdentifier(holder)) }
         removed?.holder.dropPage()
     }
 
-    /// Records that `holder` now keeps a page of `bytes` and makes it the most recently used;
-    /// the holders evicted to stay within the bound drop their pages.
-    func hold(_ bytes: Int, by holder: some PageHolder) {
-        let evicted = holders.withLock { $0.insert(ObjectIdentifier(holder), Holder(holder: holder), cost: bytes) }
-        for entry in evicted { entry.value.holder.dropPage() }
+    /// Records that `holder` now keeps `page` (again, when its compressed body was added
+    /// since) and makes it the most recently served; the holders evicted to stay within the
+    /// bound drop their pages.
+    func hold(_ page: ListPage, by holder: some PageHolder) {
+        let key = ObjectIdentifier(holder)
+        let evicted = state.withLock { state -> [Holder] in
+            state.remove(key)
+            state.add(Holder(holder: holder, page: page), as: key)
+            var evicted: [Holder] = []
+            while state.heldBytes > maxBytes, let oldest = state.holders.oldestEntry, oldest.key != key {
+                state.remove(oldest.key)
+                evicted.append(oldest.value)
+            }
+            return evicted
+        }
+        for entry in evicted { entry.holder.dropPage() }
+    }
+}
+
+extension PageMemory.State {
+    mutating func add(_ holder: PageMemory.Holder, as key: ObjectIdentifier) {
+        holders.insert(key, holder, cost: 0)
+        count(ObjectIdentifier(holder.page), bytes: holder.page.ownCost)
+        if let tail = holder.page.tail { count(ObjectIdentifier(tail), bytes: tail.bytes.count) }
+    }
+
+    @discardableResult
+    mutating func remove(_ key: ObjectIdentifier) -> PageMemory.Holder? {
+        guard let removed = holders.remove(key) else { return nil }
+        uncount(ObjectIdentifier(removed.page))
+        if let tail = removed.page.tail { uncount(ObjectIdentifier(tail)) }
+        return removed
+    }
+
+    /// One more holder of a buffer, now `bytes` long (a page's grows by its compressed body).
+    private mutating func count(_ buffer: ObjectIdentifier, bytes: Int) {
+        let previous = buffers[buffer]
+        heldBytes += bytes - (previous?.bytes ?? 0)
+        buffers[buffer] = PageMemory.Buffer(bytes: bytes, holders: (previous?.holders ?? 0) + 1)
+    }
+
+    /// One holder fewer; the last one's going stops its bytes counting.
+    private mutating func uncount(_ buffer: ObjectIdentifier) {
+        guard var counted = buffers[buffer] else { return }
+        counted.holders -= 1
+        if counted.holders == 0 {
+            buffers[buffer] = nil
+            heldBytes -= counted.bytes
+        } else {
+            buffers[buffer] = counted
+        }
     }
 }

@@ -41,7 +41,7 @@ package final class ListViewModel<C: ListCollection>: PageHolder {
         }
         let (page, outcome) = try Self.page(for: request, purpose: purpose, selection: selection, engine: engine)
         current.withLock { $0 = Current(requestKey: requestKey, selection: selection, page: page) }
-        memory.hold(page.cost, by: self)
+        memory.hold(page, by: self)
         return (page, outcome)
     }
 
