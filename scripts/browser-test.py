@@ -652,7 +652,8 @@ def check_one_stream_for_the_page(browser, timings):
     page = browser.page()
     streams = []
     page.on("request", lambda r: streams.append(r.url) if r.resource_type == "eventsource" else None)
-    page.goto(f"{browser.base}/#/quakes")
+    # A day that has quakes: the screen's default, today in Berlin, has none yet around midnight.
+    page.goto(f"{browser.base}/#/quakes?date={quake_day(browser)}")
     page.wait_for_selector("ol.rows > li[data-id]")
     page.wait_for_selector("svg.map circle.marker")
     page.wait_for_function("() => document.querySelector('#live').textContent === 'Live'")
