@@ -22,14 +22,14 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // What HTTPLite and the core both need and neither owns: a lock ThreadSanitizer
         // understands, JSON string literals, lines on stderr.
-        .target(name: "Basics"),
+        .target(name: "Basics", dependencies: ["CSystem"]),
         .target(name: "HTTPLite", dependencies: ["CSystem", "CZlib", "Basics"]),
         // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
         .target(name: "ListService", dependencies: ["CSystem", "CZlib", "Basics"]),
         // Who is asking: bearer tokens (JWT) verified against a JWKS key set with libcrypto.
         .target(name: "ListServiceAuth", dependencies: ["ListService", "CCrypto", "Basics"]),
         // PostgreSQL as the store of record (issue 15, in progress): connection and schema.
-        .target(name: "ListServicePostgres", dependencies: ["ListService", "CLibPQ", "CSystem", "Basics"]),
+        .target(name: "ListServicePostgres", dependencies: ["ListService", "CLibPQ", "Basics"]),
         // The HTTP binding: routes, request -> criteria, outcomes -> statuses. openapi.yaml (through
         // a symlink to the file at the top) and the web front end's files (Web/) are compiled in.
         .target(

@@ -1,4 +1,4 @@
-import CSystem
+import Basics
 import Foundation
 import Glibc
 import ListService
@@ -31,10 +31,9 @@ final class PostgresWatcher: @unchecked Sendable {
     }
 
     func start() {
-        // Named from inside: Foundation's `Thread.name`, set before the start, does not reach
-        // the system's name on Linux (`top -H`, `perf`).
+        // Named from inside the thread (see `ThreadName`).
         let thread = Thread { [self] in
-            _ = csystem_set_thread_name(Self.threadName)
+            ThreadName.set(Self.threadName)
             while !isStopped.load(ordering: .relaxed) { watchOnce() }
         }
         thread.start()

@@ -206,17 +206,12 @@ struct PostgresStorageTests {
         _ = try a.load()
         _ = try b.load()
         let wakes = Mutex<[String]>([])
-        b.watch { wakes.withLock { $0.append(Self.currentThreadName()) } }
+        b.watch { wakes.withLock { $0.append(ThreadName.current) } }
         defer { b.stopWatching() }
         #expect(a.append([Self.change("o-000001", name: "By A")], decidedAt: 0) == .appended(position: 1))
         let deadline = Date().addingTimeInterval(3)
         while wakes.withLock({ $0.isEmpty }) && Date() < deadline { usleep(5_000) }
         let names = wakes.withLock { $0 }
         #expect(!names.isEmpty && names.allSatisfy { $0 == PostgresWatcher.threadName }, "woken from \(names)")
-    }
-
-    /// The calling thread's system name, as `/proc` shows it.
-    static func currentThreadName() -> String {
-        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? ""
     }
 }

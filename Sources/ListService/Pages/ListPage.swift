@@ -82,7 +82,7 @@ package final class ListPage: Sendable {
 
     /// What keeping the page costs the shared cache in bytes: its body and, once made, its
     /// compressed body; a shared tail counts with every page there, as if each held its own.
-    package var cost: Int { bodyCount + (compressedBody.withLock { $0 }?.bytes.count ?? 0) }
+    package var cost: Int { ownCost + (tail?.bytes.count ?? 0) }
 
     /// What the page's own buffers cost in bytes: its lead and, once made, its compressed
     /// body; not the tail it shares with other pages.
