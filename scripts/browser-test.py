@@ -394,7 +394,9 @@ def check_quakes_list_and_map(browser, timings):
     assert sorted(map_ids) == sorted(ids(expected)), "the map and the list show different quakes"
     assert map_ids == ids(browser.rows("/quakes/map", date=day)), "markers are not drawn largest first"
     chosen = expected["items"][2]["id"]
-    page.click(f"ol.rows > li[data-id='{chosen}']")
+    # The row highlights at once; the session hears of it when the PUT is answered.
+    with page.expect_response(lambda r: r.url.endswith("/session/selection") and r.request.method == "PUT", timeout=2000):
+        page.click(f"ol.rows > li[data-id='{chosen}']")
     page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
     assert page.evaluate("() => document.querySelectorAll('circle.marker.selected').length") == 1
     cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
