@@ -34,11 +34,13 @@ enum MultiplexedLiveRoutes {
         router.put("/live/:stream/lists/:key", headCheck: JSONBody.headCheck(JSONBody.json), changesData: false) { request in
             let (stream, key, session) = try target(of: request, service: service)
             let body = try JSONBody.object(of: request)
-            guard case .string(let path)? = body["path"], body.keys == ["path"] else {
-                throw WriteRejection.invalid(
-                    field: "path", .text("must be a list's live path with its parameters, such as \"/orders/live?filter=pending\".")
-                ).httpError
+            var fields = FieldValidator(body)
+            fields.rejectUnknown(["path"])
+            let path = body["path"].flatMap { value in if case .string(let path) = value { path } else { nil } }
+            if path == nil {
+                fields.report("path", .text("must be a list's live path with its parameters, such as \"/orders/live?filter=pending\"."))
             }
+            guard let path, fields.problems.isEmpty else { throw WriteRejection.invalid(fields.problems).httpError }
             let opening = try paths.opening(for: path, as: request, session: session, lastEventID: nil)
             guard stream.put(key, path: path, opening: opening) else {
                 throw HTTPError(

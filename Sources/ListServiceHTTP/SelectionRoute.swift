@@ -11,15 +11,21 @@ enum SelectionRoute {
         router.put("/session/selection", headCheck: JSONBody.headCheck(JSONBody.json)) { request in
             let body = try JSONBody.object(of: request)
             let localeTag = (try? request.displayContext())?.localeTag ?? "en-US"
-            guard case .string(let collection)? = body["collection"], collections.contains(collection) else {
-                throw WriteRejection.invalid(field: "collection", .oneOf(collections)).httpError(localeTag: localeTag)
+            var fields = FieldValidator(body)
+            fields.rejectUnknown(["collection", "id"])
+            var collection = ""
+            if case .string(let name)? = body["collection"], collections.contains(name) {
+                collection = name
+            } else {
+                fields.report("collection", .oneOf(collections))
             }
-            let id: String?
+            var id: String?
             switch body["id"] {
             case .string(let text)?: id = text
-            case .null?: id = nil
-            default: throw WriteRejection.invalid(field: "id", .itemIDOrNull).httpError(localeTag: localeTag)
+            case .null?: break  // clears the selection
+            default: fields.report("id", .itemIDOrNull)
             }
+            if let rejection = fields.result { throw rejection.httpError(localeTag: localeTag) }
             if let id, !service.contains(id: id, in: collection) {
                 throw ListServiceError.notFound("item in \(collection)", id: id).httpError
             }

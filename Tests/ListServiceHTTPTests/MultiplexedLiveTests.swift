@@ -197,6 +197,10 @@ import Testing
         let notALivePath = suite.put("two", "/orders?filter=pending", on: stream)
         #expect(notALivePath.status == .unprocessableContent)
         #expect((notALivePath.bodyJSON["errors"] as? [[String: Any]])?.first?["field"] as? String == "path")
+        let extraMember = suite.router.send(
+            .put, "/live/\(stream)/lists/two", headers: suite.headers, json: #"{"path":"/orders/live","colour":"red"}"#)
+        #expect(extraMember.status == .unprocessableContent)
+        #expect((extraMember.bodyJSON["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == ["colour"])
         let badKey = suite.put("no spaces", "/orders/live", on: stream)
         #expect(badKey.status == .badRequest && badKey.bodyJSON["parameter"] as? String == "key")
         let otherSession = suite.put("two", "/orders/live", on: stream, headers: ["X-Session-ID": "someone-else"])

@@ -59,6 +59,12 @@ import Testing
             .put, "/session/selection", json: #"{"collection":"nope","id":null}"#)
         #expect(refused.status == .unprocessableContent)
         #expect(service.sessions.count == 0)
+        let misspelt = ServiceRoutes.makeHandler(service: service).send(
+            .put, "/session/selection", json: #"{"collection":"quakes","ID":"x"}"#)
+        #expect(misspelt.status == .unprocessableContent)
+        let fields = (body(misspelt)["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+        #expect(fields == ["ID", "id"], "a misspelt member is named, beside the member it leaves missing")
+        #expect(service.sessions.count == 0)
         let selected = ServiceRoutes.makeHandler(service: service).send(
             .put, "/session/selection", json: #"{"collection":"quakes","id":null}"#)
         #expect(selected.status == .ok)
