@@ -16,6 +16,23 @@ import Testing
         #expect(![UInt8]().withUnsafeBufferPointer(HTTPSyntax.isToken))
     }
 
+    /// Names are checked eight bytes at a time: every byte at every place of names of 1 to 24
+    /// bytes (short, whole words, and a last word read over the one before) agrees with the
+    /// byte-by-byte check.
+    @Test func tokens_wordAtATime_agreeWithTheByteCheck() {
+        let letters = Array("Content-Type-Options-Xy9".utf8)
+        for count in 1...letters.count {
+            for place in 0..<count {
+                for byte in UInt8.min...UInt8.max {
+                    var name = Array(letters[..<count])
+                    name[place] = byte
+                    let expected = name.allSatisfy(HTTPSyntax.isTokenCharacter)
+                    #expect(name.withUnsafeBufferPointer(HTTPSyntax.isToken) == expected, "\(byte) at \(place) of \(count)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [0, 7, 9, 10, 99, 100, 404, 65_536, 1_234_567_890, Int.max])
     func decimals_matchSwiftsOwn(value: Int) {
         let text = [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in

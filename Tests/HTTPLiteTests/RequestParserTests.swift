@@ -204,13 +204,15 @@ import Testing
         func agree(_ bytes: [UInt8]) -> Bool {
             bytes.withUnsafeBufferPointer { HTTPSyntax.isFieldValue($0) } == bytes.allSatisfy(HTTPSyntax.isFieldValueCharacter)
         }
-        // Every byte value alone and at each place of a clean 24-byte value.
+        // Every byte value at each place of clean values of 1 to 24 bytes (shorter than a
+        // word, whole words, and a last word read over the one before).
         for byte in UInt8.min...UInt8.max {
-            #expect(agree([byte]), "\(byte)")
-            for place in 0..<24 {
-                var value = [UInt8](repeating: UInt8(ascii: "a"), count: 24)
-                value[place] = byte
-                #expect(agree(value), "\(byte) at \(place)")
+            for count in 1...24 {
+                for place in 0..<count {
+                    var value = [UInt8](repeating: UInt8(ascii: "a"), count: count)
+                    value[place] = byte
+                    #expect(agree(value), "\(byte) at \(place) of \(count)")
+                }
             }
         }
         var generator = SystemRandomNumberGenerator()
