@@ -696,6 +696,42 @@ def check_quick_changes_end_on_the_last(browser, timings):
     page.context.close()
 
 
+def check_quick_selections_end_on_the_last(browser, timings):
+    """Two quakes chosen faster than the server answers: the session and the page end on the
+    second, even when the first choice's PUT is slow to reach the server."""
+    page = browser.page()
+    day = quake_day(browser)
+    page.goto(f"{browser.base}/#/quakes?date={day}")
+    expected = browser.rows("/quakes", date=day, limit=500)
+    wait_rows(page, ids(expected))
+    first, second = expected["items"][0]["id"], expected["items"][1]["id"]
+    held = []
+
+    def hold_the_first(route):
+        if not held and first in (route.request.post_data or ""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/session/selection", hold_the_first)
+    page.click(f"ol.rows > li[data-id='{first}']")
+    page.click(f"ol.rows > li[data-id='{second}']")
+    page.wait_for_timeout(300)  # a second PUT sent at once would have been answered by now
+    assert len(held) == 1, "the first choice's PUT was not seen"
+    held[0].continue_()
+    deadline = time.monotonic() + 3
+    while True:  # the session, as the page's cookie names it, until it holds the second choice
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+        selected = browser.api("GET", f"/quakes?limit=1&date={day}", headers={"Cookie": cookie})[1].get("selectedId")
+        if selected == second or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(50)
+    assert selected == second, f"the session ended on {selected}, not on the last choice ({second})"
+    page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{second}']", timeout=2000)
+    assert page.evaluate("() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)") == [second, second]
+    page.context.close()
+
+
 def check_a_lost_answer_is_retried_once(browser, timings):
     """A tap whose answer is lost after the server ran it: the page sends it again under the
     same Idempotency-Key, and the server replays the answer instead of tapping twice."""
@@ -731,7 +767,7 @@ def check_a_lost_answer_is_retried_once(browser, timings):
 
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
-          check_task_form, check_quakes_list_and_map, check_quick_changes_end_on_the_last, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
+          check_task_form, check_quakes_list_and_map, check_quick_changes_end_on_the_last, check_quick_selections_end_on_the_last, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
           check_chip_counts_change_live, check_sections_group_by_and_sticky_headers, check_people_index_jumps,
           check_deep_link_lands_on_its_row,
           check_locale_and_zone_pickers,

@@ -8,14 +8,41 @@ import { h } from './view.js';
 const x = (longitude) => ((longitude + 180) * 2).toFixed(1);
 const y = (latitude) => ((90 - latitude) * 2).toFixed(1);
 let selectedId = null;
+// What the server last said the selection is, and whether a PUT of ours is on its way: one at
+// a time, since two could reach the server in either order and it keeps the last it handles;
+// a choice made meanwhile goes when the one on its way is answered.
+let confirmedId = null;
+let putting = false;
 
 function select(screen, id) {
-  const previous = selectedId;
-  selectedId = previous === id ? null : id;
+  selectedId = selectedId === id ? null : id;
   highlight(screen, true);
-  send('PUT', '/session/selection', { body: { collection: 'quakes', id: selectedId } })
-    .then((answer) => { selectedId = answer.selectedId; highlight(screen); })
-    .catch((problem) => { selectedId = previous; highlight(screen); screen.tell(problem.message); });
+  if (!putting) putSelection(screen);
+}
+
+function putSelection(screen) {
+  putting = true;
+  const sent = selectedId;
+  send('PUT', '/session/selection', { body: { collection: 'quakes', id: sent } })
+    .then((answer) => { confirmedId = answer.selectedId; })
+    .catch((problem) => { screen.tell(problem.message); })
+    .finally(() => {
+      putting = false;
+      if (selectedId === sent) {
+        selectedId = confirmedId;  // as the server has it: the answer's, or the one before a refusal
+        highlight(screen);
+      } else if (selectedId !== confirmedId) {
+        putSelection(screen);
+      }
+    });
+}
+
+/** The selection a list or map answer reports: taken, unless a choice of ours is on its way. */
+function heard(screen, id) {
+  confirmedId = id;
+  if (putting) return;
+  selectedId = id;
+  highlight(screen);
 }
 
 /** Marks the selected quake in the list and on the map; `reveal` scrolls its row into view
@@ -63,7 +90,7 @@ function map(screen) {
     render: (quake) => marker(quake, screen),
     onState: (state, detail) => { screen.app.setLive('quakes-map', state); if (detail) caption.textContent = detail; },
     onBody: (body) => {
-      if ('selectedId' in body) { selectedId = body.selectedId; highlight(screen); }
+      if ('selectedId' in body) heard(screen, body.selectedId);
       caption.textContent = `${new Intl.NumberFormat(screen.app.display().locale).format(list.count)} on the map, largest drawn first`;
     },
   });
@@ -88,7 +115,7 @@ export const quakes = {
     { kind: 'direction', key: 'order', labels: { asc: 'Forward', desc: 'Reverse' } },
   ],
   onBody: (body, screen) => {
-    if ('selectedId' in body) { selectedId = body.selectedId; highlight(screen); }
+    if ('selectedId' in body) heard(screen, body.selectedId);
     if (body.criteria?.date && !screen.criteria.date) screen.element.querySelector('input[type=date]').value = body.criteria.date;
   },
   extend: map,
