@@ -152,4 +152,24 @@ import Testing
         }
         #expect(caughtUp)
     }
+
+    /// Two widenings faster than the service answers, the first one's `PUT` held up on its
+    /// way: the list ends with the rows of the second, since the service keeps the last `PUT`
+    /// it handles and the client sends a list's one at a time.
+    @MainActor @Test func quickChangesEndOnTheLast_evenWhenTheFirstPutIsSlow() async throws {
+        let service = try await RunningService.start()
+        // The first PUT puts the list on the stream; the second, the first widening's, is held.
+        let proxy = try DelayingProxy(serverPort: service.port, delaying: "PUT ", occurrence: 2, by: 0.5)
+        let client = ListServiceClient(baseURL: RunningService.url(proxy.port), display: Display(locale: "en-US", timeZone: "UTC"))
+        let list = client.live(OrderQuery(filter: .cancelled, limit: 100))
+        #expect(await eventually { list.state == .live && list.rows.count == 100 })
+        async let first: Void = list.loadMore()
+        try await Task.sleep(nanoseconds: 150_000_000)  // its PUT is on its way, held
+        async let second: Void = list.loadMore()
+        _ = await (first, second)
+        let expected = try await client.page(OrderQuery(filter: .cancelled, limit: 300)).items
+        #expect(await eventually(within: 10) { list.rows.map(\.row) == expected })
+        try await Task.sleep(nanoseconds: 1_000_000_000)  // the held PUT, landing last, would have narrowed it by now
+        #expect(list.rows.count == 300 && list.rows.map(\.row) == expected)
+    }
 }

@@ -31,6 +31,11 @@ final class LiveStream {
     private var failures = 0
     private var runner: Task<Void, Never>?
     private var lastKey = 0
+    /// The lists whose `PUT` is on its way, by stream and key: one at a time per list, since
+    /// two could reach the service in either order and it keeps the last it handles.
+    private var putting: Set<String> = []
+    /// Lists to put again (their path as it is then) once the `PUT` on its way is answered.
+    private var putAgain: Set<String> = []
 
     nonisolated init(transport: HTTPTransport, policy: ReconnectPolicy) {
         self.transport = transport
@@ -136,9 +141,27 @@ final class LiveStream {
         }
     }
 
-    /// Puts `member`'s path on stream `id`: its snapshot follows on the stream. A refusal is
-    /// the list's (the stream goes on); a stream the service no longer knows is opened anew.
+    /// Puts `member`'s path on stream `id`: its snapshot follows on the stream. Asked again
+    /// while the list's `PUT` is on its way, it puts the list once more after that one's answer.
     func put(_ member: any LiveStreamMember, on id: String) async {
+        let slot = "\(id)/\(member.key)"
+        guard putting.insert(slot).inserted else {
+            putAgain.insert(slot)
+            return
+        }
+        defer {
+            putting.remove(slot)
+            putAgain.remove(slot)
+        }
+        repeat {
+            putAgain.remove(slot)
+            await putOnce(member, on: id)
+        } while putAgain.contains(slot) && streamID == id && members[member.key] === member
+    }
+
+    /// One `PUT` of `member`'s path. A refusal is the list's (the stream goes on); a stream the
+    /// service no longer knows is opened anew.
+    private func putOnce(_ member: any LiveStreamMember, on id: String) async {
         struct Put: Encodable { var path: String }
         let (key, path) = (member.key, member.path)
         // Whether the answer still matters: the same stream, the list still watched, its path unchanged.
@@ -154,7 +177,7 @@ final class LiveStream {
                 member.streamChanged(to: .failed(error))
             } else {
                 try? await Task.sleep(nanoseconds: UInt64(policy.delay(failures: 0, serverRetry: nil, retryAfter: error.retryAfter) * 1e9))
-                if isCurrent() { await put(member, on: id) }
+                if isCurrent() { await putOnce(member, on: id) }
             }
         }
     }

@@ -20,22 +20,8 @@ final class AnswerLosingProxy: @unchecked Sendable {
 
     init(serverPort: Int, losing: Int = 1) throws {
         (self.serverPort, self.losing) = (serverPort, losing)
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 16) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw CancellationError()
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        guard let (listener, port) = listenOnLoopback() else { throw CancellationError() }
+        (self.listener, self.port) = (listener, port)
         Thread.detachNewThread { [self] in acceptConnections() }
     }
 
@@ -54,7 +40,7 @@ final class AnswerLosingProxy: @unchecked Sendable {
         defer { close(client) }
         guard let request = Self.readMessage(client), let upstream = connectSocket(port: serverPort) else { return }
         defer { close(upstream) }
-        Self.sendAll(upstream, Self.closingConnection(request))
+        sendAll(upstream, Self.closingConnection(request))
         var answer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while case let count = chunk.withUnsafeMutableBytes({ recv(upstream, $0.baseAddress, $0.count, 0) }), count > 0 {
@@ -66,7 +52,7 @@ final class AnswerLosingProxy: @unchecked Sendable {
             lostCount += 1
             return true
         }
-        if !shouldLose { Self.sendAll(client, Self.closingConnection(answer)) }
+        if !shouldLose { sendAll(client, Self.closingConnection(answer)) }
     }
 
     /// A request's head and its `Content-Length` bytes of body.
@@ -97,14 +83,5 @@ final class AnswerLosingProxy: @unchecked Sendable {
             .filter { !$0.lowercased().hasPrefix("connection:") }
         lines.insert("Connection: close", at: 1)
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + message[(end + 4)...]
-    }
-
-    private static func sendAll(_ socket: Int32, _ bytes: [UInt8]) {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return }
-            sent += count
-        }
     }
 }

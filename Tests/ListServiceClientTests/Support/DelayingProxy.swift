@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+
+/// A relay in front of the server that holds up one request: the `occurrence`-th that starts
+/// with `prefix` reaches the server `delay` seconds late (as when the network is slow on one
+/// connection); every other byte passes at once, both ways, streams included.
+final class DelayingProxy: @unchecked Sendable {
+    // @unchecked: `seen` is read and written under `lock` only; the rest is immutable after init.
+    let port: Int
+    private let listener: Int32
+    private let serverPort: Int
+    private let prefix: [UInt8]
+    private let occurrence: Int
+    private let delay: Double
+    private let lock = NSLock()
+    private var seen = 0
+
+    init(serverPort: Int, delaying prefix: String, occurrence: Int, by delay: Double) throws {
+        (self.serverPort, self.prefix, self.occurrence, self.delay) = (serverPort, Array(prefix.utf8), occurrence, delay)
+        guard let (listener, port) = listenOnLoopback() else { throw CancellationError() }
+        (self.listener, self.port) = (listener, port)
+        Thread.detachNewThread { [self] in acceptConnections() }
+    }
+
+    deinit { shutdown(listener, Int32(SHUT_RDWR)) }
+
+    private func acceptConnections() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            guard let upstream = connectSocket(port: serverPort, timeout: 0) else {
+                close(client)
+                continue
+            }
+            let pair = SocketPair(client, upstream)
+            Thread.detachNewThread { [self] in relay(from: client, to: upstream, holding: true, pair) }
+            Thread.detachNewThread { [self] in relay(from: upstream, to: client, holding: false, pair) }
+        }
+    }
+
+    /// Copies what `source` sends to `destination` until either side ends; requests (the
+    /// client's side) are counted and the chosen one held.
+    private func relay(from source: Int32, to destination: Int32, holding: Bool, _ pair: SocketPair) {
+        defer { pair.finishOneWay() }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while case let count = chunk.withUnsafeMutableBytes({ recv(source, $0.baseAddress, $0.count, 0) }), count > 0 {
+            if holding, chunk[..<count].starts(with: prefix), isTheOneToHold() { Thread.sleep(forTimeInterval: delay) }
+            sendAll(destination, chunk[..<count])
+        }
+    }
+
+    private func isTheOneToHold() -> Bool {
+        lock.withLock {
+            seen += 1
+            return seen == occurrence
+        }
+    }
+
+    /// A client's connection and the one to the server: when either way ends, both are shut
+    /// down; the second way to finish closes them.
+    private final class SocketPair: @unchecked Sendable {
+        // @unchecked: `finished` is read and written under `lock` only.
+        private let sockets: (Int32, Int32)
+        private let lock = NSLock()
+        private var finished = 0
+
+        init(_ first: Int32, _ second: Int32) { sockets = (first, second) }
+
+        func finishOneWay() {
+            shutdown(sockets.0, Int32(SHUT_RDWR))
+            shutdown(sockets.1, Int32(SHUT_RDWR))
+            let isLast = lock.withLock {
+                finished += 1
+                return finished == 2
+            }
+            guard isLast else { return }
+            close(sockets.0)
+            close(sockets.1)
+        }
+    }
+}
