@@ -172,4 +172,24 @@ import Testing
         try await Task.sleep(nanoseconds: 1_000_000_000)  // the held PUT, landing last, would have narrowed it by now
         #expect(list.rows.count == 300 && list.rows.map(\.row) == expected)
     }
+
+    /// A list closed while its `PUT` is on its way is taken off the stream once that is
+    /// answered: otherwise the service keeps it live, counted against the stream's lists, for
+    /// as long as the stream stays open for others.
+    @MainActor @Test func aListClosedWhileItsPutIsOnItsWay_leavesTheStream() async throws {
+        let service = try await RunningService.start()
+        // The first PUT puts the staying list on the stream; the second, the closed one's, is held.
+        let proxy = try DelayingProxy(serverPort: service.port, delaying: "PUT ", occurrence: 2, by: 0.5)
+        let client = ListServiceClient(baseURL: RunningService.url(proxy.port), display: Display(locale: "en-US", timeZone: "UTC"))
+        let staying = client.live(OrderQuery(filter: .pending, limit: 10))
+        #expect(await eventually { staying.state == .live })
+        let closed = client.live(OrderQuery(filter: .cancelled, limit: 10))
+        try await Task.sleep(nanoseconds: 150_000_000)  // its PUT is on its way, held
+        closed.close()
+        let held = try #require(proxy.requestLines.filter { $0.hasPrefix("PUT ") }.dropFirst().first)
+        let delete = held.replacingOccurrences(of: "PUT ", with: "DELETE ")
+        #expect(await eventually(within: 10) { proxy.requestLines.contains(delete) }, "\(proxy.requestLines)")
+        #expect(proxy.requestLines.last { $0.contains("/lists/") } == delete, "nothing put the list back")
+        #expect(staying.state == .live)
+    }
 }

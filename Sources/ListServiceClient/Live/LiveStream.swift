@@ -142,9 +142,11 @@ final class LiveStream {
     }
 
     /// Puts `member`'s path on stream `id`: its snapshot follows on the stream. Asked again
-    /// while the list's `PUT` is on its way, it puts the list once more after that one's answer.
+    /// while the list's `PUT` is on its way, it puts the list once more after that one's answer;
+    /// a list no longer watched by then is taken off the stream.
     func put(_ member: any LiveStreamMember, on id: String) async {
-        let slot = "\(id)/\(member.key)"
+        let key = member.key
+        let slot = "\(id)/\(key)"
         guard putting.insert(slot).inserted else {
             putAgain.insert(slot)
             return
@@ -153,15 +155,20 @@ final class LiveStream {
             putting.remove(slot)
             putAgain.remove(slot)
         }
+        var isOnStream = false
         repeat {
             putAgain.remove(slot)
-            await putOnce(member, on: id)
-        } while putAgain.contains(slot) && streamID == id && members[member.key] === member
+            isOnStream = await putOnce(member, on: id)
+        } while putAgain.contains(slot) && streamID == id && members[key] === member
+        // Unwatched while its PUT was on its way (`unwatch` had nothing to delete then).
+        if isOnStream, streamID == id, members[key] !== member {
+            try? await transport.sendForData("DELETE", "/live/\(id)/lists/\(key)")
+        }
     }
 
-    /// One `PUT` of `member`'s path. A refusal is the list's (the stream goes on); a stream the
-    /// service no longer knows is opened anew.
-    private func putOnce(_ member: any LiveStreamMember, on id: String) async {
+    /// One `PUT` of `member`'s path; whether the service took it. A refusal is the list's (the
+    /// stream goes on); a stream the service no longer knows is opened anew.
+    private func putOnce(_ member: any LiveStreamMember, on id: String) async -> Bool {
         struct Put: Encodable { var path: String }
         let (key, path) = (member.key, member.path)
         // Whether the answer still matters: the same stream, the list still watched, its path unchanged.
@@ -169,16 +176,18 @@ final class LiveStream {
         do {
             try await transport.sendForData("PUT", "/live/\(id)/lists/\(key)", body: Put(path: path))
             if isCurrent() { putOn[key] = id }
+            return true
         } catch {
-            guard isCurrent() else { return }
+            guard isCurrent() else { return false }
             if error.status == 404 {
                 reopen()
             } else if !error.isTransient {
                 member.streamChanged(to: .failed(error))
             } else {
                 try? await Task.sleep(nanoseconds: UInt64(policy.delay(failures: 0, serverRetry: nil, retryAfter: error.retryAfter) * 1e9))
-                if isCurrent() { await putOnce(member, on: id) }
+                if isCurrent() { return await putOnce(member, on: id) }
             }
+            return false
         }
     }
 

@@ -3,9 +3,11 @@ import Glibc
 
 /// A relay in front of the server that holds up one request: the `occurrence`-th that starts
 /// with `prefix` reaches the server `delay` seconds late (as when the network is slow on one
-/// connection); every other byte passes at once, both ways, streams included.
+/// connection); every other byte passes at once, both ways, streams included. It notes each
+/// request's line.
 final class DelayingProxy: @unchecked Sendable {
-    // @unchecked: `seen` is read and written under `lock` only; the rest is immutable after init.
+    // @unchecked: `seen` and `lines` are read and written under `lock` only; the rest is
+    // immutable after init.
     let port: Int
     private let listener: Int32
     private let serverPort: Int
@@ -14,6 +16,10 @@ final class DelayingProxy: @unchecked Sendable {
     private let delay: Double
     private let lock = NSLock()
     private var seen = 0
+    private var lines: [String] = []
+
+    /// The request line of every request the client sent through, in order.
+    var requestLines: [String] { lock.withLock { lines } }
 
     init(serverPort: Int, delaying prefix: String, occurrence: Int, by delay: Double) throws {
         (self.serverPort, self.prefix, self.occurrence, self.delay) = (serverPort, Array(prefix.utf8), occurrence, delay)
@@ -44,16 +50,28 @@ final class DelayingProxy: @unchecked Sendable {
         defer { pair.finishOneWay() }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while case let count = chunk.withUnsafeMutableBytes({ recv(source, $0.baseAddress, $0.count, 0) }), count > 0 {
-            if holding, chunk[..<count].starts(with: prefix), isTheOneToHold() { Thread.sleep(forTimeInterval: delay) }
+            if holding, let line = Self.requestLine(chunk[..<count]) {
+                if isTheOneToHold(line) { Thread.sleep(forTimeInterval: delay) }
+            }
             sendAll(destination, chunk[..<count])
         }
     }
 
-    private func isTheOneToHold() -> Bool {
+    /// Notes `line`; whether it is the request to hold.
+    private func isTheOneToHold(_ line: String) -> Bool {
         lock.withLock {
+            lines.append(line)
+            guard line.utf8.starts(with: prefix) else { return false }
             seen += 1
             return seen == occurrence
         }
+    }
+
+    /// The request line `bytes` starts with, if they start a request (a body's bytes do not).
+    private static func requestLine(_ bytes: ArraySlice<UInt8>) -> String? {
+        guard let end = bytes.firstIndex(of: UInt8(ascii: "\r")) else { return nil }
+        let line = String(decoding: bytes[..<end], as: UTF8.self)
+        return line.hasSuffix(" HTTP/1.1") ? line : nil
     }
 
     /// A client's connection and the one to the server: when either way ends, both are shut
