@@ -217,6 +217,34 @@ def check_load_more_and_empty(browser, timings):
     page.context.close()
 
 
+def check_a_page_for_other_criteria_is_dropped(browser, timings):
+    """"Load more" answered after a chip changed the criteria: its rows are the old criteria's,
+    and the list does not take them."""
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders")
+    wait_rows(page, ids(browser.rows("/orders", limit=50)))
+    held = []
+
+    def hold_the_next_page(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(lambda url: "/orders?" in url and "cursor=" in url, hold_the_next_page)
+    page.click("button.more")
+    page.wait_for_timeout(200)
+    assert len(held) == 1, "the next page's GET was not seen"
+    completed = ids(browser.rows("/orders", filter="completed", limit=50))
+    page.click("button.chip[data-value=completed]")
+    wait_rows(page, completed, timeout=3000)
+    with page.expect_response(lambda r: "cursor=" in r.url, timeout=2000):
+        held[0].continue_()
+    page.wait_for_timeout(500)  # the old page's rows, taken, and a window widened for them, would show by now
+    wait_rows(page, completed, timeout=1000)
+    page.context.close()
+
+
 MARK = "() => document.querySelectorAll('ol.rows > li[data-id]').forEach((li, i) => { li.listServiceMark = i; })"
 UNMARKED = "() => [...document.querySelectorAll('ol.rows > li[data-id]')].filter(li => li.listServiceMark === undefined).map(li => li.dataset.id)"
 
@@ -766,7 +794,7 @@ def check_a_lost_answer_is_retried_once(browser, timings):
     page.context.close()
 
 
-CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_live_write_keeps_other_nodes, check_complete_and_conflict,
+CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_a_page_for_other_criteria_is_dropped, check_live_write_keeps_other_nodes, check_complete_and_conflict,
           check_task_form, check_quakes_list_and_map, check_quick_changes_end_on_the_last, check_quick_selections_end_on_the_last, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
           check_chip_counts_change_live, check_sections_group_by_and_sticky_headers, check_people_index_jumps,
           check_deep_link_lands_on_its_row,

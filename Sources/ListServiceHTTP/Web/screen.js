@@ -189,8 +189,10 @@ export function listScreen(config, app) {
 
   async function loadMore() {
     more.disabled = true;
+    const asked = openedWith;
     try {
       const page = await send('GET', withQuery(config.path, screen.query({ cursor: nextCursor, limit: config.pageSize })));
+      if (openedWith !== asked) return; // the criteria or the display changed meanwhile: not this list's rows
       list.append(page.items);
       sections.decorate(Boolean(config.sectionIndex));
       limit = Math.min(maxWindow, list.count);
