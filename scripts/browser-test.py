@@ -242,6 +242,7 @@ def check_a_page_for_other_criteria_is_dropped(browser, timings):
         held[0].continue_()
     page.wait_for_timeout(500)  # the old page's rows, taken, and a window widened for them, would show by now
     wait_rows(page, completed, timeout=1000)
+    assert page.is_enabled("button.more"), "Load more stayed disabled"
     page.context.close()
 
 

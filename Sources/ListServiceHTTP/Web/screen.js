@@ -192,11 +192,12 @@ export function listScreen(config, app) {
     const asked = openedWith;
     try {
       const page = await send('GET', withQuery(config.path, screen.query({ cursor: nextCursor, limit: config.pageSize })));
-      if (openedWith !== asked) return; // the criteria or the display changed meanwhile: not this list's rows
-      list.append(page.items);
-      sections.decorate(Boolean(config.sectionIndex));
-      limit = Math.min(maxWindow, list.count);
-      open();
+      if (openedWith === asked) { // else the criteria or the display changed meanwhile: not this list's rows
+        list.append(page.items);
+        sections.decorate(Boolean(config.sectionIndex));
+        limit = Math.min(maxWindow, list.count);
+        open();
+      }
     } catch (problem) {
       screen.tell(problem.message);
     }
