@@ -22,18 +22,10 @@ final class AnswerLosingProxy: @unchecked Sendable {
         (self.serverPort, self.losing) = (serverPort, losing)
         guard let (listener, port) = listenOnLoopback() else { throw CancellationError() }
         (self.listener, self.port) = (listener, port)
-        Thread.detachNewThread { [self] in acceptConnections() }
+        acceptEach(on: listener) { [self] client in serve(client) }
     }
 
     deinit { shutdown(listener, Int32(SHUT_RDWR)) }
-
-    private func acceptConnections() {
-        while true {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
-            Thread.detachNewThread { [self] in serve(client) }
-        }
-    }
 
     /// One request per connection, forwarded with `Connection: close`; its answer lost or passed on.
     private func serve(_ client: Int32) {

@@ -25,23 +25,20 @@ final class DelayingProxy: @unchecked Sendable {
         (self.serverPort, self.prefix, self.occurrence, self.delay) = (serverPort, Array(prefix.utf8), occurrence, delay)
         guard let (listener, port) = listenOnLoopback() else { throw CancellationError() }
         (self.listener, self.port) = (listener, port)
-        Thread.detachNewThread { [self] in acceptConnections() }
+        acceptEach(on: listener) { [self] client in serve(client) }
     }
 
     deinit { shutdown(listener, Int32(SHUT_RDWR)) }
 
-    private func acceptConnections() {
-        while true {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
-            guard let upstream = connectSocket(port: serverPort, timeout: 0) else {
-                close(client)
-                continue
-            }
-            let pair = SocketPair(client, upstream)
-            Thread.detachNewThread { [self] in relay(from: client, to: upstream, holding: true, pair) }
-            Thread.detachNewThread { [self] in relay(from: upstream, to: client, holding: false, pair) }
+    /// Relays one client's connection to a connection of its own to the server, both ways.
+    private func serve(_ client: Int32) {
+        guard let upstream = connectSocket(port: serverPort, timeout: 0) else {
+            close(client)
+            return
         }
+        let pair = SocketPair(client, upstream)
+        Thread.detachNewThread { [self] in relay(from: upstream, to: client, holding: false, pair) }
+        relay(from: client, to: upstream, holding: true, pair)
     }
 
     /// Copies what `source` sends to `destination` until either side ends; requests (the

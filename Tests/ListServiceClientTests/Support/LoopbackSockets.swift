@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// A listening socket on 127.0.0.1 at a port the system picks, and that port; nil if none.
@@ -27,5 +28,15 @@ func sendAll<Bytes: Collection<UInt8>>(_ socket: Int32, _ bytes: Bytes) {
         let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard count > 0 else { return }
         sent += count
+    }
+}
+
+/// Accepts connections on `listener` until it is shut down, handing each to `serve` on a
+/// thread of its own.
+func acceptEach(on listener: Int32, _ serve: @escaping @Sendable (Int32) -> Void) {
+    Thread.detachNewThread {
+        while case let client = accept(listener, nil, nil), client >= 0 {
+            Thread.detachNewThread { serve(client) }
+        }
     }
 }
