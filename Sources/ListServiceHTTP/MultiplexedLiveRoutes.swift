@@ -36,11 +36,11 @@ enum MultiplexedLiveRoutes {
             let body = try JSONBody.object(of: request)
             var fields = FieldValidator(body)
             fields.rejectUnknown(["path"])
-            let path = body["path"].flatMap { value in if case .string(let path) = value { path } else { nil } }
-            if path == nil {
+            guard case .string(let path)? = body["path"] else {
                 fields.report("path", .text("must be a list's live path with its parameters, such as \"/orders/live?filter=pending\"."))
+                throw WriteRejection.invalid(fields.problems).httpError
             }
-            guard let path, fields.problems.isEmpty else { throw WriteRejection.invalid(fields.problems).httpError }
+            if let rejection = fields.result { throw rejection.httpError }
             let opening = try paths.opening(for: path, as: request, session: session, lastEventID: nil)
             guard stream.put(key, path: path, opening: opening) else {
                 throw HTTPError(
