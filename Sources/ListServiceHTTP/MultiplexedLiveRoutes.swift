@@ -113,12 +113,17 @@ struct LivePaths: Sendable {
     /// where it needs a signed-in caller, 422 for a path that is no list's live path.
     func opening(for path: String, as request: Request, session: Session, lastEventID: String?) throws(HTTPError) -> LiveOpening {
         let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let target = targets[String(parts[0])], let query = QueryParameters(parsing: parts.count > 1 ? String(parts[1]) : "")
-        else {
+        guard let target = targets[String(parts[0])] else {
             throw WriteRejection.invalid(
                 field: "path",
                 .text("is not a list's live path: one of \(targets.keys.sorted().joined(separator: ", ")), with its parameters.")
             ).httpError
+        }
+        let query: QueryParameters
+        do {
+            query = try QueryParameters(parsing: parts.count > 1 ? String(parts[1]) : "")
+        } catch {
+            throw error.httpError  // the list's own 400, as for any other bad parameter
         }
         let caller = try credentials.reader(of: request, isPublic: target.endpoint.isPublic)
         var listRequest = ListRequest(

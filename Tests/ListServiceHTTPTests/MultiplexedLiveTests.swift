@@ -128,7 +128,7 @@ import Testing
             #expect(Set(windows.keys) == Set(paths.keys), "step \(step): the lists on the stream")
             for (key, path) in paths {
                 let parts = path.split(separator: "?")
-                let query = QueryParameters(parsing: String(parts[1]))?.pairs.map { ($0.name, $0.value) } ?? []
+                let query = try QueryParameters(parsing: String(parts[1])).pairs.map { ($0.name, $0.value) }
                 let fresh = router.send(.get, String(parts[0].dropLast("/live".count)), query: query).bodyJSON
                 let window = windows[key] ?? LiveWindowReplica()
                 #expect(window.problems.isEmpty, "step \(step) \(key) \(path): \(window.problems)")
@@ -194,6 +194,8 @@ import Testing
         #expect(suite.put("one", "/orders/live?filter=pending", on: stream).status == .ok)
         let badParameter = suite.put("two", "/orders/live?filter=bogus", on: stream)
         #expect(badParameter.status == .badRequest && badParameter.bodyJSON["parameter"] as? String == "filter")
+        let badEncoding = suite.put("two", "/orders/live?filter=pending&q=50%", on: stream)
+        #expect(badEncoding.status == .badRequest && badEncoding.bodyJSON["parameter"] as? String == "q")
         let notALivePath = suite.put("two", "/orders?filter=pending", on: stream)
         #expect(notALivePath.status == .unprocessableContent)
         #expect((notALivePath.bodyJSON["errors"] as? [[String: Any]])?.first?["field"] as? String == "path")

@@ -1,3 +1,5 @@
+import Basics
+
 /// Query parameters as an ordered multimap: order and repeats are kept as sent.
 public struct QueryParameters: Sendable, Hashable, Sequence {
     /// One `name=value` pair, percent-decoded, with `+` read as a space.
@@ -32,10 +34,30 @@ public struct QueryParameters: Sendable, Hashable, Sequence {
 
 extension QueryParameters {
     /// The pairs of a query string (`filter=pending&q=john%20s`), percent-decoded with `+` as a
-    /// space, as a request target's are; nil for an invalid percent-encoding.
-    public init?(parsing query: String) {
+    /// space, as a request target's are; throws for the first parameter that does not decode.
+    public init(parsing query: String) throws(MalformedQuery) {
         let bytes = Array(query.utf8)
-        guard let parsed = bytes.withUnsafeBufferPointer({ RequestLine.parseQuery($0) }) else { return nil }
-        self = parsed
+        self = try bytes.withUnsafeBufferPointer { RequestLine.parseQuery($0) }.get()
+    }
+}
+
+/// A query parameter whose name or value is not a valid percent-encoding of UTF-8 text
+/// without NUL: a 400 problem naming it (`invalid-parameter`).
+public struct MalformedQuery: Error, Sendable, Equatable {
+    /// The parameter's name: decoded, or as sent when the name itself does not decode.
+    public var parameter: String
+    public var detail: String
+
+    init(parameter: String, isName: Bool, failure: PercentDecoding.Failure) {
+        self.parameter = parameter
+        detail =
+            isName
+            ? "The name of the query parameter '\(parameter)' holds \(failure.phrase)."
+            : "The value of '\(parameter)' holds \(failure.phrase)."
+    }
+
+    /// The problem to answer.
+    public var httpError: HTTPError {
+        HTTPError(.badRequest, code: "invalid-parameter", detail: detail, extensions: [("parameter", JSONString.quoted(parameter))])
     }
 }

@@ -16,6 +16,8 @@ struct RequestHead {
     var headers: HTTPHeaders
     var framing: Framing
     var expectsContinue: Bool
+    /// A query parameter that did not decode: the request is refused (see `RequestLine`).
+    var malformedQuery: MalformedQuery?
 
     func makeRequest(body: [UInt8]) -> Request {
         Request(method: method, path: path, query: query, headers: headers, body: body, version: version)
@@ -65,7 +67,7 @@ extension RequestHead {
             RequestHead(
                 method: parsedLine.method, version: parsedLine.version, path: parsedLine.path,
                 query: parsedLine.query, headers: headers, framing: framing,
-                expectsContinue: framingFields.expectsContinue)
+                expectsContinue: framingFields.expectsContinue, malformedQuery: parsedLine.malformedQuery)
         }
     }
 }

@@ -7,6 +7,9 @@ struct RequestLine {
     /// The authority of an absolute-form target (`GET http://host:port/path`), which stands in
     /// for the `Host` field (RFC 9112 §3.2.2); nil for origin-form.
     var authority: String?
+    /// A query parameter that could not be decoded (the query is then empty): the request
+    /// is refused once its head is read, on a connection that stays usable.
+    var malformedQuery: MalformedQuery?
 
     static func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<RequestLine, HTTPError> {
         // Exactly one SP between the three parts; anything else is malformed.
@@ -30,7 +33,14 @@ struct RequestLine {
             return .failure(.unknownMethod(String(decoding: methodBytes, as: UTF8.self)))
         }
         return parseTarget(target, method: method).map { path, query, authority in
-            RequestLine(method: method, path: path, query: query, version: version, authority: authority)
+            switch query {
+            case .success(let query):
+                RequestLine(method: method, path: path, query: query, version: version, authority: authority)
+            case .failure(let malformed):
+                RequestLine(
+                    method: method, path: path, query: QueryParameters(), version: version, authority: authority,
+                    malformedQuery: malformed)
+            }
         }
     }
 
@@ -51,13 +61,13 @@ struct RequestLine {
     /// Accepts origin-form, absolute-form (RFC 9112 §3.2.2) and `*` for OPTIONS.
     private static func parseTarget(
         _ target: UnsafeBufferPointer<UInt8>, method: HTTPMethod
-    ) -> Result<(String, QueryParameters, authority: String?), HTTPError> {
+    ) -> Result<(String, Result<QueryParameters, MalformedQuery>, authority: String?), HTTPError> {
         guard !target.isEmpty, HTTPSyntax.isTarget(target) else {
             return .failure(.malformed("The request target is empty or holds a character that must be percent-encoded."))
         }
         if target.count == 1 && target[0] == UInt8(ascii: "*") {
             return method == .options
-                ? .success(("*", QueryParameters(), nil))
+                ? .success(("*", .success(QueryParameters()), nil))
                 : .failure(.malformed("The asterisk target is only for OPTIONS."))
         }
         var originForm = target[...]
@@ -72,22 +82,21 @@ struct RequestLine {
             }
             authority = String(decoding: authorityBytes, as: UTF8.self)
             originForm = target[pathStart...]
-            if originForm.isEmpty { return .success(("/", QueryParameters(), authority)) }
+            if originForm.isEmpty { return .success(("/", .success(QueryParameters()), authority)) }
         }
         if originForm.contains(UInt8(ascii: "#")) {
             return .failure(.malformed("A request target may not carry a fragment."))
         }
         let questionMark = originForm.firstIndex(of: UInt8(ascii: "?")) ?? originForm.endIndex
-        guard
-            let path = PercentDecoding.decode(
+        let path: String
+        do {
+            path = try PercentDecoding.decode(
                 UnsafeBufferPointer(rebasing: originForm[..<questionMark]), plusIsSpace: false, keepsEncodedSlash: true)
-        else { return .failure(.malformed("The path holds an invalid percent-encoding.")) }
-        guard questionMark < originForm.endIndex else { return .success((path, QueryParameters(), authority)) }
-        let rawQuery = UnsafeBufferPointer(rebasing: originForm[(questionMark + 1)...])
-        guard let query = parseQuery(rawQuery) else {
-            return .failure(.malformed("The query holds an invalid percent-encoding."))
+        } catch {
+            return .failure(.malformed("The path holds \(error.phrase)."))
         }
-        return .success((path, query, authority))
+        guard questionMark < originForm.endIndex else { return .success((path, .success(QueryParameters()), authority)) }
+        return .success((path, parseQuery(UnsafeBufferPointer(rebasing: originForm[(questionMark + 1)...])), authority))
     }
 
     /// Where the authority lies and the path starts in `http://authority/path`, or nil when
@@ -105,7 +114,8 @@ struct RequestLine {
         return nil
     }
 
-    static func parseQuery(_ query: UnsafeBufferPointer<UInt8>) -> QueryParameters? {
+    /// The query's pairs, or the first parameter whose name or value does not decode.
+    static func parseQuery(_ query: UnsafeBufferPointer<UInt8>) -> Result<QueryParameters, MalformedQuery> {
         var pairs: [QueryParameters.Pair] = []
         pairs.reserveCapacity(8)
         var start = 0
@@ -115,13 +125,22 @@ struct RequestLine {
             start = end + 1
             guard !piece.isEmpty else { continue }
             let equals = piece.firstIndex(of: UInt8(ascii: "=")) ?? piece.endIndex
-            guard let name = PercentDecoding.decode(UnsafeBufferPointer(rebasing: piece[..<equals]), plusIsSpace: true),
-                let value = PercentDecoding.decode(
+            let rawName = UnsafeBufferPointer(rebasing: piece[..<equals])
+            let name: String
+            do {
+                name = try PercentDecoding.decode(rawName, plusIsSpace: true)
+            } catch {
+                return .failure(MalformedQuery(parameter: String(decoding: rawName, as: UTF8.self), isName: true, failure: error))
+            }
+            do {
+                let value = try PercentDecoding.decode(
                     UnsafeBufferPointer(rebasing: equals < piece.endIndex ? piece[(equals + 1)...] : piece[equals...]),
                     plusIsSpace: true)
-            else { return nil }
-            pairs.append(QueryParameters.Pair(name: name, value: value))
+                pairs.append(QueryParameters.Pair(name: name, value: value))
+            } catch {
+                return .failure(MalformedQuery(parameter: name, isName: false, failure: error))
+            }
         }
-        return QueryParameters(pairs)
+        return .success(QueryParameters(pairs))
     }
 }

@@ -31,7 +31,8 @@ struct RequestParser {
         /// The client sent `Expect: 100-continue` and waits for the interim response.
         case continueExpected
         case request(Request)
-        /// The head screen refused the request (its body empty): answer `response` now. When
+        /// The head screen refused the request, or its query did not decode (its body empty):
+        /// answer `response` now. When
         /// `keepsConnection`, the body is skipped as it arrives and the next request follows;
         /// otherwise the connection must close after the answer.
         case refused(Request, Response, keepsConnection: Bool)
@@ -117,10 +118,14 @@ struct RequestParser {
         }
     }
 
-    /// A head is in: a request without a body is complete; one with a body is judged by the
-    /// head screen before a byte of it is read or `100 Continue` is sent.
+    /// A head is in: a query that did not decode is refused; a request without a body is
+    /// complete; one with a body is judged by the head screen before a byte of it is read or
+    /// `100 Continue` is sent.
     private mutating func begin(_ head: RequestHead, _ buffer: inout InboundBuffer) -> Event {
         screenedSender = nil
+        if let malformedQuery = head.malformedQuery {
+            return refuse(head, head.makeRequest(body: []), with: malformedQuery.httpError.response)
+        }
         if head.framing == .none && !head.expectsContinue { return finish(head, body: []) }
         var maxBodyBytes = limits.maxBodyBytes
         let request = head.makeRequest(body: [])
