@@ -303,7 +303,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// list is `slots` if they are of the current version, else evaluated again right here.
     struct PageContents {
         let total: Int
-        let items: [C.Item]
+        /// The page's own copies of its items (a `var`, so a writer can move them out).
+        var items: [C.Item]
         /// Each item's slot and revision in the state that made the page, and that state's
         /// remembered versions.
         let slots: [Int32]

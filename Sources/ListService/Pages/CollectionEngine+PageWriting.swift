@@ -29,22 +29,33 @@ extension CollectionEngine {
     }
 
     func buildPage(_ criteria: ListCriteria<C>, result: SortedResult, counts: ListCounts, now: Date) throws(ListServiceError) -> ListPage {
-        let (contents, sections) = try contentsAndSections(of: result, criteria: criteria, now: now)
-        let items = contents.items
-        let rowSections = sections?.rowSections(from: contents.index, count: items.count) ?? []
+        var contents: CollectionState<C>.PageContents
+        let sections: ListSections?
+        (contents, sections) = try contentsAndSections(of: result, criteria: criteria, now: now)
+        let count = contents.items.count
+        let rowSections = sections?.rowSections(from: contents.index, count: count) ?? []
         let versions = contents.versions()
+        let nextCursor = contents.hasMore ? contents.items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
+            // Each row is written from an item moved out of the page's own copies, last first
+            // from the reversed array: lent from the array, an item was copied again for the
+            // row writer's opaque calls (an order's seven strings retained and released, ~400
+            // instructions a row; RESULTS.md §48).
+            var items: [C.Item] = []
+            swap(&items, &contents.items)
+            items.withUnsafeMutableBufferPointer { $0.reverse() }  // moved in place (Array's own swaps copy)
             var expiry: Date?
             // The current section's member, taken again only where the section changes.
             var sectionMember: [UInt8]?, memberSection = -1
             json.beginArray()
-            for index in items.indices {
+            for index in 0..<count {
                 if !rowSections.isEmpty, rowSections[index] != memberSection, let sections {
                     memberSection = rowSections[index]
                     sectionMember = sections.sections[memberSection].rowMember
                 }
+                let item = items.removeLast()
                 if let rowExpiry = Self.writeListRow(
-                    items[index], version: versions[index], purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
+                    item, version: versions[index], purpose: .list, sectionMember: sectionMember, in: &context, to: &json)
                 {
                     expiry = min(expiry ?? rowExpiry, rowExpiry)
                 }
@@ -52,12 +63,11 @@ extension CollectionEngine {
             json.endArray()
             return expiry
         }
-        metrics.increment(.rowsFormatted, by: items.count)
+        metrics.increment(.rowsFormatted, by: count)
         metrics.increment(.pagesBuilt)
-        let nextCursor = contents.hasMore ? items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
         var lead = Self.pageLead(
             total: contents.total, nextCursor: nextCursor, purpose: .list,
-            position: PagePosition(index: contents.index, rows: items.count, total: contents.total),
+            position: PagePosition(index: contents.index, rows: count, total: contents.total),
             counts: countsMembers(counts, display: criteria.display), criteria: criteriaJSON(criteria), itemsBytes: rows.count,
             items: { $0.raw(rows) })
         if sections == nil { lead.endObject() }  // else the sections' shared tail ends the page
