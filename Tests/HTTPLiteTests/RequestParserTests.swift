@@ -167,12 +167,10 @@ import Testing
         ]
         #expect(RequestParser.feed(requests) == expected)
         #expect(RequestParser.feed(requests, fragmentSize: 1) == expected)
-        let parsed = Array(query.utf8).withUnsafeBufferPointer { RequestLine.parseQuery($0) }
-        guard case .failure(let malformed) = parsed else {
-            Issue.record("\(query) parsed as \(parsed)")
-            return
-        }
-        #expect(malformed.parameter == parameter && malformed.detail == detail)
+        var found: MalformedQuery?
+        let parsed = Array(query.utf8).withUnsafeBufferPointer { RequestLine.parseQuery($0, malformed: &found) }
+        let malformed = try #require(found)
+        #expect(parsed.isEmpty && malformed.parameter == parameter && malformed.detail == detail)
         let problem = try #require(
             JSONSerialization.jsonObject(with: Data(ProblemJSON.encode(malformed.httpError))) as? [String: Any])
         #expect(problem["parameter"] as? String == parameter && problem["code"] as? String == "invalid-parameter")

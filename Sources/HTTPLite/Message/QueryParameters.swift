@@ -36,8 +36,10 @@ extension QueryParameters {
     /// The pairs of a query string (`filter=pending&q=john%20s`), percent-decoded with `+` as a
     /// space, as a request target's are; throws for the first parameter that does not decode.
     public init(parsing query: String) throws(MalformedQuery) {
-        let bytes = Array(query.utf8)
-        self = try bytes.withUnsafeBufferPointer { RequestLine.parseQuery($0) }.get()
+        var malformed: MalformedQuery?
+        let parsed = Array(query.utf8).withUnsafeBufferPointer { RequestLine.parseQuery($0, malformed: &malformed) }
+        if let malformed { throw malformed }
+        self = parsed
     }
 }
 

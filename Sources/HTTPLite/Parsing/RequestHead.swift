@@ -16,8 +16,6 @@ struct RequestHead {
     var headers: HTTPHeaders
     var framing: Framing
     var expectsContinue: Bool
-    /// A query parameter that did not decode: the request is refused (see `RequestLine`).
-    var malformedQuery: MalformedQuery?
 
     func makeRequest(body: [UInt8]) -> Request {
         Request(method: method, path: path, query: query, headers: headers, body: body, version: version)
@@ -26,11 +24,15 @@ struct RequestHead {
 
 extension RequestHead {
     /// Parses the head's bytes, request line to the last header line, without the final CRLF CRLF.
-    static func parse(_ head: UnsafeBufferPointer<UInt8>, limits: HTTPLimits) -> Result<RequestHead, HTTPError> {
+    /// A query parameter that does not decode is set in `malformedQuery` (the head's query is
+    /// then empty): kept beside the head, not in it, as a head is moved with every parser step.
+    static func parse(
+        _ head: UnsafeBufferPointer<UInt8>, limits: HTTPLimits, malformedQuery: inout MalformedQuery?
+    ) -> Result<RequestHead, HTTPError> {
         var lines = HeadLines(head)
         guard let requestLine = lines.next() else { return .failure(.malformed("The request line is empty.")) }
         let parsedLine: RequestLine
-        switch RequestLine.parse(requestLine) {
+        switch RequestLine.parse(requestLine, malformedQuery: &malformedQuery) {
         case .success(let line): parsedLine = line
         case .failure(let error): return .failure(error)
         }
@@ -67,7 +69,7 @@ extension RequestHead {
             RequestHead(
                 method: parsedLine.method, version: parsedLine.version, path: parsedLine.path,
                 query: parsedLine.query, headers: headers, framing: framing,
-                expectsContinue: framingFields.expectsContinue, malformedQuery: parsedLine.malformedQuery)
+                expectsContinue: framingFields.expectsContinue)
         }
     }
 }

@@ -7,11 +7,13 @@ struct RequestLine {
     /// The authority of an absolute-form target (`GET http://host:port/path`), which stands in
     /// for the `Host` field (RFC 9112 §3.2.2); nil for origin-form.
     var authority: String?
-    /// A query parameter that could not be decoded (the query is then empty): the request
-    /// is refused once its head is read, on a connection that stays usable.
-    var malformedQuery: MalformedQuery?
 
-    static func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<RequestLine, HTTPError> {
+    /// Parses a request line. A query parameter that does not decode is set in `malformedQuery`
+    /// (the query is then empty): the request is refused once its head is read, on a
+    /// connection that stays usable.
+    static func parse(
+        _ line: Slice<UnsafeBufferPointer<UInt8>>, malformedQuery: inout MalformedQuery?
+    ) -> Result<RequestLine, HTTPError> {
         // Exactly one SP between the three parts; anything else is malformed.
         guard let firstSpace = line.firstIndex(of: HTTPSyntax.space),
             let secondSpace = line[(firstSpace + 1)...].firstIndex(of: HTTPSyntax.space),
@@ -32,15 +34,8 @@ struct RequestLine {
         guard let method = HTTPMethod(bytes: methodBytes) else {
             return .failure(.unknownMethod(String(decoding: methodBytes, as: UTF8.self)))
         }
-        return parseTarget(target, method: method).map { path, query, authority in
-            switch query {
-            case .success(let query):
-                RequestLine(method: method, path: path, query: query, version: version, authority: authority)
-            case .failure(let malformed):
-                RequestLine(
-                    method: method, path: path, query: QueryParameters(), version: version, authority: authority,
-                    malformedQuery: malformed)
-            }
+        return parseTarget(target, method: method, malformedQuery: &malformedQuery).map { path, query, authority in
+            RequestLine(method: method, path: path, query: query, version: version, authority: authority)
         }
     }
 
@@ -60,14 +55,14 @@ struct RequestLine {
 
     /// Accepts origin-form, absolute-form (RFC 9112 §3.2.2) and `*` for OPTIONS.
     private static func parseTarget(
-        _ target: UnsafeBufferPointer<UInt8>, method: HTTPMethod
-    ) -> Result<(String, Result<QueryParameters, MalformedQuery>, authority: String?), HTTPError> {
+        _ target: UnsafeBufferPointer<UInt8>, method: HTTPMethod, malformedQuery: inout MalformedQuery?
+    ) -> Result<(String, QueryParameters, authority: String?), HTTPError> {
         guard !target.isEmpty, HTTPSyntax.isTarget(target) else {
             return .failure(.malformed("The request target is empty or holds a character that must be percent-encoded."))
         }
         if target.count == 1 && target[0] == UInt8(ascii: "*") {
             return method == .options
-                ? .success(("*", .success(QueryParameters()), nil))
+                ? .success(("*", QueryParameters(), nil))
                 : .failure(.malformed("The asterisk target is only for OPTIONS."))
         }
         var originForm = target[...]
@@ -82,7 +77,7 @@ struct RequestLine {
             }
             authority = String(decoding: authorityBytes, as: UTF8.self)
             originForm = target[pathStart...]
-            if originForm.isEmpty { return .success(("/", .success(QueryParameters()), authority)) }
+            if originForm.isEmpty { return .success(("/", QueryParameters(), authority)) }
         }
         if originForm.contains(UInt8(ascii: "#")) {
             return .failure(.malformed("A request target may not carry a fragment."))
@@ -95,8 +90,9 @@ struct RequestLine {
         } catch {
             return .failure(.malformed("The path holds \(error.phrase)."))
         }
-        guard questionMark < originForm.endIndex else { return .success((path, .success(QueryParameters()), authority)) }
-        return .success((path, parseQuery(UnsafeBufferPointer(rebasing: originForm[(questionMark + 1)...])), authority))
+        guard questionMark < originForm.endIndex else { return .success((path, QueryParameters(), authority)) }
+        let query = parseQuery(UnsafeBufferPointer(rebasing: originForm[(questionMark + 1)...]), malformed: &malformedQuery)
+        return .success((path, query, authority))
     }
 
     /// Where the authority lies and the path starts in `http://authority/path`, or nil when
@@ -114,8 +110,9 @@ struct RequestLine {
         return nil
     }
 
-    /// The query's pairs, or the first parameter whose name or value does not decode.
-    static func parseQuery(_ query: UnsafeBufferPointer<UInt8>) -> Result<QueryParameters, MalformedQuery> {
+    /// The query's pairs; none when a parameter's name or value does not decode, the first
+    /// such set in `malformed`.
+    static func parseQuery(_ query: UnsafeBufferPointer<UInt8>, malformed: inout MalformedQuery?) -> QueryParameters {
         var pairs: [QueryParameters.Pair] = []
         pairs.reserveCapacity(8)
         var start = 0
@@ -130,7 +127,8 @@ struct RequestLine {
             do {
                 name = try PercentDecoding.decode(rawName, plusIsSpace: true)
             } catch {
-                return .failure(MalformedQuery(parameter: String(decoding: rawName, as: UTF8.self), isName: true, failure: error))
+                malformed = MalformedQuery(parameter: String(decoding: rawName, as: UTF8.self), isName: true, failure: error)
+                return QueryParameters()
             }
             do {
                 let value = try PercentDecoding.decode(
@@ -138,9 +136,10 @@ struct RequestLine {
                     plusIsSpace: true)
                 pairs.append(QueryParameters.Pair(name: name, value: value))
             } catch {
-                return .failure(MalformedQuery(parameter: name, isName: false, failure: error))
+                malformed = MalformedQuery(parameter: name, isName: false, failure: error)
+                return QueryParameters()
             }
         }
-        return .success(QueryParameters(pairs))
+        return QueryParameters(pairs)
     }
 }

@@ -79,13 +79,15 @@ struct RequestParser {
             case .incomplete: return .needMoreData
             case .failed(let error): return .failed(error)
             case .complete(let headLength):
+                var malformedQuery: MalformedQuery?
                 let parsed = buffer.withReadableBytes {
-                    RequestHead.parse(UnsafeBufferPointer(rebasing: $0[..<(headLength - 4)]), limits: limits)
+                    RequestHead.parse(
+                        UnsafeBufferPointer(rebasing: $0[..<(headLength - 4)]), limits: limits, malformedQuery: &malformedQuery)
                 }
                 buffer.consume(headLength)
                 switch parsed {
                 case .failure(let error): return .failed(error)
-                case .success(let head): return begin(head, &buffer)
+                case .success(let head): return begin(head, malformedQuery: malformedQuery, &buffer)
                 }
             }
         case .readingBody(let head, var body, let length):
@@ -121,9 +123,9 @@ struct RequestParser {
     /// A head is in: a query that did not decode is refused; a request without a body is
     /// complete; one with a body is judged by the head screen before a byte of it is read or
     /// `100 Continue` is sent.
-    private mutating func begin(_ head: RequestHead, _ buffer: inout InboundBuffer) -> Event {
+    private mutating func begin(_ head: RequestHead, malformedQuery: MalformedQuery?, _ buffer: inout InboundBuffer) -> Event {
         screenedSender = nil
-        if let malformedQuery = head.malformedQuery {
+        if let malformedQuery {
             return refuse(head, head.makeRequest(body: []), with: malformedQuery.httpError.response)
         }
         if head.framing == .none && !head.expectsContinue { return finish(head, body: []) }
