@@ -47,8 +47,8 @@ extension QueryParameters {
 /// without NUL: a 400 problem naming it (`invalid-parameter`).
 public struct MalformedQuery: Error, Sendable, Equatable {
     /// The parameter's name: decoded, or as sent when the name itself does not decode.
-    public var parameter: String
-    public var detail: String
+    public let parameter: String
+    public let detail: String
 
     init(parameter: String, isName: Bool, failure: PercentDecoding.Failure) {
         self.parameter = parameter

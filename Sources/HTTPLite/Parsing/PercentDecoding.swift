@@ -1,7 +1,7 @@
 /// Percent-decoding of request-target components (RFC 3986 §2.1) into UTF-8 strings.
 enum PercentDecoding {
     /// Why bytes could not be decoded.
-    enum Failure: Error, Equatable {
+    enum Failure: Error {
         case malformedEscape, encodedNUL, notUTF8
 
         /// What the bytes hold, to end "The value of 'q' holds …".

@@ -32,9 +32,8 @@ struct RequestParser {
         case continueExpected
         case request(Request)
         /// The head screen refused the request, or its query did not decode (its body empty):
-        /// answer `response` now. When
-        /// `keepsConnection`, the body is skipped as it arrives and the next request follows;
-        /// otherwise the connection must close after the answer.
+        /// answer `response` now. When `keepsConnection`, the body is skipped as it arrives and
+        /// the next request follows; otherwise the connection must close after the answer.
         case refused(Request, Response, keepsConnection: Bool)
         case failed(HTTPError)
     }
