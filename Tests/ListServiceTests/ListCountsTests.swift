@@ -158,7 +158,10 @@ import Testing
             let search = criteria.foldedSearch
             let counted = quakes.filter { day.contains($0.time) && ListDefinition<Quakes>.search(search, finds: $0) }
             let (counts, _) = try Self.counts(of: criteria, in: engine)
-            func band(_ range: Range<Double>) -> Int { counted.count { $0.magnitude.map(range.contains) ?? false } }
+            // Banded as each row shows its magnitude, to a tenth.
+            func band(_ range: Range<Double>) -> Int {
+                counted.count { $0.magnitude.map { range.contains(($0 * 10).rounded() / 10) } ?? false }
+            }
             #expect(counted.count > 0)
             #expect(counts["all"] == counted.count)
             #expect(counts["under2"] == band(-.infinity..<2) && counts["2to4"] == band(2..<4), "\(query)")

@@ -288,9 +288,37 @@ import Testing
         }
         let bands = Self.group(byMagnitude) { quake in
             guard let magnitude = quake.magnitude else { return "unknown" }
-            return magnitude < 2 ? "under2" : magnitude < 4 ? "2to4" : magnitude < 6 ? "4to6" : "6plus"
+            let shown = (magnitude * 10).rounded() / 10  // as the row shows it, to a tenth
+            return shown < 2 ? "under2" : shown < 4 ? "2to4" : shown < 6 ? "4to6" : "6plus"
         }
         #expect(Self.served(try Self.sections(of: Self.page("group=magnitude&tz=\(zone)", engine))) == bands)
+    }
+
+    /// A quake sits in the band of the magnitude its row shows: 5.97 reads "M 6.0" and is
+    /// counted and grouped with the sixes, 1.95 ("M 2.0") with the twos, 1.94 ("M 1.9") under 2.
+    @Test func aQuakesBand_isThatOfTheMagnitudeItsRowShows() throws {
+        let now = ISO8601.parse("2026-11-30T12:00:00Z") ?? Date()
+        let magnitudes: [Double?] = [5.97, 5.94, 6.0, 3.96, 3.949, 1.95, 1.94, -0.04, nil]
+        let quakes = magnitudes.enumerated().map { index, magnitude in
+            Earthquake(
+                id: "q\(index)", magnitude: magnitude, place: "Somewhere", time: now.addingTimeInterval(-Double(index) * 60),
+                updated: now, longitude: 0, latitude: 0, depthKm: 10)
+        }
+        let engine = CollectionEngine(
+            state: CollectionState<Quakes>(items: quakes), metrics: ServiceMetrics(), formatters: FormatterCache(), clock: { now })
+        let body = try Self.page("group=magnitude&tz=UTC&locale=en-US", engine)
+        let rows = try #require(body["items"] as? [[String: Any]])
+        #expect(rows.count == magnitudes.count)
+        var shownBands: [String: Int] = [:]
+        for row in rows {
+            let shown = (row["formattedMagnitude"] as? String).flatMap { Double($0.dropFirst(2)) }
+            let band = shown.map { $0 < 2 ? "under2" : $0 < 4 ? "2to4" : $0 < 6 ? "4to6" : "6plus" } ?? "unknown"
+            #expect(row["sectionKey"] as? String == band, "\(row["formattedMagnitude"] ?? "")")
+            shownBands[band, default: 0] += 1
+        }
+        #expect(shownBands == ["6plus": 2, "4to6": 2, "2to4": 2, "under2": 2, "unknown": 1])
+        let counts = try #require(body["counts"] as? [String: Int])
+        #expect(counts == ["all": 9, "6plus": 2, "4to6": 2, "2to4": 2, "under2": 2])
     }
 
     @Test func theAlphabeticIndex_filesNamesAsEachLocaleDoes() {

@@ -26,6 +26,16 @@ package struct Earthquake: Sendable, Equatable {
         self.depthKm = depthKm
     }
 
+    /// The lower bound of each magnitude band after the first (below 2).
+    static let bandFloors: [Double] = [2, 4, 6]
+
+    /// The band of a magnitude, 0 (below 2) to 3 (6 and over), judged as the magnitude is
+    /// shown, to a tenth: 5.97 reads "M 6.0" and is in the band from 6, not under 6.
+    package static func band(ofMagnitude magnitude: Double) -> Int {
+        let shownTenths = (magnitude * 10).rounded()
+        return bandFloors.count { shownTenths >= $0 * 10 }
+    }
+
     /// The radius of its map circle in points: larger for stronger quakes, never invisible.
     package var markerRadius: Double {
         guard let magnitude else { return 2 }

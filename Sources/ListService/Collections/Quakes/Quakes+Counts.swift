@@ -1,12 +1,10 @@
 import Foundation
 
 /// Earthquakes count the day's quakes (`all`) and its magnitude bands: `under2`, `2to4`,
-/// `4to6`, `6plus` (a quake of unknown magnitude is in `all` only).
+/// `4to6`, `6plus` (`Earthquake.band(ofMagnitude:)`; a quake of unknown magnitude is in `all`
+/// only).
 extension Quakes {
     package static let countNames = ["all", "under2", "2to4", "4to6", "6plus"]
-
-    /// The lower bound of each band after `under2`.
-    static let bandFloors: [Double] = [2, 4, 6]
 
     package static func countScope(of scope: Scope, display: DisplayContext, now: Date) -> (scope: Range<Date>, validUntil: Date) {
         (scope.day, .distantFuture)  // a list of today is stale at midnight by its own criteria
@@ -20,6 +18,6 @@ extension Quakes {
     /// The band of a quake of the day whose magnitude is known.
     package static func countBits(of fields: FilterFields, in day: Range<Date>, at: Date) -> UInt32 {
         guard day.contains(fields.time), let magnitude = fields.magnitude else { return 0 }
-        return bit(1 + bandFloors.count { magnitude >= $0 }, true)
+        return bit(1 + Earthquake.band(ofMagnitude: magnitude), true)
     }
 }

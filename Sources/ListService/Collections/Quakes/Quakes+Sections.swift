@@ -12,11 +12,11 @@ extension Quakes {
         grouping == .hour ? .time : .magnitude
     }
 
-    /// The band: -1 for an unknown magnitude, else how many band floors it reaches.
+    /// The local hour, or the magnitude's band (-1 for an unknown magnitude).
     package static func section(of quake: Earthquake, grouping: Grouping, in context: SectionContext) -> Int64 {
         switch grouping {
         case .hour: context.timeZone.localHour(of: quake.time)
-        case .magnitude: quake.magnitude.map { magnitude in Int64(bandFloors.count { magnitude >= $0 }) } ?? -1
+        case .magnitude: quake.magnitude.map { Int64(Earthquake.band(ofMagnitude: $0)) } ?? -1
         }
     }
 
