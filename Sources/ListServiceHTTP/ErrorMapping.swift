@@ -7,7 +7,6 @@ import ListService
 extension ListServiceError {
     var httpError: HTTPError {
         var extensions: [(name: String, json: String)] = []
-        if let parameter { extensions.append(("parameter", JSONString.quoted(parameter))) }
         if let parameters { extensions.append(("parameters", "[" + parameters.map(JSONString.quoted).joined(separator: ",") + "]")) }
         if let allowedValues {
             extensions.append(("allowed", "[" + allowedValues.map(JSONString.quoted).joined(separator: ",") + "]"))
@@ -17,7 +16,7 @@ extension ListServiceError {
         case .invalidParameter: status = .badRequest
         case .notFound: status = .notFound
         }
-        return HTTPError(status, code: code, detail: detail, extensions: extensions)
+        return HTTPError(status, code: code, detail: detail, parameter: parameter, extensions: extensions)
     }
 }
 
@@ -67,10 +66,10 @@ extension WriteRejection {
             return HTTPError(.serviceUnavailable, code: "storage-unavailable", detail: detail, headers: ["Retry-After": "5"])
         case .idempotencyKeyReused:
             return HTTPError(
-                .unprocessableContent, code: "idempotency-key-reused", detail: detail, extensions: [("parameter", "\"Idempotency-Key\"")])
+                .unprocessableContent, code: "idempotency-key-reused", detail: detail, parameter: "Idempotency-Key")
         case .idempotencyKeyInFlight:
             return HTTPError(
-                .conflict, code: "idempotency-key-in-flight", detail: detail, extensions: [("parameter", "\"Idempotency-Key\"")],
+                .conflict, code: "idempotency-key-in-flight", detail: detail, parameter: "Idempotency-Key",
                 headers: ["Retry-After": "1"])
         }
     }
@@ -109,7 +108,7 @@ extension HTTPError {
     static let invalidSessionID = HTTPError(
         .badRequest, code: "invalid-session-id",
         detail: "X-Session-ID must be 1 to 128 characters of A-Z, a-z, 0-9, '-' and '_'.",
-        extensions: [("parameter", "\"X-Session-ID\"")])
+        parameter: "X-Session-ID")
 
     /// A body whose media type the route does not read (415).
     static func unsupportedMediaType(_ accepted: [String], headers: HTTPHeaders) -> HTTPError {

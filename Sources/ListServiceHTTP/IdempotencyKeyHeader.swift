@@ -43,7 +43,7 @@ enum IdempotencyKeyHeader {
                 .badRequest, code: "invalid-idempotency-key",
                 detail:
                     "Idempotency-Key must be one key of 1 to \(maxLength) visible ASCII characters, as a quoted string (\"…\") or bare.",
-                extensions: [("parameter", "\"\(name)\"")])
+                parameter: name)
         }
         return key
     }

@@ -70,7 +70,7 @@ enum MultiplexedLiveRoutes {
         guard (1...64).contains(key.utf8.count), key.utf8.allSatisfy(Self.isKeyCharacter) else {
             throw HTTPError(
                 .badRequest, code: "invalid-parameter", detail: "A list's key is 1 to 64 characters of A-Z, a-z, 0-9, '-' and '_'.",
-                extensions: [("parameter", "\"key\"")])
+                parameter: "key")
         }
         let resolution = try SessionResolution(request, store: service.sessions, now: service.now)
         guard let session = resolution.session,

@@ -111,7 +111,7 @@ package struct ServiceHandler: Sendable {
             throw HTTPError(
                 .misdirectedRequest, code: "misdirected-request",
                 detail: "This server does not answer to the host '\(host ?? "")' (see --allowed-host).",
-                extensions: [("parameter", "\"Host\"")])
+                parameter: "Host")
         }
         guard let origin = crossOrigin(of: request) else { return try checkCredential(request) }
         let isAllowed = policy.cors.grant(for: origin) != .refused
@@ -154,7 +154,7 @@ package struct ServiceHandler: Sendable {
         metrics.refusedOrigins.add(1, ordering: .relaxed)
         return HTTPError(
             .forbidden, code: "origin-not-allowed", detail: "Pages from \(origin) \(what) (see --cors-origin).",
-            extensions: [("parameter", "\"Origin\"")])
+            parameter: "Origin")
     }
 
     /// The headers every answer gets on its way out; a deferred answer gets them when it comes.

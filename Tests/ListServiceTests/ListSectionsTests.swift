@@ -63,6 +63,11 @@ import Testing
         return "≈ " + (formatter.string(from: NSDecimalNumber(decimal: Decimal(cents) / 100)) ?? "")
     }
 
+    /// The key of the magnitude band a shown magnitude falls in.
+    static func bandKey(shownMagnitude shown: Double) -> String {
+        shown < 2 ? "under2" : shown < 4 ? "2to4" : shown < 6 ? "4to6" : "6plus"
+    }
+
     static func served(_ sections: [[String: Any]]) -> [Section] {
         sections.map {
             Section(
@@ -288,8 +293,7 @@ import Testing
         }
         let bands = Self.group(byMagnitude) { quake in
             guard let magnitude = quake.magnitude else { return "unknown" }
-            let shown = (magnitude * 10).rounded() / 10  // as the row shows it, to a tenth
-            return shown < 2 ? "under2" : shown < 4 ? "2to4" : shown < 6 ? "4to6" : "6plus"
+            return Self.bandKey(shownMagnitude: (magnitude * 10).rounded() / 10)  // as the row shows it, to a tenth
         }
         #expect(Self.served(try Self.sections(of: Self.page("group=magnitude&tz=\(zone)", engine))) == bands)
     }
@@ -312,7 +316,7 @@ import Testing
         var shownBands: [String: Int] = [:]
         for row in rows {
             let shown = (row["formattedMagnitude"] as? String).flatMap { Double($0.dropFirst(2)) }
-            let band = shown.map { $0 < 2 ? "under2" : $0 < 4 ? "2to4" : $0 < 6 ? "4to6" : "6plus" } ?? "unknown"
+            let band = shown.map(Self.bandKey) ?? "unknown"
             #expect(row["sectionKey"] as? String == band, "\(row["formattedMagnitude"] ?? "")")
             shownBands[band, default: 0] += 1
         }

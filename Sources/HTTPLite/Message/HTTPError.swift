@@ -1,3 +1,5 @@
+import Basics
+
 /// An error that carries its HTTP status and RFC 9457 problem details.
 ///
 /// Handlers throw it to answer with `application/problem+json`; any other thrown error
@@ -12,14 +14,16 @@ public struct HTTPError: Error, Sendable {
     /// Headers to send with the problem (`Allow` on a 405).
     public var headers: HTTPHeaders
 
+    /// `parameter`, when given, names what is wrong (a query parameter, a header, a path
+    /// parameter): the problem's `parameter` member, ahead of `extensions`.
     public init(
-        _ status: HTTPStatus, code: String, detail: String,
+        _ status: HTTPStatus, code: String, detail: String, parameter: String? = nil,
         extensions: [(name: String, json: String)] = [], headers: HTTPHeaders = HTTPHeaders()
     ) {
         self.status = status
         self.code = code
         self.detail = detail
-        self.extensions = extensions
+        self.extensions = (parameter.map { [("parameter", JSONString.quoted($0))] } ?? []) + extensions
         self.headers = headers
     }
 

@@ -60,6 +60,6 @@ public struct MalformedQuery: Error, Sendable, Equatable {
 
     /// The problem to answer.
     public var httpError: HTTPError {
-        HTTPError(.badRequest, code: "invalid-parameter", detail: detail, extensions: [("parameter", JSONString.quoted(parameter))])
+        HTTPError(.badRequest, code: "invalid-parameter", detail: detail, parameter: parameter)
     }
 }
