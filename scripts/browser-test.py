@@ -422,6 +422,11 @@ def check_quakes_list_and_map(browser, timings):
     map_ids = page.evaluate("() => [...document.querySelectorAll('svg.map circle.marker')].map(c => c.dataset.id)")
     assert sorted(map_ids) == sorted(ids(expected)), "the map and the list show different quakes"
     assert map_ids == ids(browser.rows("/quakes/map", date=day)), "markers are not drawn largest first"
+    # Each row and marker is coloured by the band the server named, not by anything worked out here.
+    shown = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('ol.rows > li')].map(li => [li.dataset.id, li.querySelector('.magnitude').dataset.band]))")
+    assert shown == {q["id"]: q["magnitudeBand"] or "unknown" for q in expected["items"]}, "a row's colour is not its band"
+    marked = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('svg.map circle.marker')].map(c => [c.dataset.id, c.dataset.band]))")
+    assert marked == shown, "a marker's colour is not its row's"
     chosen = expected["items"][2]["id"]
     # The row highlights at once; the session hears of it when the PUT is answered.
     with page.expect_response(lambda r: r.url.endswith("/session/selection") and r.request.method == "PUT", timeout=2000):

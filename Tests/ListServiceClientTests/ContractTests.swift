@@ -98,8 +98,8 @@ import Testing
         let marker = Set(Mirror(reflecting: try #require(markers.items.first)).children.compactMap(\.label))
         #expect(
             marker.isSuperset(of: [
-                "id", "latitude", "longitude", "magnitude", "markerRadius", "place", "formattedMagnitude", "formattedTime",
-                "formattedDepth",
+                "id", "latitude", "longitude", "magnitude", "markerRadius", "place", "formattedMagnitude", "magnitudeBand",
+                "formattedTime", "formattedDepth",
             ]))
     }
 

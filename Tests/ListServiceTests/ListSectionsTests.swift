@@ -318,6 +318,7 @@ import Testing
             let shown = (row["formattedMagnitude"] as? String).flatMap { Double($0.dropFirst(2)) }
             let band = shown.map(Self.bandKey) ?? "unknown"
             #expect(row["sectionKey"] as? String == band, "\(row["formattedMagnitude"] ?? "")")
+            #expect((row["magnitudeBand"] as? String ?? "unknown") == band, "its colour is its count's")
             shownBands[band, default: 0] += 1
         }
         #expect(shownBands == ["6plus": 2, "4to6": 2, "2to4": 2, "under2": 2, "unknown": 1])

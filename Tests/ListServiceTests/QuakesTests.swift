@@ -108,11 +108,13 @@ import Testing
         #expect(markers["q1"]?["formattedDepth"] as? String == "10 km")
         #expect(markers["q2"]?["place"] as? String == "Unbekannter Ort")
         #expect(markers["q2"]?["formattedMagnitude"] as? String == "M ?")
+        #expect(markers["q4"]?["magnitudeBand"] as? String == "6plus")
+        #expect(markers["q2"]?["magnitudeBand"] is NSNull, "unknown magnitude, no band")
         #expect(markers["q2"]?["formattedDepth"] as? String == "-1,5 km", "above sea level")
         // The list's rows say the same as the markers.
         let (rows, _) = try list(Quakes.self, "locale=de-DE&tz=Europe/Berlin", service: service)
         let row = (rows["items"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "q4" }
-        for field in ["place", "formattedMagnitude", "formattedTime", "formattedDepth"] {
+        for field in ["place", "formattedMagnitude", "magnitudeBand", "formattedTime", "formattedDepth"] {
             #expect(row?[field] as? String == markers["q4"]?[field] as? String, "\(field)")
         }
         let (english, _) = try list(Quakes.self, "q=japan", service: service)

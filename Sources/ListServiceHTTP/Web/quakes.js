@@ -65,14 +65,14 @@ function row(quake, screen) {
   return h(`li.row.quake${isSelected ? '.selected' : ''}`, {
     tabindex: 0, role: 'button', 'aria-pressed': String(isSelected), onclick: () => select(screen, quake.id), onkeydown: onKey(screen, quake.id),
   },
-  h('span.magnitude', { 'data-band': String(Math.max(0, Math.min(7, Math.floor(quake.magnitude ?? 0)))) }, quake.formattedMagnitude),
+  h('span.magnitude', { 'data-band': quake.magnitudeBand ?? 'unknown' }, quake.formattedMagnitude),
   h('div.main', {}, h('strong.title', {}, quake.place), h('span.meta', {}, quake.formattedTime, ' · ', quake.formattedDepth)));
 }
 
 function marker(quake, screen) {
   const isSelected = quake.id === selectedId;
   return h(`circle.marker${isSelected ? '.selected' : ''}`, {
-    cx: x(quake.longitude), cy: y(quake.latitude), r: quake.markerRadius, tabindex: 0, role: 'button',
+    'data-band': quake.magnitudeBand ?? 'unknown', cx: x(quake.longitude), cy: y(quake.latitude), r: quake.markerRadius, tabindex: 0, role: 'button',
     'aria-pressed': String(isSelected), 'aria-label': `${quake.formattedMagnitude}, ${quake.place}`,
     onclick: () => select(screen, quake.id), onkeydown: onKey(screen, quake.id),
   }, h('title', {}, `${quake.formattedMagnitude} · ${quake.place}\n${quake.formattedTime} · ${quake.formattedDepth}`));

@@ -10,6 +10,12 @@ extension Quakes {
         (scope.day, .distantFuture)  // a list of today is stale at midnight by its own criteria
     }
 
+    /// The name of the band a quake is counted in (`under2` … `6plus`), for its row to be
+    /// coloured as its chip; nil when its magnitude is unknown.
+    package static func magnitudeBand(of quake: Earthquake) -> String? {
+        quake.magnitude.map { countNames[1 + Earthquake.band(ofMagnitude: $0)] }
+    }
+
     /// `all` is the day's list.
     package static func countedView(_ index: Int, in day: Range<Date>) -> (view: View, scope: Scope)? {
         index == 0 ? (.all, Scope(day: day)) : nil

@@ -81,6 +81,7 @@ package enum Quakes: ListCollection {
         json.field("formattedTime", context.formatting.mediumDateTime(quake.time))
         json.field("magnitude", quake.magnitude)
         json.field("formattedMagnitude", formattedMagnitude(quake, context.formatting))
+        json.field("magnitudeBand", magnitudeBand(of: quake))
         json.field("depthKm", quake.depthKm)
         json.field("formattedDepth", formattedDepth(quake, context.formatting))
         json.field("latitude", quake.latitude)
@@ -104,6 +105,7 @@ package enum Quakes: ListCollection {
         json.field("markerRadius", quake.markerRadius)
         json.field("place", quake.place ?? context.phrases.unknownLocation)
         json.field("formattedMagnitude", formattedMagnitude(quake, context.formatting))
+        json.field("magnitudeBand", magnitudeBand(of: quake))
         json.field("formattedTime", context.formatting.mediumDateTime(quake.time))
         json.field("formattedDepth", formattedDepth(quake, context.formatting))
     }

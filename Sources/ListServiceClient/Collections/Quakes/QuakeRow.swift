@@ -7,6 +7,8 @@ public struct QuakeRow: ListRow {
     /// Nil when the feed did not say ("M ?").
     public var magnitude: Double?
     public var formattedMagnitude: String
+    /// The count it is in (`under2`, `2to4`, `4to6`, `6plus`), judged as shown; nil when unknown.
+    public var magnitudeBand: String?
     public var depthKm: Double
     public var formattedDepth: String
     public var latitude: Double
@@ -25,6 +27,8 @@ public struct QuakeMarker: ListRow {
     public var markerRadius: Double
     public var place: String
     public var formattedMagnitude: String
+    /// As in the list's row.
+    public var magnitudeBand: String?
     public var formattedTime: String
     public var formattedDepth: String
 }
