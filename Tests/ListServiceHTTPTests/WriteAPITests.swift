@@ -235,6 +235,34 @@ import Testing
         #expect(router.send(.post, "/quakes/import", json: "nope").status == .badRequest)
     }
 
+    /// A magnitude or a time no earthquake has (1e308 overflowed the sort key and stopped the
+    /// process) is that feature's rejection, named by its field; the rest of the feed is kept.
+    @Test(arguments: [
+        (#""mag":1e308,"time":1794400000000,"updated":1"#, "properties.mag"),
+        (#""mag":-1e308,"time":1794400000000,"updated":1"#, "properties.mag"),
+        (#""mag":1e999,"time":1794400000000,"updated":1"#, "properties.mag"),
+        (#""mag":13,"time":1794400000000,"updated":1"#, "properties.mag"),
+        (#""mag":4,"time":1e300,"updated":1"#, "properties.time"),
+        (#""mag":4,"time":-62135596800001,"updated":1"#, "properties.time"),
+        (#""mag":4,"time":1794400000000,"updated":-1e300"#, "properties.updated"),
+    ])
+    func quakeImport_rejectsAMagnitudeOrTimeNoQuakeHas(properties: String, field: String) throws {
+        let feed = """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","id":"odd","properties":{\(properties),"place":"x"},"geometry":{"type":"Point","coordinates":[1,2,3]}},
+             {"type":"Feature","id":"fine","properties":{"mag":12,"place":"x","time":1794400000000,"updated":1},"geometry":{"type":"Point","coordinates":[1,2,3]}}]}
+            """
+        let answer = router.send(.post, "/quakes/import", json: feed)
+        #expect(answer.status == .ok)
+        #expect(answer.bodyJSON["inserted"] as? Int == 1)
+        let rejected = answer.bodyJSON["rejected"] as? [[String: Any]] ?? []
+        #expect(rejected.compactMap { $0["id"] as? String } == ["odd"])
+        #expect((rejected.first?["reason"] as? String)?.contains(field) == true, "\(rejected)")
+        #expect(router.send(.get, "/quakes/odd").status == .notFound)
+        let page = router.send(.get, "/quakes", query: [("date", "2026-11-11"), ("tz", "UTC"), ("sort", "magnitude")])
+        #expect((page.bodyJSON["items"] as? [[String: Any]])?.first?["id"] as? String == "fine", "the strongest of its day")
+    }
+
     @Test func quakeImport_summarisesRejections_andRefusesAMostlyInvalidFeedEarly() throws {
         let good =
             #"{"type":"Feature","id":"ok1","properties":{"mag":1,"place":"x","time":1794400000000,"updated":1},"geometry":{"type":"Point","coordinates":[1,2,3]}}"#

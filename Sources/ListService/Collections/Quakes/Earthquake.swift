@@ -47,6 +47,12 @@ extension Earthquake {
     /// Longest id and place accepted from a feed (USGS ids are about 12 bytes, places under 100 characters).
     static let maxIDBytes = 100
     static let maxPlaceLength = 500
+    /// Magnitudes a feed may give: USGS documents -1 to 10; beyond a margin a value is an error,
+    /// not an earthquake (and would overflow the sort key and the shown tenth).
+    static let magnitudeRange: ClosedRange<Double> = -10...12
+    /// Times a feed may give, in milliseconds since 1970: the years 1 to 9999, which every
+    /// date the service shows, sorts or keeps can hold.
+    static let millisecondsRange: ClosedRange<Double> = -62_135_596_800_000...253_402_300_799_999
 
     /// Decodes one GeoJSON feature of a USGS feed; unknown properties are ignored.
     package init(feature: JSONValue, path: String) throws(JSONFieldError) {
@@ -66,10 +72,17 @@ extension Earthquake {
         }
         func milliseconds(_ key: String) throws(JSONFieldError) -> Date {
             let number = try properties.number(key)
-            guard let value = number.double, value.isFinite else {
-                throw JSONFieldError(path: properties.fieldPath(key), reason: "expected milliseconds since 1970")
+            guard let value = number.double, Self.millisecondsRange.contains(value) else {
+                throw JSONFieldError(path: properties.fieldPath(key), reason: "expected milliseconds since 1970, of a time in the years 1 to 9999")
             }
             return Date(millisecondsSince1970: value)
+        }
+        func magnitude() throws(JSONFieldError) -> Double? {
+            guard let number = try properties.optionalNumber("mag") else { return nil }
+            guard let value = number.double, Self.magnitudeRange.contains(value) else {
+                throw JSONFieldError(path: properties.fieldPath("mag"), reason: "expected a magnitude in \(Self.magnitudeRange)")
+            }
+            return value
         }
         let id = try fields.string("id")
         guard !id.isEmpty, id.utf8.count <= Self.maxIDBytes else {
@@ -80,7 +93,7 @@ extension Earthquake {
             throw JSONFieldError(path: properties.fieldPath("place"), reason: "is longer than \(Self.maxPlaceLength) characters")
         }
         self.init(
-            id: id, magnitude: try properties.optionalNumber("mag").flatMap(\.double),
+            id: id, magnitude: try magnitude(),
             place: place, time: try milliseconds("time"), updated: try milliseconds("updated"),
             longitude: try coordinate(0, -180...180), latitude: try coordinate(1, -90...90), depthKm: try coordinate(2, -100...1000))
     }
