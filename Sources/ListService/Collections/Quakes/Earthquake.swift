@@ -73,7 +73,8 @@ extension Earthquake {
         func milliseconds(_ key: String) throws(JSONFieldError) -> Date {
             let number = try properties.number(key)
             guard let value = number.double, Self.millisecondsRange.contains(value) else {
-                throw JSONFieldError(path: properties.fieldPath(key), reason: "expected milliseconds since 1970, of a time in the years 1 to 9999")
+                let reason = "expected milliseconds since 1970, of a time in the years 1 to 9999"
+                throw JSONFieldError(path: properties.fieldPath(key), reason: reason)
             }
             return Date(millisecondsSince1970: value)
         }
