@@ -57,6 +57,21 @@ import Testing
         #expect(tooMany.status == .unprocessableContent)
     }
 
+    /// A unit price is refused for what is wrong with it as it reads: a number too large to
+    /// hold is too large, not too precise.
+    @Test(arguments: [
+        ("1000000.01", "must be at most 1000000.00."), ("1e400", "must be at most 1000000.00."),
+        ("123456789012345678901234567890", "must be at most 1000000.00."), ("-1e400", "must not be negative."),
+        ("-0.5", "must not be negative."), ("1.005", "must have at most two decimals."),
+        ("1e-400", "must have at most two decimals."),
+    ])
+    func aUnitPrice_isRefusedForWhatIsWrongWithIt(price: String, detail: String) {
+        let body = Order.validCreateBody.replacingOccurrences(of: #""unitPrice":12.5"#, with: #""unitPrice":\#(price)"#)
+        let errors = router.send(.post, "/orders", json: body).bodyJSON["errors"] as? [[String: Any]] ?? []
+        #expect(errors.map { $0["field"] as? String } == ["items[0].unitPrice"])
+        #expect(errors.first?["detail"] as? String == detail)
+    }
+
     @Test func badBodies_get400And415() {
         #expect(router.send(.post, "/orders", json: "{not json").status == .badRequest)
         #expect(router.send(.post, "/orders", json: "[1,2]").status == .badRequest)

@@ -107,14 +107,15 @@ extension Orders: EditableCollection {
             var price: Money?
             switch object["unitPrice"] {
             case .number(let number)?:
-                if let money = Money(decimalText: number.text) {
-                    if money.cents < 0 {
-                        validator.report(path + ".unitPrice", .notNegative)
-                    } else if money > maxUnitPrice {
-                        validator.report(path + ".unitPrice", .atMost(maxUnitPrice.plainText))
-                    } else {
-                        price = money
-                    }
+                // Money takes two decimals and no more than it can hold; past that the number
+                // is judged as it reads: 1e400 is too large, not too precise.
+                let money = Money(decimalText: number.text)
+                if let money, money.cents >= 0, money <= maxUnitPrice {
+                    price = money
+                } else if money.map({ $0.cents < 0 }) ?? number.text.hasPrefix("-") {
+                    validator.report(path + ".unitPrice", .notNegative)
+                } else if money != nil || (number.double ?? .infinity) > Double(maxUnitPrice.cents) / 100 {
+                    validator.report(path + ".unitPrice", .atMost(maxUnitPrice.plainText))
                 } else {
                     validator.report(path + ".unitPrice", .atMostTwoDecimals)
                 }
