@@ -55,6 +55,20 @@ import Testing
         #expect(try rows("q=alan&locale=ja-JP").first?["tapsLabel"] as? String == "7回タップ")
     }
 
+    /// A label's count is written as the locale writes numbers, as the counts beside it are.
+    @Test func aTapsLabel_writesItsCountAsTheLocaleDoes() throws {
+        let keen = service([User(id: "u-000001", name: "Keen", taps: 12_345)])
+        func label(_ locale: String) throws -> String? {
+            let (page, _) = try list(Users.self, "locale=\(locale)", service: keen)
+            return (page["items"] as? [[String: Any]])?.first?["tapsLabel"] as? String
+        }
+        #expect(try label("en-US") == "12,345 taps")
+        #expect(try label("de-DE") == "12.345 Tipps")
+        #expect(try label("ja-JP") == "12,345回タップ")
+        let french = try #require(try label("fr-FR"))
+        #expect(french.hasPrefix("12") && french.hasSuffix("345 appuis") && !french.contains("12345"), "\(french)")
+    }
+
     @Test func badParameters_nameTheParameter() throws {
         for (query, parameter) in [("view=active", "view"), ("sort=date", "sort"), ("filter=x", "filter")] {
             do {

@@ -63,6 +63,23 @@ import Testing
         #expect(german?["priorityLabel"] as? String == "Dringend")
     }
 
+    /// The days of a due label are written as the locale writes numbers.
+    @Test func aDueLabelsDays_areWrittenAsTheLocaleDoes() throws {
+        let far = [
+            task("t-1", "Far off", due: "2030-04-07T12:00:00Z", .low), task("t-2", "Long late", due: "2022-10-12T12:00:00Z", .low),
+        ]
+        func labels(_ query: String) throws -> [String: String] {
+            let (page, _) = try list(Tasks.self, "tz=UTC&" + query, service: makeService(tasks: far, now: now))
+            return Dictionary(
+                uniqueKeysWithValues: (page["items"] as? [[String: Any]] ?? []).map {
+                    ($0["id"] as? String ?? "", $0["dueLabel"] as? String ?? "")
+                })
+        }
+        #expect(try labels("locale=en-US") == ["t-1": "Due in 1,234 days", "t-2": "Overdue by 1,500 days"])
+        #expect(try labels("locale=de-DE") == ["t-1": "Fällig in 1.234 Tagen", "t-2": "Seit 1.500 Tagen überfällig"])
+        #expect(try labels("locale=ja-JP") == ["t-1": "1,234日後が期限", "t-2": "1,500日超過"])
+    }
+
     @Test func tasksThatAreNotOpen_areNeverOverdue_andSaySo() throws {
         let inactiveOverdue = task("t-8", "Paused and late", due: "2026-10-01T09:00:00Z", .low, active: false)
         let service = makeService(tasks: tasks + [inactiveOverdue], now: now)

@@ -81,7 +81,8 @@ package enum Tasks: ListCollection {
         json.field("isActive", task.isActive)
         json.field("isArchived", task.isArchived)
         json.field("isOverdue", task.isOverdue(at: context.now))
-        json.field("dueLabel", context.phrases.due(task, inDays: context.calendarDays(until: task.dueDate)))
+        let days = context.calendarDays(until: task.dueDate)
+        json.field("dueLabel", context.phrases.due(task, inDays: days, count: context.formatting.count))
     }
 
     /// The raw due date an edit form pre-fills.

@@ -55,7 +55,7 @@ package enum Users: ListCollection {
         json.field("name", user.name)
         json.field("initials", user.initials)
         json.field("taps", user.taps)
-        json.field("tapsLabel", context.phrases.taps(user.taps))
+        json.field("tapsLabel", context.phrases.taps(user.taps, context.formatting.count(user.taps)))
     }
 
     package static func makeDefaultItems(anchor: Date) -> [User] { DefaultUsers.make() }
