@@ -52,7 +52,11 @@ import Testing
         let wrongTotal = valid.replacingOccurrences(of: #""total":1234.5"#, with: #""total":1234.6"#)
         #expect(load(wrongTotal).failureDescription?.contains("[0].total: 1234.60 is not the sum of the items (1234.50)") == true)
         let tooPrecise = valid.replacingOccurrences(of: "1199.5", with: "1199.505")
-        #expect(load(tooPrecise).failureDescription?.contains("[0].items[0].unitPrice") == true)
+        #expect(
+            load(tooPrecise).failureDescription?.contains("[0].items[0].unitPrice: 1199.505 is not an amount with at most two decimals")
+                == true)
+        let tooLarge = valid.replacingOccurrences(of: #""total":1234.5"#, with: #""total":1e400"#)
+        #expect(load(tooLarge).failureDescription?.contains("[0].total: 1e400 is larger than an amount can be") == true)
         let twice = "[" + valid.dropFirst().dropLast() + "," + valid.dropFirst()
         #expect(load(twice).failureDescription?.contains("[1].id: 'o-000001' is used by an earlier item") == true)
         let badStatus = valid.replacingOccurrences(of: #""pending""#, with: #""lost""#)

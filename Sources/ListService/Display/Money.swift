@@ -6,6 +6,9 @@ package struct Money: Sendable, Hashable, Comparable {
 
     package init(cents: Int64) { self.cents = cents }
 
+    /// The size in units from which decimal text is too large to parse (`init(decimalText:)`).
+    package static let largestHeld = Double(Int64.max / 4) / 100
+
     /// Parses decimal text such as `1234.5`; nil for more than two decimal places or overflow.
     package init?(decimalText text: String) {
         if let cents = Self.plainCents(text) {
