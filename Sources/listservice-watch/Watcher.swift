@@ -62,7 +62,7 @@ final class Watcher<Row: ListRow & RowColumns> {
         case .reconnecting: state = "reconnecting…"
         case .failed(let problem): state = "failed: \(problem.detail)"
         }
-        screen += "\u{1B}[1m\(title)\u{1B}[0m · \(list.total) items · \(state)\n\n"
+        screen += "\u{1B}[1m\(title)\u{1B}[0m · \(list.formattedTotal) items · \(state)\n\n"
         let rows = list.rows.prefix(limit).map(\.row)
         let widths = rows.reduce(into: [Int]()) { widths, row in
             for (index, column) in row.columns.enumerated() {

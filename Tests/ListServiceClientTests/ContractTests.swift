@@ -75,8 +75,10 @@ import Testing
         let markers = try #require(try example("get", "/quakes/map") as? ListPage<QuakeMarker>)
         let section = Section(key: "a", title: "A", count: 1, formattedCount: "1", firstIndex: 0, cursor: "")
         let snapshot = try JSONDecoder().decode(
-            LiveSnapshot<UserRow>.self, from: Data(#"{"items":[],"total":0,"counts":{},"formattedCounts":{},"criteria":{},"v":1}"#.utf8))
-        let delta = try JSONDecoder().decode(LiveDelta<UserRow>.self, from: Data(#"{"v":2,"base":1,"at":0,"total":0,"ops":[]}"#.utf8))
+            LiveSnapshot<UserRow>.self,
+            from: Data(#"{"items":[],"total":0,"formattedTotal":"0","counts":{},"formattedCounts":{},"criteria":{},"v":1}"#.utf8))
+        let delta = try JSONDecoder().decode(
+            LiveDelta<UserRow>.self, from: Data(#"{"v":2,"base":1,"at":0,"total":0,"formattedTotal":"0","ops":[]}"#.utf8))
         let instances: [(schema: String, value: Any)] = [
             ("OrderList", orders), ("OrderRow", try #require(orders.items.first)), ("OrderDetail", try example("get", "/orders/{id}")),
             ("TaskList", try example("get", "/tasks")), ("TaskDetail", try example("get", "/tasks/{id}")),

@@ -11,7 +11,7 @@ import Testing
 
     static func snapshot(_ ids: [String], v: Int, sections: String = "[]") throws -> LiveSnapshot<UserRow> {
         let json =
-            #"{"items":[\#(ids.map { row($0) }.joined(separator: ","))],"total":\#(ids.count),"counts":{"all":\#(ids.count)},"#
+            #"{"items":[\#(ids.map { row($0) }.joined(separator: ","))],"total":\#(ids.count),"formattedTotal":"\#(ids.count)","counts":{"all":\#(ids.count)},"#
             + #""formattedCounts":{"all":"\#(ids.count)"},"sections":\#(sections),"v":\#(v)}"#
         return try JSONDecoder().decode(LiveSnapshot<UserRow>.self, from: Data(json.utf8))
     }
@@ -26,14 +26,14 @@ import Testing
         window.apply(try Self.snapshot(["a", "b", "c", "d"], v: 1))
         let applied = window.apply(
             try Self.delta(
-                #"{"v":2,"base":1,"at":0,"total":5,"counts":{"all":5},"ops":[{"op":"remove","id":"b","index":1},"#
+                #"{"v":2,"base":1,"at":0,"total":5,"formattedTotal":"5","counts":{"all":5},"ops":[{"op":"remove","id":"b","index":1},"#
                     + #"{"op":"move","id":"d","from":2,"to":0},{"op":"insert","index":3,"row":\#(Self.row("e"))},"#
                     + #"{"op":"update","id":"a","row":\#(Self.row("a", taps: 7))}]}"#))
         #expect(applied)
         #expect(window.ids == ["d", "a", "c", "e"] && window.rows["a"]?.taps == 7 && window.rows["b"] == nil)
-        #expect(window.total == 5 && window.counts == ["all": 5] && window.formattedCounts == ["all": "4"])
+        #expect(window.total == 5 && window.formattedTotal == "5" && window.counts == ["all": 5] && window.formattedCounts == ["all": "4"])
         // A delta that does not follow v 2: refused, nothing applied.
-        #expect(!window.apply(try Self.delta(#"{"v":4,"base":3,"total":9,"ops":[{"op":"remove","id":"d"}]}"#)))
+        #expect(!window.apply(try Self.delta(#"{"v":4,"base":3,"total":9,"formattedTotal":"9","ops":[{"op":"remove","id":"d"}]}"#)))
         #expect(window.ids == ["d", "a", "c", "e"] && window.total == 5)
     }
 
@@ -46,7 +46,7 @@ import Testing
         window.apply(try Self.snapshot(["a", "b"], v: 1, sections: sections))
         _ = window.apply(
             try Self.delta(
-                #"{"v":2,"base":1,"total":6,"ops":[],"sections":[{"key":"B","title":"B","count":1,"formattedCount":"1","#
+                #"{"v":2,"base":1,"total":6,"formattedTotal":"6","ops":[],"sections":[{"key":"B","title":"B","count":1,"formattedCount":"1","#
                     + #""firstIndex":2,"cursor":"y","after":"A"},{"key":"A","title":"A","count":1,"formattedCount":"1","#
                     + #""firstIndex":0,"cursor":""}],"removedSections":["C"]}"#))
         #expect(window.sections.map(\.key) == ["A", "B"])
@@ -54,7 +54,7 @@ import Testing
         // New first: `after` null.
         _ = window.apply(
             try Self.delta(
-                ##"{"v":3,"base":2,"total":7,"ops":[],"sections":[{"key":"#","title":"#","count":2,"formattedCount":"2","##
+                ##"{"v":3,"base":2,"total":7,"formattedTotal":"7","ops":[],"sections":[{"key":"#","title":"#","count":2,"formattedCount":"2","##
                     + ##""firstIndex":0,"cursor":"","after":null}]}"##))
         #expect(window.sections.map(\.key) == ["#", "A", "B"] && window.sections.map(\.firstIndex) == [0, 2, 3])
     }

@@ -109,6 +109,8 @@ import Testing
                     (replica.items as NSArray).isEqual(to: expected),
                     "step \(step) \(collection) \(query): window differs from a fresh page")
                 #expect(replica.total == fresh["total"] as? Int, "step \(step) \(collection) \(query): total")
+                #expect(
+                    replica.formattedTotal == fresh["formattedTotal"] as? String, "step \(step) \(collection) \(query): formatted total")
                 #expect(replica.counts == fresh["counts"] as? [String: Int], "step \(step) \(collection) \(query): counts")
                 #expect(
                     replica.formattedCounts == fresh["formattedCounts"] as? [String: String],

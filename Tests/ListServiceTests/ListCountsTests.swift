@@ -119,6 +119,21 @@ import Testing
         #expect(germanText["all"] == "3.000")
     }
 
+    /// A page's total is written as its counts are: "3,000", "3.000".
+    @Test func aPagesFormattedTotal_groupsDigitsAsTheLocaleDoes() throws {
+        let engine = CollectionEngine(
+            state: CollectionState<Orders>(items: Self.orders), metrics: ServiceMetrics(), formatters: FormatterCache(),
+            clock: { Self.anchor })
+        let staff = Caller.identified(Identity(subject: "staff", role: .staff))
+        for (locale, text) in [("en-US", "3,000"), ("de-DE", "3.000"), ("ja-JP", "3,000")] {
+            let criteria = try Self.criteria("locale=\(locale)&limit=1", caller: staff, now: Self.anchor, Orders.self)
+            let (page, _) = try engine.page(for: criteria)
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(page.body)) as? [String: Any])
+            #expect(body["total"] as? Int == 3_000)
+            #expect(body["formattedTotal"] as? String == text, "\(locale)")
+        }
+    }
+
     @Test func taskCounts_overdueAndDueToday_inTheClientsZone_goStaleWhenATaskFallsDue() throws {
         let now = Self.anchor
         let tasks =

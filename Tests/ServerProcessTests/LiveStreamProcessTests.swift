@@ -24,7 +24,7 @@ import Testing
     /// A new person sorted after a window of the first three: the total, the rows after the
     /// window and the count change, no row does.
     static let lastPersonDelta =
-        #""total":301,"index":0,"itemsBefore":0,"itemsAfter":298,"#
+        #""total":301,"formattedTotal":"301","index":0,"itemsBefore":0,"itemsAfter":298,"#
         + #""counts":{"all":301},"formattedCounts":{"all":"301"},"ops":[]"#
 
     static func get(_ path: String, headers: String = "") -> String {

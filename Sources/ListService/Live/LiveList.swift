@@ -47,6 +47,8 @@ final class LiveList<C: ListCollection>: Sendable {
         var criteriaJSON: [UInt8]
         var rows: [Row]
         var total: Int
+        /// The total as the list's locale writes it.
+        var totalText: String
         /// Where the window sits in the whole list (lists only; a map is the whole list).
         var position: PagePosition?
         var nextCursor: String?
@@ -108,7 +110,8 @@ final class LiveList<C: ListCollection>: Sendable {
                 rows: zip(window.rows, rows).map {
                     Row(id: $0.id, slot: $0.slot, revision: $0.revision, sectionKey: $0.sectionKey, bytes: $1)
                 },
-                total: window.total, position: Self.position(of: window, purpose: purpose),
+                total: window.total, totalText: engine.countText(window.total, display: criteria.display),
+                position: Self.position(of: window, purpose: purpose),
                 nextCursor: last.map { engine.nextCursor(after: window.items[$0], criteria: criteria) },
                 cursorRow: last.map { RowIdentity(slot: window.rows[$0].slot, revision: window.rows[$0].revision) },
                 windowEnd: last.map { Self.sortPosition(of: window, at: $0, sort: criteria.sort) }, state: window.state,
@@ -289,6 +292,7 @@ final class LiveList<C: ListCollection>: Sendable {
             }
             let base = current.v
             current.rows = rows
+            if isTotalChanged { current.totalText = engine.countText(window.total, display: criteria.display) }
             current.total = window.total
             current.position = position
             current.nextCursor = nextCursor
@@ -312,7 +316,8 @@ final class LiveList<C: ListCollection>: Sendable {
             let delta = LiveEvent.encode(
                 "delta", token: LiveToken(epoch: epoch, v: current.v),
                 data: Self.deltaBody(
-                    v: current.v, base: base, at: at, total: window.total, nextCursor: isCursorChanged ? .some(nextCursor) : nil,
+                    v: current.v, base: base, at: at, total: window.total, formattedTotal: current.totalText,
+                    nextCursor: isCursorChanged ? .some(nextCursor) : nil,
                     position: isPositionChanged ? position : nil, counts: changedCounts, sections: changedSections, ops: ops,
                     sentRows: sentRows))
             current.ring.append((base, delta))
@@ -528,7 +533,8 @@ final class LiveList<C: ListCollection>: Sendable {
     /// The body a GET of the list returns (without a session's selection).
     private func snapshotBody(_ current: Current) -> [UInt8] {
         CollectionEngine<C>.pageBody(
-            total: current.total, nextCursor: current.nextCursor, purpose: purpose, position: current.position,
+            total: current.total, formattedTotal: current.totalText, nextCursor: current.nextCursor, purpose: purpose,
+            position: current.position,
             counts: CollectionEngine<C>.countsMembers(values: current.counts, texts: current.countTexts), sections: current.sections,
             criteria: current.criteriaJSON, itemsBytes: current.rows.reduce(current.rows.count + 2) { $0 + $1.bytes.count }
         ) {
@@ -539,10 +545,11 @@ final class LiveList<C: ListCollection>: Sendable {
         }
     }
 
-    /// `{"v":…,"base":…,"at":…,"total":…,["nextCursor":…,]["index":…,"itemsBefore":…,"itemsAfter":…,]["counts":…,"formattedCounts":…,]`
+    /// `{"v":…,"base":…,"at":…,"total":…,"formattedTotal":…,["nextCursor":…,]["index":…,"itemsBefore":…,"itemsAfter":…,]["counts":…,"formattedCounts":…,]`
     /// `["sections":…,]["removedSections":…,]"ops":[…]}`.
     private static func deltaBody(
-        v: UInt64, base: UInt64, at: Date, total: Int, nextCursor: String??, position: PagePosition?, counts: [UInt8]?, sections: [UInt8]?,
+        v: UInt64, base: UInt64, at: Date, total: Int, formattedTotal: String, nextCursor: String??, position: PagePosition?,
+        counts: [UInt8]?, sections: [UInt8]?,
         ops: [WindowOp], sentRows: [String: [UInt8]]
     ) -> [UInt8] {
         var json = JSONWriter(reservingCapacity: 256)
@@ -551,6 +558,7 @@ final class LiveList<C: ListCollection>: Sendable {
         json.field("base", Int(base))
         json.field("at", Int((at.timeIntervalSince1970 * 1000).rounded()))
         json.field("total", total)
+        json.field("formattedTotal", formattedTotal)
         if let nextCursor { json.field("nextCursor", nextCursor) }
         if let position { position.write(to: &json) }
         if let counts { json.raw(counts) }

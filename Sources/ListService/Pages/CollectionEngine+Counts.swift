@@ -193,6 +193,12 @@ extension CollectionEngine {
         Self.countsMembers(values: counts.values, texts: countTexts(counts, display: display), changedSince: previous)
     }
 
+    /// One count formatted for `display`'s locale ("1,370"; "1.370" in German): a list's
+    /// `formattedTotal`, written as its counts are.
+    func countText(_ value: Int, display: DisplayContext) -> String {
+        formatters.counts([value], display: display).first ?? String(value)
+    }
+
     /// The counts' values formatted for `display`'s locale (once per counts and locale).
     func countTexts(_ counts: ListCounts, display: DisplayContext) -> [String] {
         counts.formatted(for: display.localeTag) { formatters.counts($0, display: display) }

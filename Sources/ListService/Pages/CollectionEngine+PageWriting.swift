@@ -66,7 +66,8 @@ extension CollectionEngine {
         metrics.increment(.rowsFormatted, by: count)
         metrics.increment(.pagesBuilt)
         var lead = Self.pageLead(
-            total: contents.total, nextCursor: nextCursor, purpose: .list,
+            total: contents.total, formattedTotal: countText(contents.total, display: criteria.display), nextCursor: nextCursor,
+            purpose: .list,
             position: PagePosition(index: contents.index, rows: count, total: contents.total),
             counts: countsMembers(counts, display: criteria.display), criteria: criteriaJSON(criteria), itemsBytes: rows.count,
             items: { $0.raw(rows) })
@@ -96,16 +97,17 @@ extension CollectionEngine {
         return C.rowExpiry(of: item, in: context)
     }
 
-    /// A page's body: `items` (written by `items`), `total`, `nextCursor` and where the page
+    /// A page's body: `items` (written by `items`), `total` and `formattedTotal` (the total as
+    /// the display's locale writes it), `nextCursor` and where the page
     /// sits (lists only), the counts' members (`countsMembers`), the encoded `criteria` and, last,
     /// a grouped list's `sections`; pages and live snapshots alike.
     static func pageBody(
-        total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], sections: ListSections? = nil,
-        criteria: [UInt8], itemsBytes: Int, items: (inout JSONWriter) -> Void
+        total: Int, formattedTotal: String, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8],
+        sections: ListSections? = nil, criteria: [UInt8], itemsBytes: Int, items: (inout JSONWriter) -> Void
     ) -> [UInt8] {
         var json = pageLead(
-            total: total, nextCursor: nextCursor, purpose: purpose, position: position, counts: counts, criteria: criteria,
-            itemsBytes: itemsBytes, tailBytes: sections?.pageTail.bytes.count ?? 1, items: items)
+            total: total, formattedTotal: formattedTotal, nextCursor: nextCursor, purpose: purpose, position: position, counts: counts,
+            criteria: criteria, itemsBytes: itemsBytes, tailBytes: sections?.pageTail.bytes.count ?? 1, items: items)
         if let sections { json.appendVerbatim(sections.pageTail.bytes) } else { json.endObject() }
         return json.bytes
     }
@@ -115,14 +117,15 @@ extension CollectionEngine {
     /// once at its size (a body that outgrew its room was copied into one twice as large:
     /// past 128 KiB, a fresh mapping each time).
     static func pageLead(
-        total: Int, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8], criteria: [UInt8],
-        itemsBytes: Int, tailBytes: Int = 1, items: (inout JSONWriter) -> Void
+        total: Int, formattedTotal: String, nextCursor: String?, purpose: ListPurpose, position: PagePosition?, counts: [UInt8],
+        criteria: [UInt8], itemsBytes: Int, tailBytes: Int = 1, items: (inout JSONWriter) -> Void
     ) -> JSONWriter {
         var json = JSONWriter(reservingCapacity: 512 + itemsBytes + counts.count + criteria.count + tailBytes)
         json.beginObject()
         json.key("items")
         items(&json)
         json.field("total", total)
+        json.field("formattedTotal", formattedTotal)
         if purpose == .list { json.field("nextCursor", nextCursor) }
         if let position { position.write(to: &json) }
         json.raw(counts)  // members, not a value: `"counts":{…},"formattedCounts":{…}`

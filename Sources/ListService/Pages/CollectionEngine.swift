@@ -114,7 +114,8 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             }
         }
         let body = Self.pageBody(
-            total: items.count, nextCursor: nil, purpose: .map, position: nil, counts: countsMembers(counts, display: criteria.display),
+            total: items.count, formattedTotal: countText(items.count, display: criteria.display), nextCursor: nil, purpose: .map,
+            position: nil, counts: countsMembers(counts, display: criteria.display),
             criteria: criteriaJSON(criteria), itemsBytes: markers.count, items: { $0.raw(markers) })
         metrics.increment(.pagesBuilt)
         let page = ListPage(

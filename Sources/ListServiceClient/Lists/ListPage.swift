@@ -1,8 +1,9 @@
 /// A list's answer: a page of rows and what a screen shows around them.
 public struct ListPage<Row: ListRow>: Decodable, Sendable {
     public var items: [Row]
-    /// Items in the whole list.
+    /// Items in the whole list, and the number as the locale writes it ("1,370", "1.370").
     public var total: Int
+    public var formattedTotal: String
     /// Opens the page after this one; nil on the last.
     public var nextCursor: String?
     /// The rank of the page's first row in the whole list (lists, not maps).

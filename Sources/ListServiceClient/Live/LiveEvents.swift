@@ -8,6 +8,7 @@ struct LiveSnapshot<Row: ListRow>: Decodable {
     var list: String?
     var items: [Row]
     var total: Int
+    var formattedTotal: String
     var nextCursor: String?
     var index: Int?
     var counts: [String: Int]?
@@ -41,6 +42,7 @@ struct LiveDelta<Row: ListRow>: Decodable {
     /// The commit's time, milliseconds since 1970.
     var at: Int64?
     var total: Int
+    var formattedTotal: String
     /// Present (possibly null) only when it changed.
     var nextCursor: String??
     var index: Int?
@@ -51,7 +53,7 @@ struct LiveDelta<Row: ListRow>: Decodable {
     var ops: [LiveOp<Row>]
 
     private enum CodingKeys: String, CodingKey {
-        case list, v, base, at, total, nextCursor, index, counts, formattedCounts, sections, removedSections, ops
+        case list, v, base, at, total, formattedTotal, nextCursor, index, counts, formattedCounts, sections, removedSections, ops
     }
 
     init(from decoder: any Decoder) throws {
@@ -61,6 +63,7 @@ struct LiveDelta<Row: ListRow>: Decodable {
         base = try container.decode(Int.self, forKey: .base)
         at = try container.decodeIfPresent(Int64.self, forKey: .at)
         total = try container.decode(Int.self, forKey: .total)
+        formattedTotal = try container.decode(String.self, forKey: .formattedTotal)
         nextCursor = container.contains(.nextCursor) ? .some(try container.decodeIfPresent(String.self, forKey: .nextCursor)) : .none
         index = try container.decodeIfPresent(Int.self, forKey: .index)
         counts = try container.decodeIfPresent([String: Int].self, forKey: .counts)

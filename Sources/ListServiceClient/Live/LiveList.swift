@@ -9,8 +9,9 @@ import Observation
 @MainActor @Observable
 public final class LiveList<Row: ListRow> {
     public private(set) var rows: [LiveRow<Row>] = []
-    /// Items in the whole list.
+    /// Items in the whole list, and the number as the list's locale writes it ("1,370").
     public private(set) var total = 0
+    public private(set) var formattedTotal = ""
     /// The filter chips' counts under the same search, and their formatted numbers.
     public private(set) var counts: [String: Int] = [:]
     public private(set) var formattedCounts: [String: String] = [:]
@@ -167,6 +168,7 @@ public final class LiveList<Row: ListRow> {
         objects = kept
         if shown != order { rows = nextRows }
         if total != first.total { total = first.total }
+        if formattedTotal != first.formattedTotal { formattedTotal = first.formattedTotal }
         change.counts = first.counts.filter { counts[$0.key] != $0.value }
         if counts != first.counts { counts = first.counts }
         if formattedCounts != first.formattedCounts { formattedCounts = first.formattedCounts }

@@ -15,6 +15,7 @@ final class LiveWindow<Row: ListRow> {
     private(set) var ids: [String] = []
     private(set) var rows: [String: Row] = [:]
     private(set) var total = 0
+    private(set) var formattedTotal = ""
     private(set) var nextCursor: String?
     private(set) var counts: [String: Int] = [:]
     private(set) var formattedCounts: [String: String] = [:]
@@ -63,6 +64,7 @@ final class LiveWindow<Row: ListRow> {
         ids = snapshot.items.map(\.id)
         rows = Dictionary(snapshot.items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         total = snapshot.total
+        formattedTotal = snapshot.formattedTotal
         nextCursor = snapshot.nextCursor
         counts = snapshot.counts ?? [:]
         formattedCounts = snapshot.formattedCounts ?? [:]
@@ -95,6 +97,7 @@ final class LiveWindow<Row: ListRow> {
             }
         }
         total = delta.total
+        formattedTotal = delta.formattedTotal
         if let nextCursor = delta.nextCursor { self.nextCursor = nextCursor }
         counts.merge(delta.counts ?? [:]) { _, new in new }
         formattedCounts.merge(delta.formattedCounts ?? [:]) { _, new in new }

@@ -91,7 +91,7 @@ function map(screen) {
     onState: (state, detail) => { screen.app.setLive('quakes-map', state); if (detail) caption.textContent = detail; },
     onBody: (body) => {
       if ('selectedId' in body) heard(screen, body.selectedId);
-      caption.textContent = `${new Intl.NumberFormat(screen.app.display().locale).format(list.count)} on the map, largest drawn first`;
+      if ('formattedTotal' in body) caption.textContent = `${body.formattedTotal} on the map, largest drawn first`;
     },
   });
   return {

@@ -36,7 +36,8 @@ const maxWindow = 500;
 export function listScreen(config, app) {
   const criteria = { ...config.defaults };
   const controls = {};
-  let limit = config.pageSize, total = null, nextCursor = null, openedWith = '';
+  // The list's total, and as the server wrote it for the locale (`formattedTotal`).
+  let limit = config.pageSize, total = null, formattedTotal = '', nextCursor = null, openedWith = '';
   // Where the window starts when not at the top (`around` from a link, a section's `cursor`),
   // the row a link names (highlighted once shown), and the section an index jump waits for.
   let startAt = {}, highlight = null, pendingJump = null;
@@ -98,7 +99,7 @@ export function listScreen(config, app) {
       if (liveState === 'refused') showState(detail, true);
     },
     onBody: (body, kind) => {
-      if ('total' in body) total = body.total;
+      if ('total' in body) ({ total, formattedTotal } = body);
       if ('nextCursor' in body) nextCursor = body.nextCursor;
       // A snapshot carries every count, a delta the ones that changed.
       if (body.formattedCounts) for (const control of Object.values(controls)) control.setCounts?.(body.formattedCounts);
@@ -118,8 +119,7 @@ export function listScreen(config, app) {
   const extension = config.extend?.(screen);
 
   function refresh() {
-    const formatted = total === null ? '' : new Intl.NumberFormat(app.display().locale).format(total);
-    count.textContent = total === null ? '' : config.noun(total, formatted);
+    count.textContent = total === null ? '' : config.noun(total, formattedTotal);
     if (list.count === 0) showState(config.empty, false);
     else state.hidden = true;
     more.hidden = !nextCursor;

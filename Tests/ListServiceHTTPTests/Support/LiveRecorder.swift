@@ -46,6 +46,7 @@ final class LiveRecorder: LiveSubscriber {
 struct LiveWindowReplica {
     var items: [[String: Any]] = []
     var total = 0
+    var formattedTotal = ""
     var v = 0
     /// The list's counts and where its window sits, as its events left them.
     var counts: [String: Int] = [:]
@@ -64,6 +65,7 @@ struct LiveWindowReplica {
         case "snapshot", "reset":
             items = data["items"] as? [[String: Any]] ?? []
             total = data["total"] as? Int ?? -1
+            formattedTotal = data["formattedTotal"] as? String ?? ""
             v = data["v"] as? Int ?? -1
             counts = data["counts"] as? [String: Int] ?? [:]
             formattedCounts = data["formattedCounts"] as? [String: String] ?? [:]
@@ -73,6 +75,7 @@ struct LiveWindowReplica {
             if data["base"] as? Int != v { problems.append("delta base \(data["base"] ?? "nil") after v \(v)") }
             v = data["v"] as? Int ?? -1
             if let newTotal = data["total"] as? Int { total = newTotal }
+            if let newText = data["formattedTotal"] as? String { formattedTotal = newText }
             counts.merge(data["counts"] as? [String: Int] ?? [:]) { $1 }
             formattedCounts.merge(data["formattedCounts"] as? [String: String] ?? [:]) { $1 }
             position.merge(data.filter { Self.positionFields.contains($0.key) }.compactMapValues { $0 as? Int }) { $1 }
