@@ -36,7 +36,10 @@ extension CollectionEngine {
         let rowSections = sections?.rowSections(from: contents.index, count: count) ?? []
         let versions = contents.versions()
         let nextCursor = contents.hasMore ? contents.items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
+        let total = contents.total
+        var formattedTotal = ""
         let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
+            formattedTotal = context.formatting.count(total)  // with the formatters the rows hold already
             // Each row is written from an item moved out of the page's own copies, last first
             // from the reversed array: lent from the array, an item was copied again for the
             // row writer's opaque calls (an order's seven strings retained and released, ~400
@@ -66,8 +69,7 @@ extension CollectionEngine {
         metrics.increment(.rowsFormatted, by: count)
         metrics.increment(.pagesBuilt)
         var lead = Self.pageLead(
-            total: contents.total, formattedTotal: countText(contents.total, display: criteria.display), nextCursor: nextCursor,
-            purpose: .list,
+            total: total, formattedTotal: formattedTotal, nextCursor: nextCursor, purpose: .list,
             position: PagePosition(index: contents.index, rows: count, total: contents.total),
             counts: countsMembers(counts, display: criteria.display), criteria: criteriaJSON(criteria), itemsBytes: rows.count,
             items: { $0.raw(rows) })

@@ -105,8 +105,10 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
         let counts = ServerTimings.measure("counts") { self.counts(for: criteria) }
         let items = (try? contents(of: result, criteria: criteria))?.items ?? []
+        var formattedTotal = ""
         let (markers, _) = ServerTimings.measure("format") {
             writeRows(display: criteria.display, now: now) { context, json in
+                formattedTotal = context.formatting.count(items.count)
                 json.beginArray()
                 for item in items { _ = Self.writeListRow(item, version: 0, purpose: .map, in: &context, to: &json) }
                 json.endArray()
@@ -114,7 +116,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
             }
         }
         let body = Self.pageBody(
-            total: items.count, formattedTotal: countText(items.count, display: criteria.display), nextCursor: nil, purpose: .map,
+            total: items.count, formattedTotal: formattedTotal, nextCursor: nil, purpose: .map,
             position: nil, counts: countsMembers(counts, display: criteria.display),
             criteria: criteriaJSON(criteria), itemsBytes: markers.count, items: { $0.raw(markers) })
         metrics.increment(.pagesBuilt)
