@@ -6,21 +6,38 @@ package struct Money: Sendable, Hashable, Comparable {
 
     package init(cents: Int64) { self.cents = cents }
 
-    /// The size in units from which decimal text is too large to parse (`init(decimalText:)`).
-    package static let largestHeld = Double(Int64.max / 4) / 100
+    /// Why decimal text is not an amount.
+    package enum ParseFailure: Error {
+        /// More than two decimal places (`1.005`, `1e-400`).
+        case tooPrecise
+        /// More than an amount holds (`1e400`, thirty digits).
+        case tooLarge
+        case notANumber
+    }
 
-    /// Parses decimal text such as `1234.5`; nil for more than two decimal places or overflow.
-    package init?(decimalText text: String) {
+    /// Parses decimal text such as `1234.5` or `1e2`.
+    package init(parsing text: String) throws(ParseFailure) {
         if let cents = Self.plainCents(text) {
             self.cents = cents
             return
         }
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), value.isFinite else { return nil }
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), value.isFinite else {
+            // Past Decimal's range: too large, or a fraction too small to be a cent.
+            guard let approximate = Double(text) else { throw .notANumber }
+            throw approximate.magnitude >= 1 ? .tooLarge : .tooPrecise
+        }
         var scaled = value * 100
         var rounded = Decimal()
         NSDecimalRound(&rounded, &scaled, 0, .plain)
-        guard rounded == scaled, abs(rounded) < Decimal(Int64.max / 4) else { return nil }
+        guard rounded == scaled else { throw .tooPrecise }
+        guard abs(rounded) < Decimal(Int64.max / 4) else { throw .tooLarge }
         cents = NSDecimalNumber(decimal: rounded).int64Value
+    }
+
+    /// `init(parsing:)`, nil for text that is not an amount.
+    package init?(decimalText text: String) {
+        guard let money = try? Money(parsing: text) else { return nil }
+        self = money
     }
 
     /// The common form `-?digits(.d{1,2})?` without Foundation; nil sends other forms to `Decimal`.

@@ -70,7 +70,7 @@ extension CollectionEngine {
         metrics.increment(.pagesBuilt)
         var lead = Self.pageLead(
             total: total, formattedTotal: formattedTotal, nextCursor: nextCursor, purpose: .list,
-            position: PagePosition(index: contents.index, rows: count, total: contents.total),
+            position: PagePosition(index: contents.index, rows: count, total: total),
             counts: countsMembers(counts, display: criteria.display), criteria: criteriaJSON(criteria), itemsBytes: rows.count,
             items: { $0.raw(rows) })
         if sections == nil { lead.endObject() }  // else the sections' shared tail ends the page

@@ -44,12 +44,12 @@ extension Order {
 
     static func money(_ fields: JSONFields, _ key: String) throws(JSONFieldError) -> Money {
         let number = try fields.number(key)
-        guard let money = Money(decimalText: number.text) else {
-            let isTooLarge = (number.double.map(\.magnitude) ?? .infinity) >= Money.largestHeld
-            let reason = isTooLarge ? "is larger than an amount can be" : "is not an amount with at most two decimals"
+        do {
+            return try Money(parsing: number.text)
+        } catch {
+            let reason = error == .tooLarge ? "is larger than an amount can be" : "is not an amount with at most two decimals"
             throw JSONFieldError(path: fields.fieldPath(key), reason: "\(number.text) \(reason)")
         }
-        return money
     }
 }
 

@@ -107,17 +107,25 @@ extension Orders: EditableCollection {
             var price: Money?
             switch object["unitPrice"] {
             case .number(let number)?:
-                // Money takes two decimals and no more than it can hold; past that the number
-                // is judged as it reads: 1e400 is too large, not too precise.
-                let money = Money(decimalText: number.text)
-                if let money, money.cents >= 0, money <= maxUnitPrice {
-                    price = money
-                } else if money.map({ $0.cents < 0 }) ?? number.text.hasPrefix("-") {
-                    validator.report(path + ".unitPrice", .notNegative)
-                } else if money != nil || (number.double ?? .infinity) > Double(maxUnitPrice.cents) / 100 {
-                    validator.report(path + ".unitPrice", .atMost(maxUnitPrice.plainText))
-                } else {
-                    validator.report(path + ".unitPrice", .atMostTwoDecimals)
+                do {
+                    let money = try Money(parsing: number.text)
+                    if money.cents < 0 {
+                        validator.report(path + ".unitPrice", .notNegative)
+                    } else if money > maxUnitPrice {
+                        validator.report(path + ".unitPrice", .atMost(maxUnitPrice.plainText))
+                    } else {
+                        price = money
+                    }
+                } catch {
+                    // Judged as it reads: -1e400 is negative, 1e400 (or 2000000.005) too large,
+                    // not too precise.
+                    if number.text.hasPrefix("-") {
+                        validator.report(path + ".unitPrice", .notNegative)
+                    } else if error == .tooLarge || (number.double ?? 0) > Double(maxUnitPrice.cents) / 100 {
+                        validator.report(path + ".unitPrice", .atMost(maxUnitPrice.plainText))
+                    } else {
+                        validator.report(path + ".unitPrice", .atMostTwoDecimals)
+                    }
                 }
             case nil: validator.report(path + ".unitPrice", .required)
             case let other?: validator.report(path + ".unitPrice", .wrongKind(expected: .number, found: other.kind))

@@ -13,8 +13,11 @@ extension Quakes {
     /// The name of the band a quake is counted in (`under2` … `6plus`), for its row to be
     /// coloured as its chip; nil when its magnitude is unknown.
     package static func magnitudeBand(of quake: Earthquake) -> String? {
-        quake.magnitude.map { countNames[1 + Earthquake.band(ofMagnitude: $0)] }
+        quake.magnitude.map { bandName(Earthquake.band(ofMagnitude: $0)) }
     }
+
+    /// A band's count name: `under2` for band 0 … `6plus` for band 3.
+    static func bandName(_ band: Int) -> String { countNames[1 + min(band, 3)] }
 
     /// `all` is the day's list.
     package static func countedView(_ index: Int, in day: Range<Date>) -> (view: View, scope: Scope)? {

@@ -26,7 +26,7 @@ extension Quakes {
         case .hour:
             let (day, hour) = section.quotientAndRemainder(dividingBy: 24)
             return "\(LocalDate(daysSince1970: day).isoText)T\(String(zeroPadded: Int(hour), width: 2))"
-        case .magnitude: return section < 0 ? "unknown" : countNames[Int(min(section, 3)) + 1]
+        case .magnitude: return section < 0 ? "unknown" : bandName(Int(section))
         }
     }
 
