@@ -4,19 +4,19 @@ import Dispatch
 extension CollectionState {
     /// What a query needs beside the items, built at load in independent parts that run on
     /// every core at once: slots by id, filter fields, each search field, each sort field's
-    /// two orders. A million orders are indexed in about the time the slowest part takes.
+    /// order. A million orders are indexed in about the time the slowest part takes.
     struct Indexes {
         private(set) var slotByID = ReferenceTable()
         private(set) var filterFields: [C.FilterFields?] = []
         private(set) var search = SearchIndex(fields: [])
-        private(set) var sortOrders: [SortOrderKey: SlotOrder] = [:]
+        private(set) var sortOrders: [C.SortField: SlotOrder] = [:]
         private(set) var slotsByOwner: [OwnerID: [Int32]] = [:]
 
         private enum Part: Sendable {
             case slotByID(ReferenceTable)
             case filterFields([C.FilterFields?], slotsByOwner: [OwnerID: [Int32]])
             case searchField(Int, SearchIndex.Field)
-            case sortField(C.SortField, ascending: SlotOrder, descending: SlotOrder)
+            case sortField(C.SortField, SlotOrder)
         }
 
         init(_ items: [C.Item]) {
@@ -47,8 +47,7 @@ extension CollectionState {
                         return .searchField(field, SearchIndex.Field(values: items.indices.lazy.map { text(items[$0]) }))
                     default:
                         let field = sortFields[task - 2 - searchFields.count]
-                        let (ascending, descending) = Self.sortOrders(of: items, by: field, idRank: idRank)
-                        return .sortField(field, ascending: SlotOrder(ascending), descending: SlotOrder(descending))
+                        return .sortField(field, Self.sortOrder(of: items, by: field, idRank: idRank))
                     }
                 }
                 parts.withLock { $0.append(part) }
@@ -61,9 +60,7 @@ extension CollectionState {
                     filterFields = fields
                     slotsByOwner = owners
                 case .searchField(let index, let field): searchIndexFields[index] = field
-                case .sortField(let field, let ascending, let descending):
-                    sortOrders[SortOrderKey(field: field, direction: .asc)] = ascending
-                    sortOrders[SortOrderKey(field: field, direction: .desc)] = descending
+                case .sortField(let field, let order): sortOrders[field] = order
                 }
             }
             search = SearchIndex(fields: searchIndexFields)
@@ -87,10 +84,9 @@ extension CollectionState {
             let slot: Int32
         }
 
-        /// The slots by `field` ascending and descending, ties by id ascending in both: one sort,
-        /// and the descending order is the ascending one read backwards run by run of equal keys.
-        private static func sortOrders(of items: UnsafeBufferPointer<C.Item>, by field: C.SortField, idRank: [Int32]) -> ([Int32], [Int32])
-        {
+        /// The slots by `field` in its stored direction (`CollectionState.storedDirection`), ties
+        /// by id ascending, each marked when its key equals the previous one's.
+        private static func sortOrder(of items: UnsafeBufferPointer<C.Item>, by field: C.SortField, idRank: [Int32]) -> SlotOrder {
             let values = items.indices.map { C.sortValue(of: items[$0], by: field) }
             let keyRank: [Int64]
             if case let numbers = values.compactMap({ if case .number(let value) = $0 { value } else { nil } }),
@@ -109,16 +105,12 @@ extension CollectionState {
             }
             var entries = keyRank.indices.map { Entry(key: keyRank[$0], tie: idRank[$0], slot: Int32($0)) }
             entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.tie < $1.tie }
-            var descending: [Int32] = []
-            descending.reserveCapacity(entries.count)
-            var end = entries.count
-            while end > 0 {
-                var start = end - 1
-                while start > 0 && entries[start - 1].key == entries[end - 1].key { start -= 1 }
-                descending += entries[start..<end].lazy.map(\.slot)
-                end = start
-            }
-            return (entries.map(\.slot), descending)
+            let ascending = SlotOrder(
+                entries.indices.map { index in
+                    let continuesRun = index > 0 && entries[index].key == entries[index - 1].key
+                    return continuesRun ? entries[index].slot | SlotOrder.continuesRun : entries[index].slot
+                })
+            return CollectionState.storedDirection(of: field) == .asc ? ascending : ascending.reversedRuns()
         }
     }
 }

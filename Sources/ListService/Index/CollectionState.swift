@@ -21,7 +21,9 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private var slotByID: ReferenceTable
     private var filterFields: [C.FilterFields?]
     private var search: SearchIndex
-    private var sortOrders: [SortOrderKey: SlotOrder]
+    /// Each sort field's order of the live items in its stored direction, stretches of equal
+    /// keys marked: the other direction is read from it (`SlotOrder.reversedRuns`).
+    private var sortOrders: [C.SortField: SlotOrder]
     /// Each owner's slots, ascending (unowned items are in no list): what an owner's list is
     /// made from, so one customer's orders are found without walking a million.
     private var slotsByOwner: [OwnerID: [Int32]]
@@ -43,9 +45,10 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// The open snapshots (exports under way) and the items changes replaced since each opened.
     private let snapshots: Locked<SnapshotBook<C.Item>>
 
-    struct SortOrderKey: Hashable {
-        let field: C.SortField
-        let direction: SortDirection
+    /// The direction `field`'s order is kept in: the one its lists are read in by default (the
+    /// newest first, the most urgent first), so that those need no reversing.
+    static func storedDirection(of field: C.SortField) -> SortDirection {
+        C.defaultDirection(for: field, view: C.defaultView)
     }
 
     /// `maxKeptSnapshotItems` bounds what one export's snapshot keeps (see `SnapshotBook`).
@@ -151,17 +154,23 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// `evaluate` for a caller that holds the lock. When every item matches, the presorted
     /// order itself is the answer (shared, not copied).
     private func evaluateLocked(_ list: ListDefinition<C>) -> SlotOrder {
-        let sorted = sortOrders[SortOrderKey(field: list.sort, direction: list.direction)] ?? SlotOrder([])
+        let stored = sortOrders[list.sort] ?? SlotOrder([])
+        let isStoredDirection = list.direction == Self.storedDirection(of: list.sort)
+        // The slots of the stored order set in `bits` (all when nil), in the list's direction.
+        func ordered(keeping bits: SlotBits?) -> SlotOrder {
+            guard isStoredDirection else { return stored.reversedRuns(keeping: bits) }
+            return bits.map { stored.filtered(by: $0) } ?? stored
+        }
         guard case .owner(let owner) = list.access else {
-            if C.holdsEveryItem(list.view) && list.foldedSearch.isEmpty { return sorted }
+            if C.holdsEveryItem(list.view) && list.foldedSearch.isEmpty { return ordered(keeping: nil) }
             let (matches, found) = ServerTimings.measure("filter") {
                 var matches = members(of: ViewScope(view: list.view, scope: list.scope))
                 if !list.foldedSearch.isEmpty { matches.formIntersection(self.matches(of: list.foldedSearch)) }
                 return (matches, matches.setCount)
             }
             if found == 0 { return SlotOrder([]) }
-            if sorted.count == liveCount && found == liveCount { return sorted }
-            return ServerTimings.measure("sort") { sorted.filtered(by: matches) }
+            if stored.count == liveCount && found == liveCount { return ordered(keeping: nil) }
+            return ServerTimings.measure("sort") { ordered(keeping: matches) }
         }
         // One owner's items: their slots, kept by the view and the search, then sorted on their
         // own when few (a walk of the whole presorted order costs a million steps).
@@ -175,7 +184,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
             return (matches, own.filter { matches[Int($0)] })
         }
         return ServerTimings.measure("sort") {
-            guard found.count * Self.ownSortFactor < sorted.count else { return sorted.filtered(by: matches) }
+            guard found.count * Self.ownSortFactor < stored.count else { return ordered(keeping: matches) }
             let keys = found.map { (slot: $0, key: C.sortKey(of: storedItems[Int($0)], by: list.sort), id: C.id(of: storedItems[Int($0)])) }
             let ordered = keys.sorted { list.direction.places($1.key, $1.id, after: $0.key, $0.id) }
             return SlotOrder(ordered.map(\.slot))
@@ -552,9 +561,12 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let foldedText = C.searchableText(of: item).map(TextFolding.fold)
         search.set(item: Int(slot), to: foldedText)
         updateSearchMatches(slot: slot, foldedText: foldedText)
-        for key in Array(sortOrders.keys) {
-            guard let point = sortPoint(of: item, in: key) else { continue }
-            sortOrders[key]?.insert(slot, at: point)
+        for field in Array(sortOrders.keys) {
+            guard let point = sortPoint(of: item, in: field) else { continue }
+            sortOrders[field]?.insert(slot, at: point) { first, second in
+                guard let first = self.items(Int(first)), let second = self.items(Int(second)) else { return false }
+                return C.sortKey(of: first, by: field) == C.sortKey(of: second, by: field)
+            }
         }
     }
 
@@ -575,11 +587,11 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
     }
 
-    /// Where `item` sorts in the order `key` names: before the first slot that sorts after its (key, id).
-    private func sortPoint(of item: C.Item, in key: SortOrderKey) -> SlotOrder.Position? {
-        let sortKey = C.sortKey(of: item, by: key.field), id = C.id(of: item)
-        return sortOrders[key]?.partitionPoint {
-            Self.sorts($0, after: sortKey, id: id, field: key.field, direction: key.direction) { self.items(Int($0)) }
+    /// Where `item` sorts in `field`'s stored order: before the first slot that sorts after its (key, id).
+    private func sortPoint(of item: C.Item, in field: C.SortField) -> SlotOrder.Position? {
+        let sortKey = C.sortKey(of: item, by: field), id = C.id(of: item), direction = Self.storedDirection(of: field)
+        return sortOrders[field]?.partitionPoint {
+            Self.sorts($0, after: sortKey, id: id, field: field, direction: direction) { self.items(Int($0)) }
         }
     }
 
@@ -587,9 +599,9 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// after its own (key, id).
     private func removeFromSortOrders(slot: Int32, item: C.Item?) {
         guard let item else { return }
-        for key in Array(sortOrders.keys) {
-            guard let point = sortPoint(of: item, in: key) else { continue }
-            if sortOrders[key]?.remove(slot, before: point) != true { sortOrders[key]?.removeScanning(slot) }
+        for field in Array(sortOrders.keys) {
+            guard let point = sortPoint(of: item, in: field) else { continue }
+            if sortOrders[field]?.remove(slot, before: point) != true { sortOrders[field]?.removeScanning(slot) }
         }
     }
 }
