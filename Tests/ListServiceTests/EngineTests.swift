@@ -156,7 +156,7 @@ import Testing
             if random.below(2) == 0 || model.isEmpty {
                 let value = Int32(random.below(300))
                 guard !model.contains(value) else { continue }
-                order.insert(value, at: order.partitionPoint { $0 > value }) { key($0) == key($1) }
+                order.insert(value, at: order.partitionPoint { $0 > value }) { key($0) == key(value) }
                 model.insert(value, at: model.firstIndex { $0 > value } ?? model.count)
             } else {
                 let value = random.pick(model)

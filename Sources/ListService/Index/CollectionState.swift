@@ -562,10 +562,10 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         search.set(item: Int(slot), to: foldedText)
         updateSearchMatches(slot: slot, foldedText: foldedText)
         for field in Array(sortOrders.keys) {
-            guard let point = sortPoint(of: item, in: field) else { continue }
-            sortOrders[field]?.insert(slot, at: point) { first, second in
-                guard let first = self.items(Int(first)), let second = self.items(Int(second)) else { return false }
-                return C.sortKey(of: first, by: field) == C.sortKey(of: second, by: field)
+            let key = C.sortKey(of: item, by: field)
+            guard let point = sortPoint(of: item, key: key, in: field) else { continue }
+            sortOrders[field]?.insert(slot, at: point) { neighbour in
+                self.items(Int(neighbour)).map { C.sortKey(of: $0, by: field) } == key
             }
         }
     }
@@ -588,8 +588,8 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     }
 
     /// Where `item` sorts in `field`'s stored order: before the first slot that sorts after its (key, id).
-    private func sortPoint(of item: C.Item, in field: C.SortField) -> SlotOrder.Position? {
-        let sortKey = C.sortKey(of: item, by: field), id = C.id(of: item), direction = Self.storedDirection(of: field)
+    private func sortPoint(of item: C.Item, key sortKey: SortKey, in field: C.SortField) -> SlotOrder.Position? {
+        let id = C.id(of: item), direction = Self.storedDirection(of: field)
         return sortOrders[field]?.partitionPoint {
             Self.sorts($0, after: sortKey, id: id, field: field, direction: direction) { self.items(Int($0)) }
         }
@@ -600,7 +600,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private func removeFromSortOrders(slot: Int32, item: C.Item?) {
         guard let item else { return }
         for field in Array(sortOrders.keys) {
-            guard let point = sortPoint(of: item, in: field) else { continue }
+            guard let point = sortPoint(of: item, key: C.sortKey(of: item, by: field), in: field) else { continue }
             if sortOrders[field]?.remove(slot, before: point) != true { sortOrders[field]?.removeScanning(slot) }
         }
     }

@@ -60,14 +60,14 @@ struct SlotOrder: Sendable, Sequence {
     }
 
     /// Inserts `slot` at `position`, splitting a chunk that grows past `maxChunk`. In an order
-    /// that marks its stretches of equal keys, `sameKey` says whether two slots' keys are equal,
-    /// and the slot and the one after it are marked by it.
-    mutating func insert(_ slot: Int32, at position: Position, sameKey: ((Int32, Int32) -> Bool)? = nil) {
+    /// that marks its stretches of equal keys, `hasItsKey` says whether a slot's key equals the
+    /// inserted slot's, and the slot and the one after it are marked by it.
+    mutating func insert(_ slot: Int32, at position: Position, hasItsKey: ((Int32) -> Bool)? = nil) {
         var stored = slot
-        if let sameKey {
-            if let previous = self.position(before: position), sameKey(self[previous], slot) { stored |= Self.continuesRun }
+        if let hasItsKey {
+            if let previous = self.position(before: position), hasItsKey(self[previous]) { stored |= Self.continuesRun }
             if let next = self.position(atOrAfter: position) {
-                chunks[next.chunk][next.offset] = sameKey(slot, self[next]) ? self[next] | Self.continuesRun : self[next]
+                chunks[next.chunk][next.offset] = hasItsKey(self[next]) ? self[next] | Self.continuesRun : self[next]
             }
         }
         count += 1
