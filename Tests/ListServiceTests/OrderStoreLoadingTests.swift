@@ -63,6 +63,27 @@ import Testing
         #expect(load(badStatus).failureDescription?.contains("[0].status") == true)
     }
 
+    /// A name or title the API would refuse as blank is refused in a data file too, naming it.
+    @Test(arguments: [
+        (#""customerName":"Zoë Kim""#, #""customerName":" \t ""#, "[0].customerName: is blank"),
+        (#""title":"Order #100001""#, #""title":"""#, "[0].title: is blank"),
+        (#""name":"Mug""#, #""name":"\u00a0""#, "[0].items[1].name: is blank"),
+    ])
+    func blankNameOrTitle_isRejected(field: String, blank: String, message: String) {
+        #expect(load(valid.replacingOccurrences(of: field, with: blank)).failureDescription?.contains(message) == true)
+    }
+
+    /// So are a blank task title and a blank person's name.
+    @Test func blankTaskTitleOrUserName_isRejected() throws {
+        let task = try JSONParser.parse(
+            Array(#"{"id":"t-1","title":"  ","isActive":true,"isArchived":false,"dueDate":"2026-11-02T14:31:05Z","priority":"low"}"#.utf8))
+        #expect(Result { () throws(JSONFieldError) in try TaskItem(json: task, path: "[0]") }.failureDescription == "[0].title: is blank")
+        let user = try JSONParser.parse(Array(#"{"id":"u-1","name":"\n","taps":0}"#.utf8))
+        #expect(Result { () throws(JSONFieldError) in try User(json: user, path: "[0]") }.failureDescription == "[0].name: is blank")
+        let named = try JSONParser.parse(Array(#"{"id":"u-1","name":"Ada","taps":0}"#.utf8))
+        #expect(try User(json: named, path: "[0]").name == "Ada")
+    }
+
     @Test func missingFile_isReported() {
         let result = Result { () throws(DataLoadError) in
             try CollectionLoading.loadItems(Orders.self, from: URL(fileURLWithPath: "/nonexistent"))

@@ -37,6 +37,14 @@ package struct JSONFields {
         return string
     }
 
+    /// A string with more than white space in it (a name, a title), as a write through the
+    /// API would need.
+    package func nonBlankString(_ key: String) throws(JSONFieldError) -> String {
+        let string = try string(key)
+        guard string.contains(where: { !$0.isWhitespace }) else { throw JSONFieldError(path: fieldPath(key), reason: "is blank") }
+        return string
+    }
+
     /// A string that may be absent or null.
     package func optionalString(_ key: String) throws(JSONFieldError) -> String? {
         switch object[key] {

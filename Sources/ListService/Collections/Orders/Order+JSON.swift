@@ -27,7 +27,7 @@ extension Order {
         }
         let address = try fields.fields("shippingAddress")
         self.init(
-            id: id, title: try fields.string("title"), customerName: try fields.string("customerName"),
+            id: id, title: try fields.nonBlankString("title"), customerName: try fields.nonBlankString("customerName"),
             currency: currency, total: try Self.money(fields, "total"), date: date, status: status, items: items,
             shippingAddress: ShippingAddress(
                 street: try address.string("street"), city: try address.string("city"),
@@ -62,7 +62,7 @@ extension OrderItem {
                 path: fields.fieldPath("quantity"), reason: "\(quantityNumber.text) is not a whole number from 1 to 1000000")
         }
         self.init(
-            name: try fields.string("name"), quantity: Int32(quantity), unitPrice: try Order.money(fields, "unitPrice"),
+            name: try fields.nonBlankString("name"), quantity: Int32(quantity), unitPrice: try Order.money(fields, "unitPrice"),
             requiresSignature: try fields.bool("requiresSignature"))
     }
 }

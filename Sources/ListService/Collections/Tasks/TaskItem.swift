@@ -53,7 +53,7 @@ extension TaskItem {
         let id = try fields.string("id")
         guard !id.isEmpty else { throw JSONFieldError(path: fields.fieldPath("id"), reason: "is empty") }
         self.init(
-            id: id, title: try fields.string("title"), isActive: try fields.bool("isActive"),
+            id: id, title: try fields.nonBlankString("title"), isActive: try fields.bool("isActive"),
             isArchived: try fields.bool("isArchived"), dueDate: due, priority: priority,
             owner: OwnerID(try fields.optionalString("ownerId") ?? ""))
     }

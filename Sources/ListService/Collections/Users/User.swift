@@ -40,6 +40,6 @@ extension User {
         guard let taps = try fields.number("taps").int64.map(Int.init), (0...Self.maxTaps).contains(taps) else {
             throw JSONFieldError(path: fields.fieldPath("taps"), reason: "must be a whole number from 0 to \(Self.maxTaps)")
         }
-        self.init(id: id, name: try fields.string("name"), taps: taps)
+        self.init(id: id, name: try fields.nonBlankString("name"), taps: taps)
     }
 }
