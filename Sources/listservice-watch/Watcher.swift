@@ -95,6 +95,7 @@ struct ChangeLine<Row: ListRow>: Encodable {
 
     var event: String
     var total: Int
+    var formattedTotal: String
     var rows: [Row]?
     var inserted: [Inserted]?
     var updated: [Row]?
@@ -105,6 +106,7 @@ struct ChangeLine<Row: ListRow>: Encodable {
     init(_ change: LiveChange<Row>, rows: [Row]) {
         event = change.kind.rawValue
         total = change.total
+        formattedTotal = change.formattedTotal
         counts = change.counts.isEmpty ? nil : change.counts
         if change.kind == .delta {
             inserted = change.inserted.isEmpty ? nil : change.inserted.map { Inserted(index: $0.index, row: $0.row) }

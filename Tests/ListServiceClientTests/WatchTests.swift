@@ -25,13 +25,13 @@ import Testing
         let snapshot = lines.next() ?? [:]
         #expect(snapshot["event"] as? String == "snapshot")
         let rows = try #require(snapshot["rows"] as? [[String: Any]])
-        #expect(rows.count == 5 && snapshot["total"] as? Int == 300)
+        #expect(rows.count == 5 && snapshot["total"] as? Int == 300 && snapshot["formattedTotal"] as? String == "300")
         let second = try #require(rows[1]["id"] as? String)
         let taps = try #require(rows[1]["taps"] as? Int)
 
         #expect(httpRequest(port: service.port, "POST", "/users/\(second)/tap").status == 200)
         let change = lines.next() ?? [:]
-        #expect(change["event"] as? String == "delta")
+        #expect(change["event"] as? String == "delta" && change["formattedTotal"] as? String == "300")
         let updated = try #require(change["updated"] as? [[String: Any]])
         #expect(updated.count == 1 && updated[0]["id"] as? String == second && updated[0]["taps"] as? Int == taps + 1)
         #expect(change["inserted"] == nil && change["removed"] == nil && change["moved"] == nil)

@@ -15,6 +15,8 @@ public struct LiveChange<Row: ListRow>: Sendable {
     /// Ids that stayed but changed place, with their new index.
     public var moved: [(id: String, index: Int)] = []
     public var total: Int
+    /// The total as the server wrote it for the list's locale ("1,234").
+    public var formattedTotal: String
     /// The counts that changed.
     public var counts: [String: Int] = [:]
 

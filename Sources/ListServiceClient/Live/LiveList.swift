@@ -142,7 +142,7 @@ public final class LiveList<Row: ListRow> {
             }
         }
         let first = windows[0].window
-        var change = LiveChange<Row>(kind: kind, total: first.total)
+        var change = LiveChange<Row>(kind: kind, total: first.total, formattedTotal: first.formattedTotal)
         var kept: [String: LiveRow<Row>] = [:]
         var nextRows: [LiveRow<Row>] = []
         nextRows.reserveCapacity(order.count)
