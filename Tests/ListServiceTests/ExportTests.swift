@@ -228,9 +228,14 @@ import Testing
         csv.cell("=HYPERLINK(\"x\")")
         csv.cell("-5".utf8, isText: false)
         csv.cell("+1")
+        csv.cell("-2+3+cmd|' /C calc'!A0")
         csv.endRow()
         let text = String(decoding: csv.take(), as: UTF8.self)
-        #expect(text == "plain;\"semi;colon\";\"say \"\"hi\"\"\";\"two\nlines\";\"'=HYPERLINK(\"\"x\"\")\";-5;\"'+1\"\r\n")
+        let cells = [
+            "plain", "\"semi;colon\"", "\"say \"\"hi\"\"\"", "\"two\nlines\"", "\"'=HYPERLINK(\"\"x\"\")\"", "-5", "\"'+1\"",
+            "\"'-2+3+cmd|' /C calc'!A0\"",
+        ]
+        #expect(text == cells.joined(separator: ";") + "\r\n")
         #expect(csv.bytes.isEmpty)
     }
 

@@ -3,9 +3,9 @@
 struct CSVWriter {
     private(set) var bytes: [UInt8] = []
     let separator: UInt8
-    /// Whether a text cell a spreadsheet would run as a formula (`=`, `+`, `@`, a tab or a
-    /// carriage return first) is written with a leading apostrophe, as OWASP advises for
-    /// files meant for spreadsheets.
+    /// Whether a text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or
+    /// a carriage return first) is written with a leading apostrophe, as OWASP advises for
+    /// files meant for spreadsheets. Numbers are written as they are (`-5`).
     let guardsFormulas: Bool
     private var isRowStart = true
 
@@ -53,6 +53,7 @@ struct CSVWriter {
     private static let quote = UInt8(ascii: "\"")
 
     private static func startsFormula(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "@") || byte == 0x09 || byte == 0x0D
+        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "@")
+            || byte == 0x09 || byte == 0x0D
     }
 }
