@@ -94,11 +94,11 @@ import Testing
     }
 
     @Test func money_parsesDecimalTextExactly() {
-        #expect(Money(decimalText: "1234.5")?.cents == 123_450)
-        #expect(Money(decimalText: "0.1")?.cents == 10)
-        #expect(Money(decimalText: "1e2")?.cents == 10_000)
-        #expect(Money(decimalText: "12.345") == nil)
-        #expect(Money(decimalText: "abc") == nil)
+        #expect((try? Money(parsing: "1234.5"))?.cents == 123_450)
+        #expect((try? Money(parsing: "0.1"))?.cents == 10)
+        #expect((try? Money(parsing: "1e2"))?.cents == 10_000)
+        #expect((try? Money(parsing: "12.345")) == nil)
+        #expect((try? Money(parsing: "abc")) == nil)
         #expect(Money(cents: 123_405).plainText == "1234.05")
     }
 

@@ -34,12 +34,6 @@ package struct Money: Sendable, Hashable, Comparable {
         cents = NSDecimalNumber(decimal: rounded).int64Value
     }
 
-    /// `init(parsing:)`, nil for text that is not an amount.
-    package init?(decimalText text: String) {
-        guard let money = try? Money(parsing: text) else { return nil }
-        self = money
-    }
-
     /// The common form `-?digits(.d{1,2})?` without Foundation; nil sends other forms to `Decimal`.
     private static func plainCents(_ text: String) -> Int64? {
         var utf8 = text.utf8[...]

@@ -90,11 +90,10 @@ struct SlotOrder: Sendable, Sequence {
     /// The slot at `position` (which must hold one), its mark cleared.
     private subscript(position: Position) -> Int32 { chunks[position.chunk][position.offset] & Int32.max }
 
-    /// The position of the slot just before `position`; nil at the start.
+    /// The position of the slot just before `position`; nil at the start. (No chunk is empty.)
     private func position(before position: Position) -> Position? {
         if position.offset > 0 { return Position(chunk: position.chunk, offset: position.offset - 1) }
-        var chunk = Swift.min(position.chunk, chunks.count) - 1
-        while chunk >= 0 && chunks[chunk].isEmpty { chunk -= 1 }
+        let chunk = Swift.min(position.chunk, chunks.count) - 1
         return chunk >= 0 ? Position(chunk: chunk, offset: chunks[chunk].count - 1) : nil
     }
 

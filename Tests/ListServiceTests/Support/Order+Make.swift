@@ -51,7 +51,7 @@ extension Currency {
 }
 
 extension Money {
-    static func dollars(_ text: String) -> Money { Money(decimalText: text) ?? Money(cents: -1) }
+    static func dollars(_ text: String) -> Money { (try? Money(parsing: text)) ?? Money(cents: -1) }
 }
 
 /// A service over the given items with a fixed clock (2026-11-20T12:00:00Z by default).
