@@ -31,21 +31,26 @@ package struct ServiceHandler: Sendable {
         // The stages the answer goes through, for its `Server-Timing` (lists and rows record them).
         let timings = ServerTimings()
         let started = MonotonicClock.nanoseconds()
+        var caller = request.caller
         do {
-            // A request with a body passed the checks on its head already (`screen`).
-            let caller = request.sender is Caller ? nil : try checkAccess(request)
+            // A request with a body (or a repeat) passed the checks already (`screen`, `CheckedRepeat`).
+            let checked = request.sender is Caller ? nil : try checkAccess(request)
             response = try ServerTimings.bind(timings) {
-                guard let caller else { return try route(request) }
-                var checked = request  // the one copy: a request captured as a `var` is copied at every use
-                checked.sender = caller
-                return try route(checked)
+                guard let checked else { return try route(request) }
+                var request = request  // the one copy: a request captured as a `var` is copied at every use
+                request.sender = checked
+                return try route(request)
             }
+            if let checked { caller = checked }
         } catch let error as HTTPError {
             response = error.response
         }
         if !timings.isEmpty { response.headers.add(name: "Server-Timing", value: timings.headerValue) }
-        if let route = timings.route.flatMap(RouteLatencies.Route.init(rawValue:)) {
-            observe(route, of: &response, started: started, trace: request.trace)
+        let routeKind = timings.route.flatMap(RouteLatencies.Route.init(rawValue:))
+        if let routeKind { observe(routeKind, of: &response, started: started, trace: request.trace) }
+        // A route's leave to answer repeats holds once a repeat passes the front door again.
+        if let routeGuard = response.repeatGuard {
+            response.repeatGuard = routeKind.map { CheckedRepeat(routeGuard, caller: caller, route: $0, handler: self) }
         }
         return finish(response, for: request)
     }
@@ -104,7 +109,7 @@ package struct ServiceHandler: Sendable {
     /// The checks on the head, in order: the `Host` (421); a browser origin not allowed, for a
     /// preflight or an unsafe method (403); the credential (401), which a cross-origin
     /// preflight, sent by browsers without credentials, does not need. Answers who asks.
-    private func checkAccess(_ request: Request) throws(HTTPError) -> Caller {
+    func checkAccess(_ request: Request) throws(HTTPError) -> Caller {
         let host = request.headers["Host"]
         guard policy.hosts.admits(host) else {
             metrics.refusedHosts.add(1, ordering: .relaxed)
@@ -158,7 +163,7 @@ package struct ServiceHandler: Sendable {
     }
 
     /// The headers every answer gets on its way out; a deferred answer gets them when it comes.
-    private func finish(_ response: Response, for request: Request) -> Response {
+    func finish(_ response: Response, for request: Request) -> Response {
         switch response.body {
         case .deferred(let start):
             // The answer needs only the head: the body (an import's megabytes) is not kept while it is made.

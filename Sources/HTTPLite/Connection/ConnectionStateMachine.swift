@@ -31,6 +31,9 @@ struct ConnectionStateMachine {
     enum Action {
         /// Run the handler for this request and answer with `responseReady(_:to:...)`.
         case handle(Request)
+        /// The request repeats the one the connection kept the answer of: ask the guard, then
+        /// answer with `repeatAnswerStands(to:...)`, or as `handle` does with the answer it gives.
+        case handleRepeat(Request, any RepeatGuard)
         /// Send `pendingOutput` and report with `wrote(_:now:)` or `writeBlocked()`.
         case write
         /// Start the deferred response's work; its result arrives with `deferredResponseReady`.
@@ -110,6 +113,17 @@ struct ConnectionStateMachine {
     private var bytesReceived = 0
     /// When the timer first saw the current body being read, and how much had arrived then.
     private var bodyWatch: (since: Int64, bytesReceived: Int)?
+    /// The last answer, kept while its request is repeated (`RepeatGuard`).
+    private var keptAnswer: KeptAnswer?
+    /// The bytes of the request being handled: where they lie in `inbound` (consumed, not yet
+    /// compacted), or those of a kept answer's request it repeats.
+    private var handledRequestBytes = HandledRequestBytes.none
+
+    private enum HandledRequestBytes {
+        case none
+        case inbound(Range<Int>)
+        case repeated([UInt8])
+    }
 
     /// A new connection, reading: the loop registered it with `Interest.reading`.
     /// `peerAddress` is stamped on its requests (`Request.remoteAddress`).
@@ -199,6 +213,7 @@ struct ConnectionStateMachine {
         let pending = PendingRequest(
             method: request.method, path: request.path, version: request.version,
             keepAlive: request.wantsKeepAlive && !isShuttingDown, started: handlerStarted, trace: request.trace)
+        keep(response, to: request, keepAlive: pending.keepAlive, now: lastProgress)
         switch response.body {
         case .bytes, .parts:
             write(response, for: pending, encoder: &encoder)
@@ -228,6 +243,26 @@ struct ConnectionStateMachine {
             if inbound.isEmpty { inbound = InboundBuffer() }  // nothing is read while streaming: give the request's buffer back
             owed.append(.startStream(produce))
         }
+    }
+
+    /// The kept answer stands for the repeat of the last `.handleRepeat`: it is sent again (as
+    /// a new answer, saying `Connection: close`, once the server is shutting down).
+    mutating func repeatAnswerStands(
+        to request: Request, handlerStarted: Int64, isServerShuttingDown: Bool, encoder: inout ResponseEncoder
+    ) {
+        guard var kept = keptAnswer.take() else { return }
+        if isServerShuttingDown {
+            return responseReady(kept.response, to: request, handlerStarted: handlerStarted, isServerShuttingDown: true, encoder: &encoder)
+        }
+        handledRequestBytes = .none
+        kept.append(to: &outbound, encoder: &encoder)
+        kept.lastAnswered = lastProgress
+        owed.append(
+            .log(
+                AccessRecord(
+                    method: request.method.rawValue, path: request.path, status: kept.response.status.code, bodyBytes: kept.bodyCount,
+                    started: handlerStarted, trace: request.trace)))
+        keptAnswer = kept
     }
 
     /// A deferred response arrived: it is sent, then requests pipelined behind it are served.
@@ -271,6 +306,7 @@ struct ConnectionStateMachine {
 
     /// Time passed: applies the idle, header, body and lingering timeouts.
     mutating func timerFired(now: Int64, encoder: inout ResponseEncoder) {
+        if let kept = keptAnswer, now - kept.lastAnswered >= KeptAnswer.idleLimit { keptAnswer = nil }
         let idle = configuration.idleTimeout
         switch phase {
         case .lingering(let until):
@@ -326,6 +362,17 @@ struct ConnectionStateMachine {
     /// The next complete request in the buffer, a `100 Continue`, or a parse error.
     private mutating func parseNext(now: Int64, encoder: inout ResponseEncoder) -> Action? {
         while true {
+            if let kept = keptAnswer, !parser.isMidRequest, !isShuttingDown, kept.isNext(in: inbound) {
+                inbound.consume(kept.requestBytes.count)
+                requestStartedAt = inbound.isEmpty ? nil : now
+                bodyWatch = nil
+                handledRequestBytes = .repeated(kept.requestBytes)
+                var request = kept.request
+                request.trace = TraceContext()
+                return .handleRepeat(request, kept.repeatGuard)
+            }
+            // A request's bytes are all in `inbound` when its head is read in this call.
+            let start = parser.isReadingHead ? inbound.readerIndex : nil
             switch parser.next(&inbound) {
             case .needMoreData:
                 inbound.compact()
@@ -333,6 +380,7 @@ struct ConnectionStateMachine {
             case .continueExpected:
                 outbound.append { ResponseEncoder.appendContinue(to: &$0) }
             case .request(var request):
+                handledRequestBytes = start.map { .inbound($0..<inbound.readerIndex) } ?? .none
                 requestStartedAt = inbound.isEmpty ? nil : now
                 bodyWatch = nil
                 request.remoteAddress = peerAddress
@@ -403,6 +451,36 @@ struct ConnectionStateMachine {
                     started: request.started, trace: request.trace)))
     }
 
+    /// Keeps `response` for repeats of `request` when its handler allows it and the connection
+    /// stays open: a bodiless GET, untraced by its caller, whose bytes are still at hand; any
+    /// other answer lets the kept one go.
+    private mutating func keep(_ response: Response, to request: Request, keepAlive: Bool, now: Int64) {
+        let handled = handledRequestBytes
+        handledRequestBytes = .none
+        keptAnswer = nil
+        guard let repeatGuard = response.repeatGuard, keepAlive, request.method == .get, request.body.isEmpty,
+            !request.trace.isContinued
+        else { return }
+        let bodyCount: Int
+        switch response.body {
+        case .bytes(let body): bodyCount = body.count
+        case .parts(let parts): bodyCount = parts.reduce(0) { $0 + $1.count }
+        case .stream, .download, .deferred: return
+        }
+        let requestBytes: [UInt8]
+        switch handled {
+        case .none: return
+        case .repeated(let bytes): requestBytes = bytes
+        case .inbound(let range):
+            guard range.count <= KeptAnswer.maxRequestBytes, range.upperBound <= inbound.bytes.count else { return }
+            requestBytes = Array(inbound.bytes[range])
+        }
+        var request = request
+        request.sender = nil  // what a head screen learned is learned again at each repeat
+        keptAnswer = KeptAnswer(
+            requestBytes: requestBytes, request: request, response: response, repeatGuard: repeatGuard, bodyCount: bodyCount, now: now)
+    }
+
     /// Sends an error the server itself produced, then closes: the byte stream is no longer trusted.
     private mutating func respond(to error: HTTPError, encoder: inout ResponseEncoder) {
         let response = error.response
@@ -435,6 +513,7 @@ struct ConnectionStateMachine {
     private mutating func close() {
         guard !isClosed else { return }
         owed = []  // the loop marks a stream closed as it closes the socket
+        keptAnswer = nil
         phase = .closed
         owesClose = true
     }

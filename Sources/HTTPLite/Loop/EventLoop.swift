@@ -168,6 +168,23 @@ final class EventLoop {
                 machine.responseReady(
                     response, to: request, handlerStarted: started, isServerShuttingDown: context.isShuttingDown.load(ordering: .acquiring),
                     encoder: &encoder)
+            case .handleRepeat(let request, let repeatGuard):
+                let started = MonotonicClock.nanoseconds()
+                let verdict = repeatGuard.verdict(onRepeatOf: request)
+                context.statistics.requests.add(1, ordering: .relaxed)
+                let isShuttingDown = context.isShuttingDown.load(ordering: .acquiring)
+                switch verdict {
+                case .sameAnswer:
+                    machine.repeatAnswerStands(
+                        to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
+                case .answer(let response):
+                    machine.responseReady(
+                        response, to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
+                case .handle(let request):
+                    let response = context.respond(to: request)
+                    machine.responseReady(
+                        response, to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
+                }
             case .write:
                 write(connection.fd, from: &machine, now: now)
             case .startDeferred(let start):

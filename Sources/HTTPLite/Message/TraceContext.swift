@@ -29,6 +29,11 @@ public struct TraceContext: Sendable, Equatable {
         }
     }
 
+    /// A new trace, unsampled, begun here: a request that carries no `traceparent`.
+    init() {
+        (span, traceHigh, traceLow, parent, flagBits, state) = (Self.nextRandom(), Self.nextRandom(), Self.nextRandom(), nil, 0, nil)
+    }
+
     /// 32 lowercase hex digits.
     public var traceID: String {
         Self.write {

@@ -11,6 +11,8 @@ package struct CollectionEndpoint: Sendable {
     /// The page of `request` for a session's list or map; with no session, from the shared
     /// caches and kept nowhere.
     package let page: @Sendable (ListRequest, Session?, ListPurpose) throws(ListServiceError) -> (ListPage, CacheOutcome)
+    /// Whether a session's list or map still holds a page it gave (`ListViewModel.stillHolds`).
+    package let sessionHolds: @Sendable (ListPage, Session, ListPurpose) -> Bool
     /// Opens a live stream of a list or map (`GET /{name}/live`, or a list of a multiplexed
     /// stream): validated like the list, placed under the caps as `LiveSeat` says;
     /// `lastEventID` resumes. The stream starts with `LiveOpening.start`.
@@ -104,6 +106,9 @@ extension CollectionEndpoint {
         page = { request, session, purpose throws(ListServiceError) in
             guard let session else { return try ListViewModel<C>.page(for: request, purpose: purpose, engine: engine) }
             return try session.viewModel(for: C.self, purpose: purpose).page(for: request, session: session, engine: engine)
+        }
+        sessionHolds = { page, session, purpose in
+            session.viewModel(for: C.self, purpose: purpose).stillHolds(page, session: session, now: engine.now)
         }
         live = { request, session, purpose, lastEventID, seat throws(LiveOpenError) in
             try engine.live.open(request, session: session, purpose: purpose, lastEventID: lastEventID, seat: seat, engine: engine)

@@ -45,6 +45,13 @@ package final class ListViewModel<C: ListCollection>: PageHolder {
         return (page, outcome)
     }
 
+    /// Whether the list still holds `page`, fresh, for the session's selection: a repeat of
+    /// the request that got it gets it again with nothing recomputed.
+    package func stillHolds(_ page: ListPage, session: Session, now: Date) -> Bool {
+        let selection = C.sharesSelection ? session.selection(in: C.name) : nil
+        return current.withLock { $0?.page === page && $0?.selection == selection } && page.isFresh(now: now)
+    }
+
     func dropPage() { current.withLock { $0 = nil } }
 
     /// The page for `request` with no session (a client that keeps no cookie): from the

@@ -9,5 +9,5 @@ func writeDataFiles(orders: [Order] = [], tasks: [TaskItem] = [], quakes: [Earth
         (Orders.fileName, Orders.encodeDataFile(orders)), (Tasks.fileName, Tasks.encodeDataFile(tasks)),
         (Quakes.fileName, Quakes.encodeDataFile(quakes)),
     ]
-    for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name), options: .atomic) }
+    for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name)) }
 }

@@ -1,0 +1,55 @@
+import Glibc
+
+/// The answer a connection keeps to send again to a repeat of its request (`RepeatGuard`):
+/// the request's bytes, what they parsed to, and the answer, whose head is encoded once, at
+/// the first repeat, and then only has its `Date` brought up to date.
+struct KeptAnswer {
+    /// Requests kept are GETs of at most this many bytes (a head), with no body.
+    static let maxRequestBytes = 8 * 1024
+    /// A connection that repeats nothing for this long lets its kept answer go (milliseconds):
+    /// idle connections do not hold pages the caches have let go.
+    static let idleLimit: Int64 = 1_000
+
+    let requestBytes: [UInt8]
+    let request: Request
+    let response: Response
+    let repeatGuard: any RepeatGuard
+    let bodyCount: Int
+    /// The head of a repeat's answer; empty until the first repeat.
+    private var head: [UInt8] = []
+    /// When the request was last answered (the loop's milliseconds).
+    var lastAnswered: Int64
+
+    init(requestBytes: [UInt8], request: Request, response: Response, repeatGuard: any RepeatGuard, bodyCount: Int, now: Int64) {
+        (self.requestBytes, self.request, self.response) = (requestBytes, request, response)
+        (self.repeatGuard, self.bodyCount, lastAnswered) = (repeatGuard, bodyCount, now)
+    }
+
+    /// Whether `inbound`'s next bytes are the request's.
+    func isNext(in inbound: InboundBuffer) -> Bool {
+        guard inbound.readableCount >= requestBytes.count else { return false }
+        return inbound.withReadableBytes { readable in
+            requestBytes.withUnsafeBufferPointer { kept in
+                readable.baseAddress.flatMap { next in kept.baseAddress.map { memcmp(next, $0, kept.count) == 0 } } ?? false
+            }
+        }
+    }
+
+    /// Appends the answer again, head and body, to `output`.
+    mutating func append(to output: inout OutboundBytes, encoder: inout ResponseEncoder) {
+        if head.isEmpty || !encoder.refreshDate(in: &head, status: response.status) {
+            var repeated = response
+            repeated.headers = repeatGuard.fieldsForRepeats(of: response.headers)
+            head = []
+            encoder.appendHead(
+                for: repeated, bodyCount: bodyCount, connection: request.version == .http1_1 ? .omitted : .keepAlive, to: &head)
+        }
+        output.append { [head] in $0.append(contentsOf: head) }
+        guard !response.status.forbidsBody else { return }
+        switch response.body {
+        case .bytes(let body): output.append(body: body)
+        case .parts(let parts): output.append(parts: parts)
+        case .stream, .download, .deferred: break
+        }
+    }
+}
