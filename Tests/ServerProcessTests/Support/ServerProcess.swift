@@ -124,6 +124,17 @@ struct HTTPReply {
 
 /// One request on a new connection, waiting for the whole response; nil if the server is gone.
 func exchange(_ socket: Int32, _ request: String) -> (status: Int, headers: String)? {
+    exchangeWhole(socket, request).map { (Int($0.head.dropFirst(9).prefix(3)) ?? 0, $0.head) }
+}
+
+/// One request on a connection, waiting for the whole response (a `Content-Length` body):
+/// status, headers and body; nil if the server is gone.
+func exchangeReply(_ socket: Int32, _ request: String) -> HTTPReply? {
+    exchangeWhole(socket, request).map { HTTPReply($0.bytes) }
+}
+
+/// Sends `request` and reads until its whole response is in: its head and all its bytes.
+private func exchangeWhole(_ socket: Int32, _ request: String) -> (head: String, bytes: [UInt8])? {
     let bytes = Array(request.utf8)
     guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return nil }
     var received: [UInt8] = []
@@ -136,7 +147,7 @@ func exchange(_ socket: Int32, _ request: String) -> (status: Int, headers: Stri
                 head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                 .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
             if received.count >= text.utf8.distance(from: text.startIndex, to: headEnd.upperBound) + length {
-                return (Int(head.dropFirst(9).prefix(3)) ?? 0, head)
+                return (head, received)
             }
         }
         let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }

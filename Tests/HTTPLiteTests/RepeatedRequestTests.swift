@@ -1,0 +1,182 @@
+import Synchronization
+import Testing
+
+@testable import HTTPLite
+
+/// A connection keeps the answer a handler allowed to be repeated, and answers the very same
+/// request bytes with it again (asking the guard each time), never a request that differs.
+@Suite struct RepeatedRequestTests {
+    typealias Harness = ConnectionStateMachineTests.Harness
+
+    /// Says what each repeat gets (the kept answer once the queue is empty) and counts the repeats.
+    final class Guard: RepeatGuard {
+        enum Verdict {
+            case refuse(Response)
+            /// The handler takes the request, with "checked" as its sender.
+            case handle
+        }
+
+        let verdicts: Mutex<[Verdict]>
+        let repeats = Atomic<Int>(0)
+
+        init(_ verdicts: [Verdict] = []) { self.verdicts = Mutex(verdicts) }
+
+        func fieldsForRepeats(of first: HTTPHeaders) -> HTTPHeaders {
+            var fields = first
+            fields.replaceOrAdd(name: "X-Stage", value: "repeat")
+            return fields
+        }
+
+        func verdict(onRepeatOf request: Request) -> RepeatVerdict {
+            repeats.add(1, ordering: .relaxed)
+            switch verdicts.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            case nil: return .sameAnswer
+            case .refuse(let response): return .answer(response)
+            case .handle:
+                var checked = request
+                checked.sender = "checked"
+                return .handle(checked)
+            }
+        }
+    }
+
+    /// How many requests the handler took.
+    final class Count {
+        var value = 0
+    }
+
+    static let get = "GET /a?x=1 HTTP/1.1\r\nHost: t\r\n\r\n"
+
+    /// A harness whose handler answers every request with `repeatGuard` and counts the requests it handles.
+    static func harness(_ repeatGuard: Guard, handled: Count) -> Harness {
+        var harness = Harness()
+        harness.handler = { request in
+            handled.value += 1
+            let body = "page of \(request.path)" + (request.sender.map { " \($0)" } ?? "")
+            var response = Response(contentType: "text/plain", bytes: Array(body.utf8), headers: ["X-Stage": "first"])
+            response.repeatGuard = repeatGuard
+            return response
+        }
+        return harness
+    }
+
+    /// Each answer sent: its status line, its other lines but `Date` in any order, its body.
+    struct Answer: Equatable {
+        let status: String
+        let fields: Set<String>
+        let body: String
+    }
+
+    static func answers(_ sent: String) -> [Answer] {
+        sent.components(separatedBy: "HTTP/1.1 ").dropFirst().map { answer in
+            let parts = answer.components(separatedBy: "\r\n\r\n")
+            let lines = parts[0].components(separatedBy: "\r\n")
+            return Answer(
+                status: lines[0], fields: Set(lines.dropFirst().filter { !$0.hasPrefix("Date: ") }), body: parts.dropFirst().joined())
+        }
+    }
+
+    @Test func theSameBytes_getTheKeptAnswer_withTheFieldsForRepeats_withoutTheHandler() {
+        let repeatGuard = Guard()
+        let handled = Count()
+        var harness = Self.harness(repeatGuard, handled: handled)
+        #expect(harness.receive(Self.get) == [.handle("/a"), .log(status: 200), .write])
+        #expect(harness.receive(Self.get) == [.handleRepeat("/a"), .log(status: 200), .write])
+        #expect(
+            harness.receive(Self.get + Self.get) == [
+                .handleRepeat("/a"), .log(status: 200), .handleRepeat("/a"), .log(status: 200), .write,
+            ])
+        #expect(handled.value == 1 && repeatGuard.repeats.load(ordering: .relaxed) == 3)
+        let answers = Self.answers(harness.sent)
+        #expect(answers.count == 4 && answers[0].fields.contains("X-Stage: first") && answers[0].body == "page of /a")
+        #expect(answers[1].status == "200 OK" && answers[1].body == answers[0].body)
+        #expect(answers[1].fields == answers[0].fields.subtracting(["X-Stage: first"]).union(["X-Stage: repeat"]))
+        #expect(answers[2] == answers[1] && answers[3] == answers[1])
+        #expect(harness.sent.components(separatedBy: "\r\nDate: ").count == 5, "every answer has its date")
+    }
+
+    @Test func requestsThatDifferByAByte_orArriveInPieces_areHandled() {
+        let handled = Count()
+        var harness = Self.harness(Guard(), handled: handled)
+        _ = harness.receive(Self.get)
+        #expect(harness.receive("GET /a?x=2 HTTP/1.1\r\nHost: t\r\n\r\n") == [.handle("/a"), .log(status: 200), .write])
+        #expect(harness.receive("GET /a?x=2 HTTP/1.1\r\nHost: T\r\n\r\n") == [.handle("/a"), .log(status: 200), .write])
+        #expect(harness.receive("GET /a?x=2 HTTP/1.1\r\nHost: T\r\n\r\n") == [.handleRepeat("/a"), .log(status: 200), .write])
+        let split = "GET /a?x=2 HTTP/1.1\r\nHost: T\r\n\r\n".split(separator: "\r\n\r\n")[0]
+        #expect(harness.receive(String(split)).isEmpty, "part of the request: nothing yet")
+        #expect(harness.receive("\r\n\r\n") == [.handle("/a"), .log(status: 200), .write], "a request read in pieces is parsed")
+        #expect(handled.value == 4)
+    }
+
+    @Test func theGuardsVerdicts_aRefusal_orTheHandler_replaceTheKeptAnswer() {
+        let refusal = Response(status: .tooManyRequests, contentType: "text/plain", bytes: Array("slow down".utf8))
+        let repeatGuard = Guard([.refuse(refusal), .handle])
+        let handled = Count()
+        var harness = Self.harness(repeatGuard, handled: handled)
+        _ = harness.receive(Self.get)
+        #expect(harness.receive(Self.get) == [.handleRepeat("/a"), .log(status: 429), .write])
+        #expect(harness.receive(Self.get) == [.handle("/a"), .log(status: 200), .write], "a refusal is not kept: handled again")
+        #expect(harness.receive(Self.get) == [.handleRepeat("/a"), .handle("/a"), .log(status: 200), .write])
+        #expect(harness.receive(Self.get) == [.handleRepeat("/a"), .log(status: 200), .write], "the handler's new answer is kept")
+        let answers = Self.answers(harness.sent)
+        #expect(answers.map(\.status) == ["200 OK", "429 Too Many Requests", "200 OK", "200 OK", "200 OK"])
+        #expect(answers[1].body == "slow down" && answers[3].body == "page of /a checked", "the handler got the guard's request")
+        #expect(answers[4].body == "page of /a checked")
+        #expect(handled.value == 3)
+    }
+
+    @Test func onlyBodilessUntracedGETs_onAConnectionThatStaysOpen_areKept() {
+        let requests = [
+            "HEAD /a HTTP/1.1\r\nHost: t\r\n\r\n",
+            "GET /a HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nab",
+            "GET /a HTTP/1.1\r\nHost: t\r\ntraceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\r\n\r\n",
+            "POST /a HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n",
+        ]
+        for request in requests {
+            let handled = Count()
+            var harness = Self.harness(Guard(), handled: handled)
+            _ = harness.receive(request)
+            _ = harness.receive(request)
+            #expect(handled.value == 2, "\(request)")
+        }
+        let handled = Count()
+        var closing = Self.harness(Guard(), handled: handled)
+        _ = closing.receive("GET /a HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(closing.receive("GET /a HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").isEmpty, "lingering: dropped")
+
+        var unguarded = Harness()
+        _ = unguarded.receive(Self.get)
+        #expect(unguarded.receive(Self.get) == [.handle("/a"), .log(status: 200), .write], "no guard: always handled")
+    }
+
+    @Test func aChunkedRequestWhoseEndCameLater_isNotKept_soItsEndIsNeverTakenForARequest() {
+        let handled = Count()
+        var harness = Self.harness(Guard(), handled: handled)
+        #expect(harness.receive("GET /a HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n").isEmpty)
+        #expect(harness.receive("0\r\n\r\n") == [.handle("/a"), .log(status: 200), .write])
+        // Had the last bytes read been kept as "the request", this would be answered as a repeat.
+        #expect(harness.receive("0\r\n\r\n") == [.countMalformedRequest, .log(status: 400), .write, .shutdownWrite])
+        #expect(handled.value == 1)
+    }
+
+    @Test func aKeptAnswer_isLetGo_afterASecondWithoutRepeats_andAtShutdown() {
+        let handled = Count()
+        var harness = Self.harness(Guard(), handled: handled)
+        _ = harness.receive(Self.get)
+        _ = harness.advance(to: 1_999)
+        #expect(harness.receive(Self.get) == [.handleRepeat("/a"), .log(status: 200), .write])
+        _ = harness.advance(to: 2_999)
+        #expect(harness.receive(Self.get) == [.handle("/a"), .log(status: 200), .write], "idle for a second: let go")
+
+        harness.isServerShuttingDown = true  // the server began shutting down; this loop has not heard yet
+        #expect(harness.receive(Self.get) == [.handleRepeat("/a"), .log(status: 200), .write, .shutdownWrite])
+        #expect(Self.answers(harness.sent).last?.fields.contains("Connection: close") == true)
+
+        var draining = Self.harness(Guard(), handled: handled)
+        _ = draining.receive(Self.get)
+        draining.isWritable = false  // its answer still waits to be sent: the shutdown does not close it at once
+        _ = draining.receive(Self.get)
+        draining.machine.shutdownBegan()
+        #expect(draining.receive(Self.get).first == .handle("/a"), "a connection told of the shutdown handles every request")
+    }
+}
