@@ -15,7 +15,7 @@ import ListService
 /// routing it binds the request's `ServerTimings` (whose stages become `Server-Timing`, and
 /// whose route kind picks the latency histogram) and its `RequestTrace` (which its writes keep
 /// for their commit's log line), and a traced request's answer reports its trace.
-package struct ServiceHandler: Sendable {
+package final class ServiceHandler: Sendable {
     let router: Router
     let policy: AccessPolicy
     let metrics: AccessMetrics
@@ -171,7 +171,7 @@ package struct ServiceHandler: Sendable {
             return .deferred { pending in
                 // A write queued by `start` keeps the request's trace for its commit's log line.
                 RequestTrace.$current.withValue(head.trace.label) {
-                    start(DeferredResponse { answer in pending.complete(finish(answer, for: head)) })
+                    start(DeferredResponse { answer in pending.complete(self.finish(answer, for: head)) })
                 }
             }
         case .stream, .download:

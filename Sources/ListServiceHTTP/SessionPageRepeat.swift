@@ -9,7 +9,8 @@ final class SessionPageRepeat: RepeatGuard {
     private let page: ListPage
     private let session: Session
     private let purpose: ListPurpose
-    private let endpoint: CollectionEndpoint
+    /// The collection's `CollectionEndpoint.sessionHolds`.
+    private let sessionHolds: @Sendable (ListPage, Session, ListPurpose) -> Bool
     private let service: CollectionService
     /// The first answer was a 304 (the client had the page).
     private let isNotModified: Bool
@@ -19,7 +20,7 @@ final class SessionPageRepeat: RepeatGuard {
         isNotModified: Bool
     ) {
         (self.page, self.session, self.purpose) = (page, session, purpose)
-        (self.endpoint, self.service, self.isNotModified) = (endpoint, service, isNotModified)
+        (sessionHolds, self.service, self.isNotModified) = (endpoint.sessionHolds, service, isNotModified)
     }
 
     /// A repeat is a session hit: it looks its session up and reads its page from the cache.
@@ -33,7 +34,7 @@ final class SessionPageRepeat: RepeatGuard {
     func verdict(onRepeatOf request: Request) -> RepeatVerdict {
         // The session is looked up (and kept alive) as the list's route does.
         guard let resolution = try? SessionResolution(request, store: service.sessions, now: service.now),
-            resolution.session === session, resolution.headers.count == 0, endpoint.sessionHolds(page, session, purpose)
+            resolution.session === session, resolution.headers.count == 0, sessionHolds(page, session, purpose)
         else { return .handle(request) }
         service.metrics.increment(.requests)
         service.metrics.increment(.sessionHits)

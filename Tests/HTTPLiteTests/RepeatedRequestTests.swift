@@ -40,9 +40,10 @@ import Testing
         }
     }
 
-    /// How many requests the handler took.
+    /// How many requests the handler took, and whether each repeated the one before.
     final class Count {
         var value = 0
+        var repeatsPrevious: [Bool] = []
     }
 
     static let get = "GET /a?x=1 HTTP/1.1\r\nHost: t\r\n\r\n"
@@ -52,6 +53,7 @@ import Testing
         var harness = Harness()
         harness.handler = { request in
             handled.value += 1
+            handled.repeatsPrevious.append(request.repeatsPrevious)
             let body = "page of \(request.path)" + (request.sender.map { " \($0)" } ?? "")
             var response = Response(contentType: "text/plain", bytes: Array(body.utf8), headers: ["X-Stage": "first"])
             response.repeatGuard = repeatGuard
@@ -106,6 +108,7 @@ import Testing
         #expect(harness.receive(String(split)).isEmpty, "part of the request: nothing yet")
         #expect(harness.receive("\r\n\r\n") == [.handle("/a"), .log(status: 200), .write], "a request read in pieces is parsed")
         #expect(handled.value == 4)
+        #expect(handled.repeatsPrevious == [false, false, false, true], "as the connection saw each: the last repeats the one before")
     }
 
     @Test func theGuardsVerdicts_aRefusal_orTheHandler_replaceTheKeptAnswer() {

@@ -14,8 +14,11 @@ import Testing
     let service = CollectionService(
         stores: [CollectionState<Orders>(items: DefaultOrders.make(count: 40, anchor: Date()))], log: .discarding)
 
+    /// A list request that repeats the one before it on its connection (as the connection tells).
     func list(_ headers: HTTPHeaders, limit: String = "5") -> Request {
-        Request(method: .get, path: "/orders", query: QueryParameters([.init(name: "limit", value: limit)]), headers: headers)
+        var request = Request(method: .get, path: "/orders", query: QueryParameters([.init(name: "limit", value: limit)]), headers: headers)
+        request.repeatsPrevious = true
+        return request
     }
 
     @Test func aSessionsPage_isAnsweredAgain_asASessionHit_untilAWriteChangesIt() throws {
@@ -56,10 +59,14 @@ import Testing
         #expect(service.metrics.value(.notModified) == unchanged + 1)
     }
 
-    @Test func aClientWithoutASession_getsNoRepeats() throws {
+    @Test func aClientWithoutASession_orARequestNotRepeated_getsNoLeave() throws {
         let handler = ServiceRoutes.makeHandler(service: service)
         let answer = try handler.handle(list([:]))
         #expect(answer.headers["Set-Cookie"] != nil && answer.repeatGuard == nil)
+        var once = list(["X-Session-ID": "repeats-4"])
+        once.repeatsPrevious = false
+        #expect(try handler.handle(once).repeatGuard == nil, "a request asked once: no leave made for it")
+        #expect(try handler.handle(list(["X-Session-ID": "repeats-4"])).repeatGuard != nil)
         #expect(try handler.handle(Request(method: .get, path: "/orders/o-000001")).repeatGuard == nil, "a row: none")
     }
 

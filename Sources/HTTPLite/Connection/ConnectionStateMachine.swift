@@ -118,6 +118,8 @@ struct ConnectionStateMachine {
     /// The bytes of the request being handled: where they lie in `inbound` (consumed, not yet
     /// compacted), or those of a kept answer's request it repeats.
     private var handledRequestBytes = HandledRequestBytes.none
+    /// The fingerprint of the last request's bytes (`Request.repeatsPrevious`).
+    private var previousFingerprint: UInt64?
 
     private enum HandledRequestBytes {
         case none
@@ -250,7 +252,7 @@ struct ConnectionStateMachine {
     mutating func repeatAnswerStands(
         to request: Request, handlerStarted: Int64, isServerShuttingDown: Bool, encoder: inout ResponseEncoder
     ) {
-        guard var kept = keptAnswer.take() else { return }
+        guard let kept = keptAnswer else { return }
         if isServerShuttingDown {
             return responseReady(kept.response, to: request, handlerStarted: handlerStarted, isServerShuttingDown: true, encoder: &encoder)
         }
@@ -262,7 +264,6 @@ struct ConnectionStateMachine {
                 AccessRecord(
                     method: request.method.rawValue, path: request.path, status: kept.response.status.code, bodyBytes: kept.bodyCount,
                     started: handlerStarted, trace: request.trace)))
-        keptAnswer = kept
     }
 
     /// A deferred response arrived: it is sent, then requests pipelined behind it are served.
@@ -380,7 +381,15 @@ struct ConnectionStateMachine {
             case .continueExpected:
                 outbound.append { ResponseEncoder.appendContinue(to: &$0) }
             case .request(var request):
-                handledRequestBytes = start.map { .inbound($0..<inbound.readerIndex) } ?? .none
+                if let start {
+                    let range = start..<inbound.readerIndex
+                    handledRequestBytes = .inbound(range)
+                    let fingerprint = inbound.fingerprint(of: range)
+                    request.repeatsPrevious = fingerprint == previousFingerprint
+                    previousFingerprint = fingerprint
+                } else {
+                    (handledRequestBytes, previousFingerprint) = (.none, nil)
+                }
                 requestStartedAt = inbound.isEmpty ? nil : now
                 bodyWatch = nil
                 request.remoteAddress = peerAddress

@@ -2,8 +2,9 @@ import Glibc
 
 /// The answer a connection keeps to send again to a repeat of its request (`RepeatGuard`):
 /// the request's bytes, what they parsed to, and the answer, whose head is encoded once, at
-/// the first repeat, and then only has its `Date` brought up to date.
-struct KeptAnswer {
+/// the first repeat, and then only has its `Date` brought up to date. A class: keeping one
+/// and letting it go, once per answer, then cost a reference, not a copy of every part.
+final class KeptAnswer {
     /// Requests kept are GETs of at most this many bytes (a head), with no body.
     static let maxRequestBytes = 8 * 1024
     /// A connection that repeats nothing for this long lets its kept answer go (milliseconds):
@@ -36,7 +37,7 @@ struct KeptAnswer {
     }
 
     /// Appends the answer again, head and body, to `output`.
-    mutating func append(to output: inout OutboundBytes, encoder: inout ResponseEncoder) {
+    func append(to output: inout OutboundBytes, encoder: inout ResponseEncoder) {
         if head.isEmpty || !encoder.refreshDate(in: &head, status: response.status) {
             var repeated = response
             repeated.headers = repeatGuard.fieldsForRepeats(of: response.headers)
