@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Instructions per warm session hit, which this noisy machine does not disturb: the server under
 # callgrind (embedded data), 500 warm `orders?filter=pending&q=john` on one keep-alive
-# connection after 500 to warm up, counters zeroed in between; prints instructions per request.
-#   benchmarks/warm-instructions.sh BINARY [curl arguments, e.g. -H 'Accept-Encoding: gzip']
+# connection after 500 to warm up, counters zeroed in between; prints instructions per request
+# twice: for requests that repeat the one before byte for byte (answered from the answer the
+# connection keeps) and for requests that each differ by one header (`X-Nonce`: handled).
+#   benchmarks/warm-instructions.sh BINARY [header ...]     e.g. 'Accept-Encoding: gzip'
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BINARY=${1:?usage: benchmarks/warm-instructions.sh BINARY [curl arguments]}
+BINARY=${1:?usage: benchmarks/warm-instructions.sh BINARY [header ...]}
 shift
 PORT="${PORT:-18609}"
 source benchmarks/callgrind.sh
-callgrind_start "$BINARY" --
-urls=()
-for _ in $(seq 500); do urls+=("http://127.0.0.1:$PORT/orders?filter=pending&q=john"); done
-curl -s -H "X-Session-ID: warm-instructions" "$@" "${urls[@]}" >/dev/null
-callgrind_zero
-curl -s -H "X-Session-ID: warm-instructions" "$@" "${urls[@]}" >/dev/null
-callgrind_stop
-total=$(callgrind_total)
-echo "instructions per warm hit: $((total / 500)) ($total for 500)"
+for mode in same differ; do
+  callgrind_start "$BINARY" --
+  python3 benchmarks/warm-requests.py "$PORT" 500 "$mode" "$@"
+  callgrind_zero
+  python3 benchmarks/warm-requests.py "$PORT" 500 "$mode" "$@"
+  callgrind_stop
+  total=$(callgrind_total)
+  echo "instructions per warm hit, requests that $([[ $mode == same ]] && echo "repeat the one before" || echo "differ"): $((total / 500)) ($total for 500)"
+done
