@@ -49,8 +49,8 @@ import Testing
     static let get = "GET /a?x=1 HTTP/1.1\r\nHost: t\r\n\r\n"
 
     /// A harness whose handler answers every request with `repeatGuard` and counts the requests it handles.
-    static func harness(_ repeatGuard: Guard, handled: Count) -> Harness {
-        var harness = Harness()
+    static func harness(_ repeatGuard: Guard, handled: Count, configuration: ConnectionStateMachine.Configuration = .init()) -> Harness {
+        var harness = Harness(configuration)
         harness.handler = { request in
             handled.value += 1
             handled.repeatsPrevious.append(request.repeatsPrevious)
@@ -150,6 +150,25 @@ import Testing
         var unguarded = Harness()
         _ = unguarded.receive(Self.get)
         #expect(unguarded.receive(Self.get) == [.handle("/a"), .log(status: 200), .write], "no guard: always handled")
+    }
+
+    @Test func keptAnswersShareOneBudget_pastItAnAnswerIsNotKept_untilAnotherIsLetGo() {
+        var configuration = ConnectionStateMachine.Configuration()
+        configuration.keptAnswers = KeptAnswerBudget(limit: 60)  // one answer (10 bytes) with its request (32 bytes)
+        let handled = Count()
+        var first = Self.harness(Guard(), handled: handled, configuration: configuration)
+        var second = Self.harness(Guard(), handled: handled, configuration: configuration)
+        _ = first.receive(Self.get)
+        #expect(configuration.keptAnswers.bytesTaken == 42)
+        _ = second.receive(Self.get)
+        #expect(second.receive(Self.get) == [.handle("/a"), .log(status: 200), .write], "no room: not kept")
+        #expect(first.receive(Self.get) == [.handleRepeat("/a"), .log(status: 200), .write])
+        _ = first.receive("GET /b HTTP/1.1\r\nHost: t\r\n\r\n")  // another answer: the first is let go, then this one kept
+        first.machine.socketFailed()
+        _ = first.run()
+        #expect(configuration.keptAnswers.bytesTaken == 0, "a closed connection keeps nothing")
+        _ = second.receive(Self.get)
+        #expect(second.receive(Self.get) == [.handleRepeat("/a"), .log(status: 200), .write], "room again: kept")
     }
 
     @Test func aChunkedRequestWhoseEndCameLater_isNotKept_soItsEndIsNeverTakenForARequest() {

@@ -25,6 +25,8 @@ struct ConnectionStateMachine {
         var outputHighWater = 256 * 1024
         /// Output a streaming client may fall behind by before it is dropped.
         var streamBacklogLimit = 4 * 1024 * 1024
+        /// What the answers kept for repeats may hold, shared by the server's connections.
+        var keptAnswers = KeptAnswerBudget(limit: ServerConfiguration().keptAnswerBytes)
     }
 
     /// What the event loop must do next.
@@ -487,7 +489,8 @@ struct ConnectionStateMachine {
         var request = request
         request.sender = nil  // what a head screen learned is learned again at each repeat
         keptAnswer = KeptAnswer(
-            requestBytes: requestBytes, request: request, response: response, repeatGuard: repeatGuard, bodyCount: bodyCount, now: now)
+            requestBytes: requestBytes, request: request, response: response, repeatGuard: repeatGuard, bodyCount: bodyCount, now: now,
+            budget: configuration.keptAnswers)
     }
 
     /// Sends an error the server itself produced, then closes: the byte stream is no longer trusted.

@@ -16,15 +16,24 @@ final class KeptAnswer {
     let response: Response
     let repeatGuard: any RepeatGuard
     let bodyCount: Int
+    /// Where its bytes are counted: its body and its request's.
+    private let budget: KeptAnswerBudget
     /// The head of a repeat's answer; empty until the first repeat.
     private var head: [UInt8] = []
     /// When the request was last answered (the loop's milliseconds).
     var lastAnswered: Int64
 
-    init(requestBytes: [UInt8], request: Request, response: Response, repeatGuard: any RepeatGuard, bodyCount: Int, now: Int64) {
+    /// Nil when its bytes do not fit in `budget`.
+    init?(
+        requestBytes: [UInt8], request: Request, response: Response, repeatGuard: any RepeatGuard, bodyCount: Int, now: Int64,
+        budget: KeptAnswerBudget
+    ) {
+        guard budget.take(bodyCount + requestBytes.count) else { return nil }
         (self.requestBytes, self.request, self.response) = (requestBytes, request, response)
-        (self.repeatGuard, self.bodyCount, lastAnswered) = (repeatGuard, bodyCount, now)
+        (self.repeatGuard, self.bodyCount, lastAnswered, self.budget) = (repeatGuard, bodyCount, now, budget)
     }
+
+    deinit { budget.give(bodyCount + requestBytes.count) }
 
     /// Whether `inbound`'s next bytes are the request's.
     func isNext(in inbound: InboundBuffer) -> Bool {

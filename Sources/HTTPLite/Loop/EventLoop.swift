@@ -49,7 +49,8 @@ final class EventLoop {
         machineConfiguration = ConnectionStateMachine.Configuration(
             limits: configuration.limits, headScreen: configuration.headScreen, idleTimeout: configuration.idleTimeout.milliseconds,
             headerReadTimeout: configuration.headerReadTimeout.milliseconds, bodyReadTimeout: configuration.bodyReadTimeout.milliseconds,
-            minBodyBytesPerSecond: configuration.minBodyBytesPerSecond, minBodyRateGrace: configuration.minBodyRateGrace.milliseconds)
+            minBodyBytesPerSecond: configuration.minBodyBytesPerSecond, minBodyRateGrace: configuration.minBodyRateGrace.milliseconds,
+            keptAnswers: context.keptAnswers)
         let shortest =
             [
                 configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
