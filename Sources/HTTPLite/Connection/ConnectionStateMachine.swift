@@ -26,7 +26,7 @@ struct ConnectionStateMachine {
         /// Output a streaming client may fall behind by before it is dropped.
         var streamBacklogLimit = 4 * 1024 * 1024
         /// What the answers kept for repeats may hold, shared by the server's connections.
-        var keptAnswers = KeptAnswerBudget(limit: ServerConfiguration().keptAnswerBytes)
+        var keptAnswers = KeptAnswerBudget(limit: KeptAnswerBudget.defaultLimit)
     }
 
     /// What the event loop must do next.

@@ -4,6 +4,9 @@ import Synchronization
 /// together: a kept answer can hold a page the caches have let go, so thousands of connections
 /// repeating once each must not hold thousands of pages. Past it, an answer is not kept.
 final class KeptAnswerBudget: Sendable {
+    /// `ServerConfiguration.keptAnswerBytes` unless told otherwise.
+    static let defaultLimit = 16 * 1024 * 1024
+
     let limit: Int
     private let used = Atomic<Int>(0)
 

@@ -27,7 +27,7 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGracePeriod: Duration = .seconds(10)
     /// What the answers connections keep for repeats of their requests (`RepeatGuard`) may
     /// hold together, in bytes; past it an answer is not kept.
-    public var keptAnswerBytes = 16 * 1024 * 1024
+    public var keptAnswerBytes = KeptAnswerBudget.defaultLimit
     /// One line per request on stderr.
     public var isAccessLogEnabled = true
     /// Where error and warning lines go (a handler's unexpected error, accept failures):
