@@ -205,7 +205,7 @@ struct PostgresStorageTests {
         let a = Self.storage(server), b = Self.storage(server)
         _ = try a.load()
         _ = try b.load()
-        let wakes = Mutex<[String]>([])
+        let wakes = Locked<[String]>([])  // a pthread mutex: ThreadSanitizer sees its ordering (not Mutex's futex)
         b.watch { wakes.withLock { $0.append(ThreadName.current) } }
         defer { b.stopWatching() }
         #expect(a.append([Self.change("o-000001", name: "By A")], decidedAt: 0) == .appended(position: 1))
