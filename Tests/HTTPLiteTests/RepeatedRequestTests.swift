@@ -19,9 +19,16 @@ import Testing
         let verdicts: Mutex<[Verdict]>
         let repeats = Atomic<Int>(0)
 
-        init(_ verdicts: [Verdict] = []) { self.verdicts = Mutex(verdicts) }
+        /// Whether repeats' answers say `X-Stage: repeat` (else they carry the first answer's fields).
+        let marksRepeats: Bool
+
+        init(_ verdicts: [Verdict] = [], marksRepeats: Bool = true) {
+            self.verdicts = Mutex(verdicts)
+            self.marksRepeats = marksRepeats
+        }
 
         func fieldsForRepeats(of first: HTTPHeaders) -> HTTPHeaders {
+            guard marksRepeats else { return first }
             var fields = first
             fields.replaceOrAdd(name: "X-Stage", value: "repeat")
             return fields
@@ -169,6 +176,85 @@ import Testing
         #expect(configuration.keptAnswers.bytesTaken == 0, "a closed connection keeps nothing")
         _ = second.receive(Self.get)
         #expect(second.receive(Self.get) == [.handleRepeat("/a"), .log(status: 200), .write], "room again: kept")
+    }
+
+    /// For any bytes, however split, a connection that keeps answers sends exactly what one that
+    /// keeps none sends, when the handler's answer depends on the request alone: a repeat is only
+    /// ever the same request. Random runs of requests (repeats likely, bodies, chunked ends,
+    /// stray bytes, HEAD, HTTP/1.0, `close`), fed in random pieces, seeded.
+    @Test func keepingAnswers_neverChangesWhatIsSent_forAnyBytesInAnyPieces() {
+        let pool = [
+            "GET /a HTTP/1.1\r\nHost: t\r\n\r\n", "GET /a?x=1 HTTP/1.1\r\nHost: t\r\n\r\n",
+            "GET /a HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nab",
+            "GET /a HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "0\r\n\r\n", "\r\n",
+            "HEAD /a HTTP/1.1\r\nHost: t\r\n\r\n", "POST /a HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\n\r\nz",
+            "GET /a HTTP/1.0\r\nHost: t\r\nConnection: keep-alive\r\n\r\n", "GET /a HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
+            "GET /a HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 0\r\n\r\n",
+        ]
+        var random = SplitMix(seed: 29)
+        for run in 0..<3_000 {
+            var text = "", pick = 0
+            for _ in 0..<(1 + random.next(12)) {
+                if text.isEmpty || random.next(3) == 0 { pick = random.next(pool.count) }  // else the same again
+                text += pool[pick]
+            }
+            var pieces: [String] = []
+            var rest = Substring(text)
+            while !rest.isEmpty {
+                let count = min(rest.count, 1 + random.next(40))
+                pieces.append(String(rest.prefix(count)))
+                rest = rest.dropFirst(count)
+            }
+            let keeping = Self.echoing(repeatGuard: Guard(marksRepeats: false)), plain = Self.echoing(repeatGuard: nil)
+            let sent = [keeping, plain].map { start in
+                var harness = start
+                for piece in pieces where !harness.machine.isClosed { _ = harness.receive(piece) }
+                return Self.withoutDates(harness.sent)
+            }
+            #expect(sent[0] == sent[1], "run \(run): \(pieces)")
+            if sent[0] != sent[1] { break }  // one run's bytes say enough
+        }
+    }
+
+    /// `text`'s bytes with each `Date` field's value (29 bytes) blanked.
+    static func withoutDates(_ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        let marker = Array("\r\nDate: ".utf8)
+        var index = 0
+        while index + marker.count + 29 <= bytes.count {
+            guard bytes[index] == marker[0], bytes[index..<index + marker.count].elementsEqual(marker) else {
+                index += 1
+                continue
+            }
+            for offset in 0..<29 { bytes[index + marker.count + offset] = UInt8(ascii: "D") }
+            index += marker.count + 29
+        }
+        return bytes
+    }
+
+    /// A harness whose handler's answer depends on the request alone, with `repeatGuard` (nil: none).
+    static func echoing(repeatGuard: Guard?) -> Harness {
+        var harness = Harness()
+        harness.handler = { request in
+            let echo = "\(request.method.rawValue) \(request.path) \(request.query.pairs.count) \(request.version) \(request.body.count)"
+            var response = Response(contentType: "text/plain", bytes: Array(echo.utf8))
+            response.repeatGuard = repeatGuard
+            return response
+        }
+        return harness
+    }
+
+    /// A small seeded generator, so a failing run is found again.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9e37_79b9_7f4a_7c15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
     }
 
     @Test func aChunkedRequestWhoseEndCameLater_isNotKept_soItsEndIsNeverTakenForARequest() {
