@@ -433,11 +433,7 @@ struct ConnectionStateMachine {
 
     /// Encodes a fixed-body response; a body of another kind is a handler bug, answered 500.
     private mutating func write(_ response: Response, for request: PendingRequest, encoder: inout ResponseEncoder) {
-        let bodyCount: Int
-        switch response.body {
-        case .bytes(let body): bodyCount = body.count
-        case .parts(let parts): bodyCount = parts.reduce(0) { $0 + $1.count }
-        case .stream, .download, .deferred:
+        guard let bodyCount = response.body.fixedCount else {
             let error = HTTPError(.internalServerError, code: "internal-error", detail: "The server could not answer this request.")
             return write(error.response, for: request, encoder: &encoder)
         }
@@ -447,13 +443,7 @@ struct ConnectionStateMachine {
                 for: response, bodyCount: bodyCount, connection: Self.connectionField(keepAlive: isOpen, version: request.version),
                 to: &$0)
         }
-        if request.method != .head && !response.status.forbidsBody {
-            switch response.body {
-            case .bytes(let body): outbound.append(body: body)
-            case .parts(let parts): outbound.append(parts: parts)
-            case .stream, .download, .deferred: break
-            }
-        }
+        if request.method != .head && !response.status.forbidsBody { outbound.append(fixed: response.body) }
         phase = isOpen ? .serving : .closingAfterFlush
         owed.append(
             .log(
@@ -472,12 +462,6 @@ struct ConnectionStateMachine {
         guard let repeatGuard = response.repeatGuard, keepAlive, request.method == .get, request.body.isEmpty,
             !request.trace.isContinued
         else { return }
-        let bodyCount: Int
-        switch response.body {
-        case .bytes(let body): bodyCount = body.count
-        case .parts(let parts): bodyCount = parts.reduce(0) { $0 + $1.count }
-        case .stream, .download, .deferred: return
-        }
         let requestBytes: [UInt8]
         switch handled {
         case .none: return
@@ -489,7 +473,7 @@ struct ConnectionStateMachine {
         var request = request
         request.sender = nil  // what a head screen learned is learned again at each repeat
         keptAnswer = KeptAnswer(
-            requestBytes: requestBytes, request: request, response: response, repeatGuard: repeatGuard, bodyCount: bodyCount, now: now,
+            requestBytes: requestBytes, request: request, response: response, repeatGuard: repeatGuard, now: now,
             budget: configuration.keptAnswers)
     }
 

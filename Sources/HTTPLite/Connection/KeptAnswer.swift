@@ -23,12 +23,11 @@ final class KeptAnswer {
     /// When the request was last answered (the loop's milliseconds).
     var lastAnswered: Int64
 
-    /// Nil when its bytes do not fit in `budget`.
+    /// Nil for an answer whose body is not fixed bytes, or whose bytes do not fit in `budget`.
     init?(
-        requestBytes: [UInt8], request: Request, response: Response, repeatGuard: any RepeatGuard, bodyCount: Int, now: Int64,
-        budget: KeptAnswerBudget
+        requestBytes: [UInt8], request: Request, response: Response, repeatGuard: any RepeatGuard, now: Int64, budget: KeptAnswerBudget
     ) {
-        guard budget.take(bodyCount + requestBytes.count) else { return nil }
+        guard let bodyCount = response.body.fixedCount, budget.take(bodyCount + requestBytes.count) else { return nil }
         (self.requestBytes, self.request, self.response) = (requestBytes, request, response)
         (self.repeatGuard, self.bodyCount, lastAnswered, self.budget) = (repeatGuard, bodyCount, now, budget)
     }
@@ -55,11 +54,6 @@ final class KeptAnswer {
                 for: repeated, bodyCount: bodyCount, connection: request.version == .http1_1 ? .omitted : .keepAlive, to: &head)
         }
         output.append { [head] in $0.append(contentsOf: head) }
-        guard !response.status.forbidsBody else { return }
-        switch response.body {
-        case .bytes(let body): output.append(body: body)
-        case .parts(let parts): output.append(parts: parts)
-        case .stream, .download, .deferred: break
-        }
+        if !response.status.forbidsBody { output.append(fixed: response.body) }
     }
 }

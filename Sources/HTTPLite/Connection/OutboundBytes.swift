@@ -42,6 +42,15 @@ struct OutboundBytes {
         if body.isEmpty { body = bytes } else { tail = bytes }
     }
 
+    /// Appends a fixed body (`.bytes` or `.parts`); a body of another kind has nothing to append.
+    mutating func append(fixed body: ResponseBody) {
+        switch body {
+        case .bytes(let bytes): append(body: bytes)
+        case .parts(let parts): append(parts: parts)
+        case .stream, .download, .deferred: break
+        }
+    }
+
     /// Appends a body in pieces, each as `append(body:)` takes it: a page's own bytes and the
     /// large end it shares are both sent where they are.
     mutating func append(parts: [[UInt8]]) {

@@ -174,18 +174,17 @@ final class EventLoop {
                 let verdict = repeatGuard.verdict(onRepeatOf: request)
                 context.statistics.requests.add(1, ordering: .relaxed)
                 let isShuttingDown = context.isShuttingDown.load(ordering: .acquiring)
+                let response: Response
                 switch verdict {
                 case .sameAnswer:
                     machine.repeatAnswerStands(
                         to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
-                case .answer(let response):
-                    machine.responseReady(
-                        response, to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
-                case .handle(let request):
-                    let response = context.respond(to: request)
-                    machine.responseReady(
-                        response, to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
+                    continue
+                case .answer(let answer): response = answer
+                case .handle(let checked): response = context.respond(to: checked)
                 }
+                machine.responseReady(
+                    response, to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
             case .write:
                 write(connection.fd, from: &machine, now: now)
             case .startDeferred(let start):

@@ -71,6 +71,15 @@ public enum ResponseBody: Sendable {
 
     public static let empty = ResponseBody.bytes([])
 
+    /// A fixed body's length (its `Content-Length`); nil for a body that comes over time or later.
+    var fixedCount: Int? {
+        switch self {
+        case .bytes(let bytes): bytes.count
+        case .parts(let parts): parts.reduce(0) { $0 + $1.count }
+        case .stream, .download, .deferred: nil
+        }
+    }
+
     /// A fixed body's bytes, its parts joined; nil for a body that comes over time or later.
     public var joinedBytes: [UInt8]? {
         switch self {
