@@ -22,7 +22,13 @@ final class AnswerLosingProxy: @unchecked Sendable {
         (self.serverPort, self.losing) = (serverPort, losing)
         guard let (listener, port) = listenOnLoopback() else { throw CancellationError() }
         (self.listener, self.port) = (listener, port)
-        acceptEach(on: listener) { [self] client in serve(client) }
+        acceptEach(on: listener) { [weak self] client in
+            guard let self else {
+                close(client)
+                return
+            }
+            serve(client)
+        }
     }
 
     deinit { shutdown(listener, Int32(SHUT_RDWR)) }

@@ -25,7 +25,13 @@ final class DelayingProxy: @unchecked Sendable {
         (self.serverPort, self.prefix, self.occurrence, self.delay) = (serverPort, Array(prefix.utf8), occurrence, delay)
         guard let (listener, port) = listenOnLoopback() else { throw CancellationError() }
         (self.listener, self.port) = (listener, port)
-        acceptEach(on: listener) { [self] client in serve(client) }
+        acceptEach(on: listener) { [weak self] client in
+            guard let self else {
+                close(client)
+                return
+            }
+            serve(client)
+        }
     }
 
     deinit { shutdown(listener, Int32(SHUT_RDWR)) }

@@ -32,11 +32,13 @@ func sendAll<Bytes: Collection<UInt8>>(_ socket: Int32, _ bytes: Bytes) {
 }
 
 /// Accepts connections on `listener` until it is shut down, handing each to `serve` on a
-/// thread of its own.
+/// thread of its own, then closes it. `serve` should hold its owner weakly: the owner's
+/// `deinit` is what shuts the listener down.
 func acceptEach(on listener: Int32, _ serve: @escaping @Sendable (Int32) -> Void) {
     Thread.detachNewThread {
         while case let client = accept(listener, nil, nil), client >= 0 {
             Thread.detachNewThread { serve(client) }
         }
+        close(listener)
     }
 }
