@@ -53,6 +53,23 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(deep.utf8), limits: .requestBody) }
     }
 
+    /// A character where a value should start is named as a reader would recognise it: a
+    /// non-ASCII one as itself with its code point (not its first byte read as Latin-1), a byte
+    /// order mark and a control character by name or code point, a stray byte as a byte.
+    @Test(arguments: [
+        ([UInt8]("x".utf8), "invalid JSON at byte 0: unexpected character 'x'"),
+        ([UInt8]("[1, é]".utf8), "invalid JSON at byte 4: unexpected character 'é' (U+00E9)"),
+        ([UInt8]("\u{FEFF}{}".utf8), "invalid JSON at byte 0: unexpected byte order mark (U+FEFF); send the JSON without one"),
+        ([0x01], "invalid JSON at byte 0: unexpected character U+0001"),
+        ([UInt8]("{\"a\": 😀}".utf8), "invalid JSON at byte 6: unexpected character '😀' (U+1F600)"),
+        ([0x5B, 0x80, 0x5D], "invalid JSON at byte 1: unexpected byte 0x80 (the body is not UTF-8)"),
+        ([0xC3], "invalid JSON at byte 0: unexpected byte 0xC3 (the body is not UTF-8)"),
+    ])
+    func anUnexpectedCharacter_isNamedAsWritten(bytes: [UInt8], message: String) {
+        let failure = #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(bytes) }
+        #expect(failure?.description == message)
+    }
+
     @Test func invalidUTF8_isRejected() {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
     }

@@ -232,7 +232,27 @@ package struct JSONParser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw failure("unexpected character '\(Unicode.Scalar(byte))'")
+        default: throw failure(unexpected)
+        }
+    }
+
+    /// Names what stands where a value should start: a printable ASCII character as itself,
+    /// another character by its code point too (a control character by its code point alone),
+    /// a byte order mark by name, and a byte that starts no UTF-8 as a byte. (A body is UTF-8,
+    /// RFC 8259 §8.1: its first byte read alone, as before, named `é` as `Ã`.)
+    private var unexpected: String {
+        var remaining = bytes[position...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&remaining) else {
+            return "unexpected byte 0x" + String(bytes[position], radix: 16, uppercase: true) + " (the body is not UTF-8)"
+        }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let codePoint = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        switch scalar.value {
+        case 0xFEFF: return "unexpected byte order mark (\(codePoint)); send the JSON without one"
+        case 0x21...0x7E: return "unexpected character '\(scalar)'"
+        case 0...0x20, 0x7F...0x9F: return "unexpected character \(codePoint)"
+        default: return "unexpected character '\(scalar)' (\(codePoint))"
         }
     }
 
