@@ -36,7 +36,9 @@ package struct Credentials: Sendable {
     /// what an anonymous caller may do; `changesData`: whether the request's route may change
     /// data (`Router.changesData`), which needs more than a read.
     func caller(of request: Request, keys: APIKeys, changesData: Bool) throws(HTTPError) -> Caller {
-        guard let header = request.headers["Authorization"], let presented = Self.bearerToken(header) else {
+        let header = request.headers["Authorization"]
+        guard let header, let presented = Self.bearerToken(header) else {
+            if let header, Self.isEmptyBearer(header) { throw Self.emptyBearer }
             if let ticket = Self.liveTicket(of: request) {
                 guard let identity = tickets.redeem(ticket, now: clock()) else {
                     throw Self.unauthorized(
@@ -94,6 +96,22 @@ package struct Credentials: Sendable {
         else { return nil }
         return String(header[start...last])
     }
+
+    /// Whether `header` names the Bearer scheme but holds no credential (`Bearer`, `Bearer `):
+    /// a client whose token went missing, which must not pass for an anonymous caller.
+    /// (Another scheme is not read at all: a proxy in front may pass on its own `Basic`.)
+    static func isEmptyBearer(_ header: String) -> Bool {
+        let bytes = header.utf8
+        let scheme = Array("bearer".utf8)
+        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return false }
+        return bytes.dropFirst(scheme.count).allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    }
+
+    /// A Bearer credential without its token: malformed (RFC 6750 §3.1, `invalid_request`, 400).
+    static let emptyBearer = HTTPError(
+        .badRequest, code: "invalid-authorization",
+        detail: "Authorization names the Bearer scheme but holds no token or key: send Authorization: Bearer <token>, or no Authorization.",
+        parameter: "Authorization", headers: ["WWW-Authenticate": "Bearer realm=\"listservice\", error=\"invalid_request\""])
 
     /// Whether `credential` has the shape of a JWS compact token: three parts, two dots.
     static func isTokenShaped(_ credential: String) -> Bool {
