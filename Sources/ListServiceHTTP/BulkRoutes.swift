@@ -52,7 +52,7 @@ enum BulkRoutes {
             switch object["ifMatch"] {
             case nil, .null?: break
             case .string(let version)?:
-                condition = ConditionalRequest.ifMatch(version.hasPrefix("\"") || version.hasPrefix("W/") ? version : "\"\(version)\"")
+                condition = try? ConditionalRequest.ifMatch(version.hasPrefix("\"") || version.hasPrefix("W/") ? version : "\"\(version)\"")
                 if condition == nil { problems.append(("\(field).ifMatch", "must be the version a row or ETag gave.")) }
             default: problems.append(("\(field).ifMatch", "must be the version a row or ETag gave."))
             }

@@ -1,3 +1,4 @@
+import HTTPLite
 import ListService
 
 /// The conditional request headers (RFC 9110 §13.1): `If-None-Match` on reads, `If-Match` on
@@ -15,16 +16,22 @@ enum ConditionalRequest {
     }
 
     /// The versions an `If-Match` value admits (§13.1.1: strong comparison, so a weak tag
-    /// `W/"…"` never matches; `*` admits any). Nil for no condition (absent or empty).
-    static func ifMatch(_ header: String?) -> VersionCondition? {
+    /// `W/"…"` never matches; `*` admits any). Nil for no condition (absent or empty). A value
+    /// that is not entity tags (a version sent without its quotes) is a 400 naming the header:
+    /// as a 412 it would send the client to fetch the item again and fail the same way.
+    static func ifMatch(_ header: String?) throws(HTTPError) -> VersionCondition? {
         guard let header else { return nil }
         let tags = entityTags(header)
         guard !tags.isEmpty else { return nil }
         if tags.contains("*") { return .anyVersion }
-        return VersionCondition(
-            rowTags: tags.compactMap { tag in
-                tag.count >= 2 && tag.first == "\"" && tag.last == "\"" ? String(tag.dropFirst().dropLast()) : nil
-            })
+        var versions: [String] = []
+        for tag in tags {
+            let isWeak = tag.hasPrefix("W/")
+            let opaque = isWeak ? tag.dropFirst(2) : Substring(tag)
+            guard opaque.count >= 2, opaque.first == "\"", opaque.last == "\"" else { throw .invalidIfMatch }
+            if !isWeak { versions.append(String(opaque.dropFirst().dropLast())) }
+        }
+        return VersionCondition(rowTags: versions)
     }
 
     private static func entityTags(_ header: String) -> [String] {

@@ -110,6 +110,12 @@ extension HTTPError {
         detail: "X-Session-ID must be 1 to 128 characters of A-Z, a-z, 0-9, '-' and '_'.",
         parameter: "X-Session-ID")
 
+    /// An `If-Match` value that is not `*` or entity tags in quotes (400).
+    static let invalidIfMatch = HTTPError(
+        .badRequest, code: "invalid-if-match",
+        detail: #"If-Match holds entity tags in quotes (a row's version as "<version>", or its ETag), or *."#,
+        parameter: "If-Match")
+
     /// A body whose media type the route does not read (415).
     static func unsupportedMediaType(_ accepted: [String], headers: HTTPHeaders) -> HTTPError {
         HTTPError(

@@ -52,7 +52,7 @@ enum WriteRoutes {
         init(_ request: Request) throws(HTTPError) {
             id = request.pathParameters["id"] ?? ""
             display = try request.displayContext()
-            condition = ConditionalRequest.ifMatch(request.headers["If-Match"])
+            condition = try ConditionalRequest.ifMatch(request.headers["If-Match"])
             caller = request.caller
             keyed = try IdempotencyKeyHeader.keyedRequest(request)
         }

@@ -42,6 +42,27 @@ import Testing
         #expect(router.send(.patch, "/orders/o-000002", headers: ["If-Match": current], json: #"{"customerName":"Strong"}"#).status == .ok)
     }
 
+    /// A version sent without its quotes is not an entity tag: a 400 naming `If-Match` (a 412
+    /// would send the client to fetch the item again, to fail the same way), on every kind of
+    /// write, and nothing changes.
+    @Test func anIfMatchThatIsNoEntityTag_is400_namingTheHeader() throws {
+        let row = router.send(.get, "/orders/o-000003")
+        let version = try #require(row.bodyJSON["version"] as? String)
+        for (method, path, json) in [
+            (HTTPMethod.patch, "/orders/o-000003", #"{"customerName":"Unquoted"}"#), (.post, "/orders/o-000003/cancel", nil),
+            (.delete, "/orders/o-000003", nil),
+        ] {
+            for header in [version, "\"\(version)", "W/\(version)", "\"\(version)\", \(version)"] {
+                let refused = router.send(method, path, headers: ["If-Match": header], json: json)
+                #expect(refused.status == .badRequest, "\(method) \(header)")
+                #expect(refused.bodyJSON["code"] as? String == "invalid-if-match" && refused.bodyJSON["parameter"] as? String == "If-Match")
+            }
+        }
+        #expect(router.send(.get, "/orders/o-000003").bodyBytes == row.bodyBytes, "nothing changed")
+        let quoted = router.send(.patch, "/orders/o-000003", headers: ["If-Match": "\"\(version)\""], json: #"{"customerName":"Quoted"}"#)
+        #expect(quoted.status == .ok)
+    }
+
     @Test func everyInvalidField_isNamedAtOnce_inEveryWrite() {
         let task = router.send(.post, "/tasks", json: #"{"title":"  ","priority":"someday","dueDate":"next week"}"#)
         #expect(Set(fieldNames(task)) == ["title", "priority", "dueDate"])
