@@ -27,6 +27,12 @@ package struct SearchIndex: Sendable {
         /// their items. Nil for a field of mostly distinct values (titles), whose items are
         /// tested one by one as quickly.
         var itemsOfValue: [[Int32]]?
+        /// The arena's size when it last held only values some item holds (as built, or just
+        /// after `dropUnheldValues`): past twice that, the values edits left behind are dropped.
+        private var liveBytes = 0
+
+        /// An arena this small is never worth a pass over the items.
+        static let compactionFloor = 1 << 16
 
         init() {}
 
@@ -54,6 +60,7 @@ package struct SearchIndex: Sendable {
             } else {
                 valueIDs = nil
             }
+            liveBytes = arena.count
         }
 
         /// Sets `item`'s value (`noValue`: none); `item == valueOfItem.count` appends.
@@ -120,12 +127,60 @@ package struct SearchIndex: Sendable {
             let hash = Self.hash(bytes)
             if let existing = valueIDs?.find(hash: hash, isKey: { value($0, equals: bytes) }) { return existing }
             let id = append(bytes)
-            valueIDs?.insert(id, hash: hash) { value in
-                arena.withUnsafeBufferPointer {
-                    Self.hash(UnsafeBufferPointer(rebasing: $0[offsets[Int(value)]..<offsets[Int(value) + 1] - 1]))
-                }
-            }
+            valueIDs?.insert(id, hash: hash) { Self.hash(ofValue: $0, arena: arena, offsets: offsets) }
             return id
+        }
+
+        /// The hash of value `value`'s bytes in `arena` (without the NUL after them).
+        private static func hash(ofValue value: Int32, arena: [UInt8], offsets: [Int]) -> Int {
+            arena.withUnsafeBufferPointer { hash(UnsafeBufferPointer(rebasing: $0[offsets[Int(value)]..<offsets[Int(value) + 1] - 1])) }
+        }
+
+        /// The arena never shrinks by itself: an edit that changes an item's text leaves the
+        /// old value behind (a long-running server whose names and titles are edited would grow
+        /// without end). Once the arena is past twice what it held when last all live, past four
+        /// bytes an item (a pass over the items then drops at least as many bytes as it reads
+        /// item ids) and past `compactionFloor`, the values no item holds are dropped.
+        mutating func dropUnheldValuesIfWasteful() {
+            guard arena.count > max(Self.compactionFloor, 2 * liveBytes, 4 * valueOfItem.count) else { return }
+            dropUnheldValues()
+            liveBytes = arena.count
+        }
+
+        /// Keeps only the values some item holds, in their order, under new ids; the value ids
+        /// table, the items of each value and the byte pairs follow.
+        private mutating func dropUnheldValues() {
+            let valueCount = offsets.count - 1
+            var newID = [Int32](repeating: SearchIndex.noValue, count: valueCount)
+            for value in valueOfItem where value != SearchIndex.noValue { newID[Int(value)] = 0 }
+            var kept: [Int] = []
+            for value in 0..<valueCount where newID[value] == 0 {
+                newID[value] = Int32(kept.count)
+                kept.append(value)
+            }
+            guard kept.count < valueCount else { return }
+            var keptArena: [UInt8] = []
+            var keptOffsets = [0]
+            keptOffsets.reserveCapacity(kept.count + 1)
+            var pairs = [UInt64](repeating: 0, count: bytePairs.count)
+            for value in kept {
+                let start = offsets[value], end = offsets[value + 1]  // its NUL at end - 1
+                keptArena.append(contentsOf: arena[start..<end])
+                keptOffsets.append(keptArena.count)
+                for index in stride(from: start + 1, to: end - 1, by: 1) { Self.insertPair(arena[index - 1], arena[index], into: &pairs) }
+            }
+            valueOfItem = valueOfItem.map { $0 == SearchIndex.noValue ? $0 : newID[Int($0)] }
+            if let items = itemsOfValue { itemsOfValue = kept.map { $0 < items.count ? items[$0] : [] } }
+            (arena, offsets, bytePairs) = (keptArena, keptOffsets, pairs)
+            if valueIDs != nil {
+                var table = ReferenceTable(capacity: kept.count)
+                for id in kept.indices.map(Int32.init) {
+                    table.insert(id, hash: Self.hash(ofValue: id, arena: arena, offsets: offsets)) {
+                        Self.hash(ofValue: $0, arena: arena, offsets: offsets)
+                    }
+                }
+                valueIDs = table
+            }
         }
 
         /// Adds a value to the arena; its id.
@@ -229,14 +284,14 @@ package struct SearchIndex: Sendable {
     static let noValue: Int32 = -1
 
     /// Sets item `item`'s folded values (nil: none, for a deleted item); `item == count` appends.
-    /// Values no longer used stay in the arena until the next rebuild: a value is small, and
-    /// distinct values (names, places) are few.
+    /// Values no item holds any more are dropped once they make up half the arena.
     package mutating func set(item: Int, to foldedValues: [String]?) {
         if fields.isEmpty, let foldedValues { fields = Array(repeating: Field(), count: foldedValues.count) }
         for index in fields.indices {
             let current = item < fields[index].valueOfItem.count ? fields[index].valueOfItem[item] : Self.noValue
             let id = foldedValues.map { fields[index].valueID(for: $0[index], current: current) } ?? Self.noValue
             fields[index].setValue(id, ofItem: item)
+            fields[index].dropUnheldValuesIfWasteful()
         }
     }
 
