@@ -45,7 +45,7 @@ package final class CollectionService: Sendable {
         clock: @escaping @Sendable () -> Date = Date.init
     ) throws(StartupError) -> CollectionService {
         try open(
-            storage: configuration.makeStorage(log: log), sessions: sessions, sharedPages: sharedPages,
+            storage: configuration.makeStorage(log: log, answerCapacity: answerCapacity), sessions: sessions, sharedPages: sharedPages,
             sharedCacheBytes: sharedCacheBytes, live: live, answerCapacity: answerCapacity, log: log, clock: clock)
     }
 

@@ -37,7 +37,7 @@ if let databaseURL = options.databaseURL {
     database.retainedChanges = options.retainedChanges
     changeStorage = PostgresStorage(database, log: .standardError)
 } else {
-    changeStorage = storage.makeStorage(log: .standardError)
+    changeStorage = storage.makeStorage(log: .standardError, answerCapacity: options.idempotencyKeys)
 }
 let service: CollectionService
 do {

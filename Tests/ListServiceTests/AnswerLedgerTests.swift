@@ -100,4 +100,19 @@ import Testing
             KeyedRequest(owner: "a/b", key: "c", fingerprint: "").ledgerID != KeyedRequest(owner: "a", key: "b/c", fingerprint: "").ledgerID
         )
     }
+
+    /// Memory storage (`--in-memory`) keeps the answers a later load reads, as a journal does,
+    /// but no more than the ledger keeps: before, every keyed write's answer stayed for good
+    /// (30,000 keyed writes held ~170 MiB more each round). Past the capacity the oldest go.
+    @Test func memoryStorage_keepsTheLedgersNumberOfAnswers_theNewest() throws {
+        let ledger = AnswerLedger(clock: clock)
+        let storage = MemoryStorage(answerCapacity: 3) { LoadedCollections(stores: [], position: 0, sequences: [:], reports: []) }
+        for index in 0..<2_000 {
+            _ = storage.append([StoredChange(answer: answer(request("k\(index % 1_000)"), ledger, body: "{\"n\":\(index)}"))], decidedAt: 0)
+        }
+        let kept = try storage.load().answers
+        #expect(kept.count == 3)
+        #expect(Set(kept.map(\.request.key)) == ["k997", "k998", "k999"])
+        #expect(Set(kept.map { String(decoding: $0.body, as: UTF8.self) }) == [#"{"n":1997}"#, #"{"n":1998}"#, #"{"n":1999}"#])
+    }
 }

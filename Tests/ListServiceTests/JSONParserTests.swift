@@ -114,6 +114,15 @@ import Testing
         }
     }
 
+    @Test func writer_compactsOnlyAMostlyEmptyReserve() {
+        var small = JSONWriter(reservingCapacity: 4096)
+        small.field("name", String(repeating: "a", count: 90))
+        #expect(small.compactedBytes == small.bytes && small.compactedBytes.capacity < 1024)
+        var full = JSONWriter(reservingCapacity: 4096)
+        full.field("name", String(repeating: "b", count: 3000))
+        #expect(full.compactedBytes == full.bytes && full.compactedBytes.capacity == full.bytes.capacity, "no copy: little to gain")
+    }
+
     @Test func writer_escapesAndRoundTrips() throws {
         var writer = JSONWriter()
         writer.beginObject()

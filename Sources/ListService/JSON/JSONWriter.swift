@@ -6,6 +6,17 @@ package struct JSONWriter {
 
     package init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
+    /// The bytes written, in a buffer of their own size when the one written into is more
+    /// than twice as large (and over 1 KB larger): a row written into a page-sized reserve
+    /// (4 KB for 100 bytes) and then kept, as a keyed write's answer is for a day, must not
+    /// keep the reserve.
+    package var compactedBytes: [UInt8] {
+        guard bytes.capacity - bytes.count > max(1024, bytes.count) else { return bytes }
+        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
+            initialized = bytes.withUnsafeBufferPointer { buffer.initialize(from: $0).1 }
+        }
+    }
+
     package mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
     package mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
     package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }

@@ -3,14 +3,15 @@ import Foundation
 /// How the engine writes a page: rows formatted for the client's display, the criteria, the
 /// cursor of the next page.
 extension CollectionEngine {
-    /// Runs `body` with a row context for `display`, collecting what it writes.
+    /// Runs `body` with a row context for `display`, collecting what it writes (in a buffer of
+    /// its own size when a page's reserve would be mostly empty).
     func writeRows(
         display: DisplayContext, now: Date, _ body: (inout RowContext<C.Phrases>, inout JSONWriter) -> Date?
     ) -> ([UInt8], Date?) {
         withRowContext(display: display, now: now) { context in
             var json = JSONWriter(reservingCapacity: 4096)
             let expiry = body(&context, &json)
-            return (json.bytes, expiry)
+            return (json.compactedBytes, expiry)
         }
     }
 

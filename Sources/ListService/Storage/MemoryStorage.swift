@@ -4,9 +4,12 @@ import Basics
 /// services made over items directly). It starts from what `seed` loads (the data files, the
 /// embedded data) and keeps the latest record of each item changed since, so a later
 /// `load` sees every acknowledged change, as a journal's would: that costs one record per
-/// changed item (and one per keyed write's answer), never more. Nothing happens elsewhere.
+/// changed item, and one per keyed write's answer up to the answers the ledger keeps (the
+/// oldest go first, as a journal's compaction lets them go), never more. Nothing happens elsewhere.
 package final class MemoryStorage: ChangeStorage {
     private let seed: @Sendable () throws(StartupError) -> LoadedCollections
+    /// The most answers kept (the ledger's capacity, `--idempotency-keys`).
+    private let answerCapacity: Int
     private let kept = Locked<Kept>(Kept())
     package let status = ReplicationStatus()
 
@@ -18,9 +21,28 @@ package final class MemoryStorage: ChangeStorage {
         var places: [String: [String: Int]] = [:]
         /// The keyed writes' answers by ledger id (the ledger drops expired ones at load).
         var answers: [String: [UInt8]] = [:]
+        /// Their ids in the order first kept, oldest first from `answersHead`.
+        var answerOrder: [String] = []
+        var answersHead = 0
+
+        /// Keeps `record` as the answer `id` names, then lets the oldest go past `capacity`.
+        mutating func keepAnswer(_ record: [UInt8], id: String, capacity: Int) {
+            if answers.updateValue(record, forKey: id) == nil { answerOrder.append(id) }
+            while answers.count > capacity, answersHead < answerOrder.count {
+                answers[answerOrder[answersHead]] = nil
+                answersHead += 1
+            }
+            if answersHead > 1024 && answersHead * 2 > answerOrder.count {
+                answerOrder.removeFirst(answersHead)
+                answersHead = 0
+            }
+        }
     }
 
-    package init(seed: @escaping @Sendable () throws(StartupError) -> LoadedCollections) {
+    package init(
+        answerCapacity: Int = AnswerLedger.defaultCapacity, seed: @escaping @Sendable () throws(StartupError) -> LoadedCollections
+    ) {
+        self.answerCapacity = max(1, answerCapacity)
         self.seed = seed
     }
 
@@ -48,7 +70,7 @@ package final class MemoryStorage: ChangeStorage {
         kept.withLock { kept in
             for change in changes {
                 if change.isAnswer {
-                    kept.answers[change.id] = change.record
+                    if let record = change.record { kept.keepAnswer(record, id: change.id, capacity: answerCapacity) }
                     continue
                 }
                 if let place = kept.places[change.collection]?[change.id] {

@@ -267,10 +267,10 @@ extension StorageConfiguration {
     package func initialStores(log: ServiceLog) throws(StartupError) -> [any AnyCollectionStore] { try initialLoad(log: log).stores }
 
     /// The storage this configuration names: the journal in the state directory, or memory
-    /// seeded from the data without one (`--in-memory`).
-    package func makeStorage(log: ServiceLog) -> any ChangeStorage {
+    /// seeded from the data without one (`--in-memory`), keeping at most `answerCapacity` answers.
+    package func makeStorage(log: ServiceLog, answerCapacity: Int = AnswerLedger.defaultCapacity) -> any ChangeStorage {
         guard stateDirectory == nil else { return JournalStorage(self, log: log) }
-        return MemoryStorage { () throws(StartupError) in try initialLoad(log: log) }
+        return MemoryStorage(answerCapacity: answerCapacity) { () throws(StartupError) in try initialLoad(log: log) }
     }
 
     /// The first items with their start-up report lines.
