@@ -55,7 +55,7 @@ package final class AccessMetrics: Sendable {
         [
             MetricFamily(
                 "listservice_refused_authentications_total", .counter,
-                "Requests refused for a missing or wrong API key or bearer token (401), or a Bearer with none (400).",
+                "Requests refused 401 for a missing or wrong API key or bearer token.",
                 refusedAuthentications.load(ordering: .relaxed)),
             MetricFamily(
                 "listservice_refused_origins_total", .counter, "Writes and preflights refused 403 from browser origins not allowed.",

@@ -107,11 +107,11 @@ package struct Credentials: Sendable {
         return bytes.dropFirst(scheme.count).allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
     }
 
-    /// A Bearer credential without its token: malformed (RFC 6750 §3.1, `invalid_request`, 400).
+    /// A Bearer credential without its token: a malformed token (RFC 6750 §3.1, `invalid_token`, 401).
     static let emptyBearer = HTTPError(
-        .badRequest, code: "invalid-authorization",
+        .unauthorized, code: "unauthorized",
         detail: "Authorization names the Bearer scheme but holds no token or key: send Authorization: Bearer <token>, or no Authorization.",
-        parameter: "Authorization", headers: ["WWW-Authenticate": "Bearer realm=\"listservice\", error=\"invalid_request\""])
+        parameter: "Authorization", headers: ["WWW-Authenticate": "Bearer realm=\"listservice\", error=\"invalid_token\""])
 
     /// Whether `credential` has the shape of a JWS compact token: three parts, two dots.
     static func isTokenShaped(_ credential: String) -> Bool {
