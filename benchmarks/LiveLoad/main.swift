@@ -124,6 +124,7 @@ func markReady(_ stream: Stream) {
 /// floor's reader (which parses nothing) does.
 func drain(_ stream: Stream, buffer: inout [UInt8]) {
     let kept = stream.pending.count
+    if kept * 2 > buffer.count { buffer = [UInt8](repeating: 0, count: kept * 4) }  // an event past half the buffer
     buffer.withUnsafeMutableBytes { raw in
         guard let base = raw.baseAddress else { return }
         if kept > 0 { stream.pending.withUnsafeBytes { raw.copyMemory(from: $0) } }
