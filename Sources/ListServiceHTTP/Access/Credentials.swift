@@ -85,14 +85,8 @@ package struct Credentials: Sendable {
     /// The token of `Bearer <token>` (the scheme in any case, RFC 9110 §11.1), spaces and tabs
     /// around it left out. Read byte by byte: it runs on every request that carries one.
     static func bearerToken(_ header: String) -> String? {
-        let bytes = header.utf8
-        let scheme = Array("bearer".utf8)
-        guard bytes.count > scheme.count + 1, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
-        let afterScheme = bytes.index(bytes.startIndex, offsetBy: scheme.count)
-        guard bytes[afterScheme] == UInt8(ascii: " ") else { return nil }
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let start = bytes[afterScheme...].firstIndex(where: { !isBlank($0) }),
-            let last = bytes[start...].lastIndex(where: { !isBlank($0) })
+        guard let afterScheme = afterBearerScheme(header), afterScheme.first == UInt8(ascii: " "),
+            let start = afterScheme.firstIndex(where: { !isBlank($0) }), let last = afterScheme.lastIndex(where: { !isBlank($0) })
         else { return nil }
         return String(header[start...last])
     }
@@ -100,18 +94,22 @@ package struct Credentials: Sendable {
     /// Whether `header` names the Bearer scheme but holds no credential (`Bearer`, `Bearer `):
     /// a client whose token went missing, which must not pass for an anonymous caller.
     /// (Another scheme is not read at all: a proxy in front may pass on its own `Basic`.)
-    static func isEmptyBearer(_ header: String) -> Bool {
+    static func isEmptyBearer(_ header: String) -> Bool { afterBearerScheme(header)?.allSatisfy(isBlank) == true }
+
+    /// What follows `header`'s scheme when the scheme is `Bearer` in any case; nil for another.
+    private static func afterBearerScheme(_ header: String) -> Substring.UTF8View? {
         let bytes = header.utf8
-        let scheme = Array("bearer".utf8)
-        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return false }
-        return bytes.dropFirst(scheme.count).allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let scheme = "bearer".utf8
+        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        return header[bytes.index(bytes.startIndex, offsetBy: scheme.count)...].utf8
     }
 
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
     /// A Bearer credential without its token: a malformed token (RFC 6750 §3.1, `invalid_token`, 401).
-    static let emptyBearer = HTTPError(
-        .unauthorized, code: "unauthorized",
-        detail: "Authorization names the Bearer scheme but holds no token or key: send Authorization: Bearer <token>, or no Authorization.",
-        parameter: "Authorization", headers: ["WWW-Authenticate": "Bearer realm=\"listservice\", error=\"invalid_token\""])
+    static let emptyBearer = unauthorized(
+        "Authorization names the Bearer scheme but holds no token or key: send Authorization: Bearer <token>, or no Authorization.",
+        error: "invalid_token", parameter: "Authorization")
 
     /// Whether `credential` has the shape of a JWS compact token: three parts, two dots.
     static func isTokenShaped(_ credential: String) -> Bool {
@@ -129,10 +127,12 @@ package struct Credentials: Sendable {
         }
     }
 
-    /// A 401 with the Bearer challenge (RFC 6750 §3), `error` when a credential was sent and failed.
-    static func unauthorized(_ detail: String, error: String?) -> HTTPError {
+    /// A 401 with the Bearer challenge (RFC 6750 §3), `error` when a credential was sent and
+    /// failed; `parameter` names the header when the refusal is about its form.
+    static func unauthorized(_ detail: String, error: String?, parameter: String? = nil) -> HTTPError {
         let challenge = "Bearer realm=\"listservice\"" + (error.map { ", error=\"\($0)\"" } ?? "")
-        return HTTPError(.unauthorized, code: "unauthorized", detail: detail, headers: ["WWW-Authenticate": challenge])
+        return HTTPError(
+            .unauthorized, code: "unauthorized", detail: detail, parameter: parameter, headers: ["WWW-Authenticate": challenge])
     }
 }
 
