@@ -57,6 +57,11 @@ package struct LRUCache<Key: Hashable, Value> {
         return (nodes[oldest].key, value)
     }
 
+    /// Every entry, in no order, without touching recency.
+    package var entries: [(key: Key, value: Value)] {
+        slots.values.compactMap { slot in nodes[slot].value.map { (nodes[slot].key, $0) } }
+    }
+
     /// Replaces values in place (without touching recency): `transform` returns a new value,
     /// or nil to keep the old one.
     package mutating func updateValues(_ transform: (Key, Value) -> Value?) {

@@ -8,9 +8,7 @@ import Basics
 /// oldest go first, as a journal's compaction lets them go), never more. Nothing happens elsewhere.
 package final class MemoryStorage: ChangeStorage {
     private let seed: @Sendable () throws(StartupError) -> LoadedCollections
-    /// The most answers kept (the ledger's capacity, `--idempotency-keys`).
-    private let answerCapacity: Int
-    private let kept = Locked<Kept>(Kept())
+    private let kept: Locked<Kept>
     package let status = ReplicationStatus()
 
     private struct Kept {
@@ -19,39 +17,24 @@ package final class MemoryStorage: ChangeStorage {
         var records: [String: [(id: String, record: [UInt8]?)]] = [:]
         /// Where each changed item's entry is in `records`.
         var places: [String: [String: Int]] = [:]
-        /// The keyed writes' answers by ledger id (the ledger drops expired ones at load).
-        var answers: [String: [UInt8]] = [:]
-        /// Their ids in the order first kept, oldest first from `answersHead`.
-        var answerOrder: [String] = []
-        var answersHead = 0
-
-        /// Keeps `record` as the answer `id` names, then lets the oldest go past `capacity`.
-        mutating func keepAnswer(_ record: [UInt8], id: String, capacity: Int) {
-            if answers.updateValue(record, forKey: id) == nil { answerOrder.append(id) }
-            while answers.count > capacity, answersHead < answerOrder.count {
-                answers[answerOrder[answersHead]] = nil
-                answersHead += 1
-            }
-            if answersHead > 1024 && answersHead * 2 > answerOrder.count {
-                answerOrder.removeFirst(answersHead)
-                answersHead = 0
-            }
-        }
+        /// The keyed writes' answers by ledger id, the oldest let go past the ledger's capacity
+        /// (the ledger drops expired ones at load).
+        var answers: LRUCache<String, [UInt8]>
     }
 
     package init(
         answerCapacity: Int = AnswerLedger.defaultCapacity, seed: @escaping @Sendable () throws(StartupError) -> LoadedCollections
     ) {
-        self.answerCapacity = max(1, answerCapacity)
+        kept = Locked(Kept(answers: LRUCache(capacity: answerCapacity)))
         self.seed = seed
     }
 
     package func load() throws(StartupError) -> LoadedCollections {
         let seeded = try seed()
         let (records, keptAnswers) = kept.withLock { ($0.records, $0.answers) }
-        guard !records.isEmpty || !keptAnswers.isEmpty else { return seeded }
+        guard !records.isEmpty || keptAnswers.count > 0 else { return seeded }
         var answers: [RecordedAnswer] = []
-        for (id, record) in keptAnswers {
+        for (id, record) in keptAnswers.entries {
             do {
                 answers.append(try RecordedAnswer(record: record, path: "answer \(id)"))
             } catch {
@@ -70,7 +53,7 @@ package final class MemoryStorage: ChangeStorage {
         kept.withLock { kept in
             for change in changes {
                 if change.isAnswer {
-                    if let record = change.record { kept.keepAnswer(record, id: change.id, capacity: answerCapacity) }
+                    if let record = change.record { kept.answers.insert(change.id, record, cost: 0) }
                     continue
                 }
                 if let place = kept.places[change.collection]?[change.id] {
