@@ -355,28 +355,48 @@ def check_deep_link_lands_on_its_row(browser, timings):
     page.context.close()
 
 
-def check_complete_and_conflict(browser, timings):
+def check_complete_and_refusal(browser, timings):
+    """A pending order offers Complete and Cancel, and completing it takes it off the pending
+    page; a completed or cancelled order offers neither (the row's `canComplete` and
+    `canCancel`, the server's rule), though the API still refuses a forced one (409). An
+    action the caller's role refuses shows the problem's detail and changes nothing."""
     page = browser.page()
     page.goto(f"{browser.base}/#/orders?filter=pending")
     expected = browser.rows("/orders", filter="pending", limit=50)
     wait_rows(page, ids(expected))
     target = expected["items"][0]["id"]
+    assert page.locator(f"li[data-id='{target}'] button[data-action]").count() == 2
     page.click(f"li[data-id='{target}'] button[data-action=complete]")
     page.wait_for_function("id => !document.querySelector(`li[data-id='${id}']`)", arg=target, timeout=2000)
     assert browser.api("GET", f"/orders/{target}")[1]["status"] == "completed"
-    # Completing a cancelled order: the problem's detail is shown.
-    page.evaluate("() => { location.hash = '#/orders?filter=cancelled'; }")
-    cancelled = browser.rows("/orders", filter="cancelled", limit=50)
-    wait_rows(page, ids(cancelled))
-    victim = cancelled["items"][0]["id"]
-    browser.expected_refusals.add(409)
-    page.click(f"li[data-id='{victim}'] button[data-action=complete]")
+    for status in ("cancelled", "completed"):
+        page.evaluate(f"() => {{ location.hash = '#/orders?filter={status}'; }}")
+        shown = browser.rows("/orders", filter=status, limit=50)
+        wait_rows(page, ids(shown))
+        assert page.locator("ol.rows > li[data-id] button[data-action]").count() == 0, f"a {status} order offers no action"
+        assert all(not row["canComplete"] and not row["canCancel"] for row in shown["items"])
+    victim = shown["items"][0]["id"]
+    assert browser.api("POST", f"/orders/{victim}/cancel")[0] == 409
+    page.context.close()
+    # A customer may cancel their own pending order but not complete it: the refusal is shown.
+    status, demo = browser.api("GET", "/auth/demo")
+    customer = next(who for who in demo["identities"] if who["role"] == "customer")
+    status, signed = browser.api("POST", "/auth/demo", {"sub": customer["sub"], "role": "customer"})
+    own = browser.api("GET", "/orders?filter=pending&limit=50", headers={"Authorization": f"Bearer {signed['token']}"})[1]
+    page = browser.page()
+    page.goto(f"{browser.base}/#/orders?filter=pending")
+    wait_rows(page, ids(browser.rows("/orders", filter="pending", limit=50)))
+    sign_in(page, customer)
+    wait_rows(page, ids(own))
+    mine = own["items"][0]["id"]
+    browser.expected_refusals.add(403)
+    page.click(f"li[data-id='{mine}'] button[data-action=complete]")
     page.wait_for_selector("p.notice:not([hidden])", timeout=2000)
-    status, problem = browser.api("POST", f"/orders/{victim}/complete")
-    assert status == 409, status
+    status, problem = browser.api("POST", f"/orders/{mine}/complete", headers={"Authorization": f"Bearer {signed['token']}"})
+    assert status == 403, status
     notice = page.text_content("p.notice")
     assert problem["detail"] in notice, notice
-    assert browser.api("GET", f"/orders/{victim}")[1]["status"] == "cancelled"
+    assert browser.api("GET", f"/orders/{mine}")[1]["status"] == "pending"
     page.context.close()
 
 
@@ -803,7 +823,7 @@ def check_a_lost_answer_is_retried_once(browser, timings):
     page.context.close()
 
 
-CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_a_page_for_other_criteria_is_dropped, check_live_write_keeps_other_nodes, check_complete_and_conflict,
+CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_a_page_for_other_criteria_is_dropped, check_live_write_keeps_other_nodes, check_complete_and_refusal,
           check_task_form, check_quakes_list_and_map, check_quick_changes_end_on_the_last, check_quick_selections_end_on_the_last, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
           check_chip_counts_change_live, check_sections_group_by_and_sticky_headers, check_people_index_jumps,
           check_deep_link_lands_on_its_row,

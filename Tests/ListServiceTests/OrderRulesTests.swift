@@ -118,4 +118,23 @@ import Testing
         #expect(matches(.cancelled, .make(status: .cancelled)))
         #expect(matches(.highValue, .make(total: .dollars("1000.01"))) && !matches(.highValue, .make(total: .dollars("1000"))))
     }
+
+    /// The flags a row carries for the actions agree with what the actions do: only a pending
+    /// order moves; doing it again changes nothing; the other way round is a conflict.
+    @Test(arguments: OrderStatus.allCases)
+    func statusActions_flagsAgreeWithWhatTheActionsDo(status: OrderStatus) throws {
+        let order = Order.make(status: status)
+        let actions = [("complete", status.canComplete, OrderStatus.completed), ("cancel", status.canCancel, .cancelled)]
+        for (action, isAllowed, target) in actions {
+            switch Orders.perform(action, on: order) {
+            case .success(let changed):
+                #expect(changed.status == target, "\(action) on \(status)")
+                #expect(isAllowed == (status != target), "\(action) on \(status): allowed only where it moves the order")
+            case .failure(let rejection):
+                #expect(!isAllowed, "\(action) on \(status) is refused: \(rejection)")
+                #expect(status != .pending)
+            }
+        }
+        #expect(status.canComplete == (status == .pending) && status.canCancel == (status == .pending))
+    }
 }

@@ -94,8 +94,13 @@ import Testing
         #expect(row["shippingLabel"] as? String == "Free shipping")
         #expect(row["statusLabel"] as? String == "Completed")
         #expect(row["isHighValue"] as? Bool == true)
+        #expect(row["canComplete"] as? Bool == false && row["canCancel"] as? Bool == false, "a completed order moves no more")
         let (cheap, _) = try list("q=zoe", service: makeService(orders: orders))
         #expect((cheap["items"] as? [[String: Any]])?.first?["shippingLabel"] as? String == "Shipping: $10.00")
+        let (pending, _) = try list("q=smith", service: makeService(orders: orders))
+        let pendingRow = (pending["items"] as? [[String: Any]])?.first
+        #expect(pendingRow?["statusLabel"] as? String == "Pending")
+        #expect(pendingRow?["canComplete"] as? Bool == true && pendingRow?["canCancel"] as? Bool == true)
         let (german, _) = try list("q=zoe", service: makeService(orders: orders), acceptLanguage: "de-DE")
         let germanRow = (german["items"] as? [[String: Any]])?.first
         #expect(germanRow?["formattedTotal"] as? String == "99,99\u{00A0}$")

@@ -21,8 +21,8 @@ function row(order, screen) {
         order.requiresSignature ? badge('✍ Signature', 'signature') : null,
         order.isHighValue ? badge('High value', 'high') : null)),
     h('div.actions', {},
-      order.status === 'completed' ? null : action('complete', 'Complete'),
-      order.status === 'cancelled' ? null : action('cancel', 'Cancel')));
+      order.canComplete ? action('complete', 'Complete') : null,
+      order.canCancel ? action('cancel', 'Cancel') : null));
 }
 
 export const orders = {

@@ -64,8 +64,16 @@ package struct Order: Sendable, Equatable {
     static func total(of items: [OrderItem]) -> Money { items.reduce(Money(cents: 0)) { $0 + $1.lineTotal } }
 }
 
+/// Where an order is in its life: pending until it is completed or cancelled.
 package enum OrderStatus: String, Sendable, CaseIterable {
     case pending, completed, cancelled
+
+    /// Whether an order in this status can be completed: only a pending one moves (a completed
+    /// one completed again stays as it is; a cancelled one cannot be).
+    package var canComplete: Bool { self == .pending }
+
+    /// Whether an order in this status can be cancelled: only a pending one moves.
+    package var canCancel: Bool { self == .pending }
 
     /// Its place in a list by status: pending 0, completed 1, cancelled 2.
     package var rank: Int {

@@ -17,6 +17,8 @@ enum OrderRow {
         }
         json.field("requiresSignature", order.requiresSignature)
         json.field("isHighValue", order.isHighValue)
+        json.field("canComplete", order.status.canComplete)
+        json.field("canCancel", order.status.canCancel)
     }
 
     /// Beyond the row: the items with their prices, the shipping address (as fields and as

@@ -70,12 +70,14 @@ extension Orders: EditableCollection {
     /// completed order cannot be cancelled, nor a cancelled one completed.
     package static func perform(_ action: String, on order: Order) -> Result<Order, WriteRejection> {
         var changed = order
-        switch (action, order.status) {
-        case ("complete", .completed), ("cancel", .cancelled): return .success(order)
-        case ("complete", .cancelled): return .failure(.conflict("A cancelled order cannot be completed."))
-        case ("cancel", .completed): return .failure(.conflict("A completed order cannot be cancelled."))
-        case ("complete", .pending): changed.status = .completed
-        case ("cancel", .pending): changed.status = .cancelled
+        switch action {
+        case "complete" where order.status == .completed, "cancel" where order.status == .cancelled: return .success(order)
+        case "complete":
+            guard order.status.canComplete else { return .failure(.conflict("A cancelled order cannot be completed.")) }
+            changed.status = .completed
+        case "cancel":
+            guard order.status.canCancel else { return .failure(.conflict("A completed order cannot be cancelled.")) }
+            changed.status = .cancelled
         default: return .failure(.notFound("action '\(action)'"))
         }
         return .success(changed)

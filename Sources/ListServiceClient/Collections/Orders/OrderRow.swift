@@ -11,6 +11,10 @@ public struct OrderRow: ListRow {
     public var shippingLabel: String
     public var requiresSignature: Bool
     public var isHighValue: Bool
+    /// Whether the order's state lets it be completed, and cancelled (only a pending one moves):
+    /// show those actions where these are true.
+    public var canComplete: Bool
+    public var canCancel: Bool
     /// The item's version: send it back as `ifMatch` to change exactly what was shown.
     public var version: String
     /// The section the row is in, in a grouped list.
