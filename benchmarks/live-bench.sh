@@ -10,8 +10,9 @@
 # (taskset), so the client's reading does not take the server's core; the client reads its
 # streams one at a time, so its latencies include its own reading, as the floor's do. Beside
 # every delivered figure: the socket floor (benchmarks/socket-floor.c, one event sent to and
-# read from the same number of loopback streams, measured in this run) and the ratio; the
-# server's own commit -> written-to-the-sockets histogram is printed too.
+# read from the same number of loopback streams, measured just before and after each load) and
+# the ratio to their mean; the server's own commit -> written-to-the-sockets histogram is
+# printed too.
 #
 #   SERVER_BINARY=/tmp/before/server SCENARIOS="1 4" benchmarks/live-bench.sh
 # measures a given build (default: builds and runs .build/release/server) and only the scenarios
@@ -36,17 +37,21 @@ SERVER_PREFIX="taskset -c $SERVER_CORES"
 # The floor for N streams, its sender on the server's core and its reader on the client's:
 # "median last" in ms.
 floor() { "$FLOOR" "$1" "$SERVER_CORES" "$CLIENT_CORES" | awk -F'[= ]' '/^floor_/ {print $2, $4}'; }
-# Runs the load client and prints its summary with the ratios to the floor of its stream count.
+# Runs the load client and prints its summary with the ratios to the floor of its stream count,
+# measured just before and just after it (the machine's speed drifts within a minute): the
+# ratios are to the mean of the two.
 live_load() { # streams args...
-  local streams=$1 out median last
+  local streams=$1 out median1 last1 median2 last2
+  read -r median1 last1 <<<"$(floor "$streams")"
   out=$($LOAD "$PORT" "$@" | tail -1)
-  read -r median last <<<"$(floor "$streams")"
+  read -r median2 last2 <<<"$(floor "$streams")"
   echo "$out"
-  awk -v line="$out" -v median="$median" -v last="$last" 'BEGIN {
+  awk -v line="$out" -v m1="$median1" -v l1="$last1" -v m2="$median2" -v l2="$last2" 'BEGIN {
     match(line, /p50=[0-9.]+/); p50 = substr(line, RSTART + 4, RLENGTH - 4)
     match(line, /p99=[0-9.]+/); p99 = substr(line, RSTART + 4, RLENGTH - 4)
-    printf "floor: median stream %.2f ms, last stream %.2f ms  ->  p50/median %.2f (target <= 1.5), p99/last %.2f (target <= 1.5)\n",
-      median, last, p50 / median, p99 / last }'
+    median = (m1 + m2) / 2; last = (l1 + l2) / 2
+    printf "floor (before / after): median stream %.2f / %.2f ms, last stream %.2f / %.2f ms  ->  p50/median %.2f (target <= 1.5), p99/last %.2f (target <= 1.5)\n",
+      m1, m2, l1, l2, p50 / median, p99 / last }'
 }
 
 metric() { curl -s "http://127.0.0.1:$PORT/metrics" | awk -v name="$1" '$1 == name {print $2}'; }

@@ -11,7 +11,9 @@
 //     --reconnect        close every stream, reopen them all, and time until every snapshot is back
 //
 // One thread reads every stream (epoll); the writer is a second thread on one keep-alive connection.
-// Latency is receipt minus `at` (whole milliseconds, so each sample is ±0.5 ms).
+// Latency is receipt minus `at` (whole milliseconds, so each sample is ±0.5 ms). Besides its
+// percentiles over every delta: per write, when its last delta arrived (`write_last_median`,
+// `write_last_90th` over the writes), which compares with the floor's last stream.
 import Foundation
 import CSystem
 import Glibc
@@ -96,6 +98,9 @@ final class Stream {
 final class Samples: @unchecked Sendable {
     // Touched only by the polling thread until the end.
     var latencies: [Double] = []
+    /// Per write (its commit's `"at":`), when its last delta arrived: a write's whole spread,
+    /// the figure that compares with the floor's last stream.
+    var lastByCommit: [Int: Double] = [:]
     var snapshots = 0
     /// Streams of the current set whose first event (snapshot or reset) arrived.
     var streamsWithSnapshot = 0
@@ -165,6 +170,7 @@ func record(_ block: UnsafeRawBufferPointer, stream: Stream, received: Double) {
         }
         samples.deltas += 1
         samples.latencies.append(received - value)
+        samples.lastByCommit[Int(value), default: 0] = max(samples.lastByCommit[Int(value), default: 0], received - value)
     default: break
     }
 }
@@ -247,7 +253,9 @@ if writes > 0 {
 }
 readStreams(streams, until: { false }, timeout: Double(writes) * interval / 1000 + hold)
 let sorted = samples.latencies.sorted()
+let lasts = samples.lastByCommit.values.sorted()
 print(
     String(
-        format: "writes=%d deltas=%d resets=%d latency_ms p50=%.2f p90=%.2f p99=%.2f max=%.2f", writes, samples.deltas, samples.resets,
-        percentile(sorted, 0.5), percentile(sorted, 0.9), percentile(sorted, 0.99), sorted.last ?? .nan))
+        format: "writes=%d deltas=%d resets=%d latency_ms p50=%.2f p90=%.2f p99=%.2f max=%.2f write_last_median=%.2f write_last_90th=%.2f",
+        writes, samples.deltas, samples.resets, percentile(sorted, 0.5), percentile(sorted, 0.9), percentile(sorted, 0.99),
+        sorted.last ?? .nan, percentile(lasts, 0.5), percentile(lasts, 0.9)))

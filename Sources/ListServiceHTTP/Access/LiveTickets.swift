@@ -37,6 +37,6 @@ package final class LiveTickets: Sendable {
         return entry.identity
     }
 
-    /// Tickets held now (issued, not yet redeemed, expired or pushed out).
+    /// Tickets held now: issued, and not yet redeemed, dropped as expired or pushed out.
     var count: Int { tickets.withLock { $0.count } }
 }
