@@ -357,9 +357,10 @@ def check_deep_link_lands_on_its_row(browser, timings):
 
 def check_complete_and_refusal(browser, timings):
     """A pending order offers Complete and Cancel, and completing it takes it off the pending
-    page; a completed or cancelled order offers neither (the row's `canComplete` and
-    `canCancel`, the server's rule), though the API still refuses a forced one (409). An
-    action the caller's role refuses shows the problem's detail and changes nothing."""
+    page; a completed or cancelled order offers neither (the rows' `canComplete` and
+    `canCancel`), though the API still refuses a forced one (409). A customer's own pending
+    order offers Cancel only; a cancel that staff's completion overtakes shows the server's
+    problem and changes nothing."""
     page = browser.page()
     page.goto(f"{browser.base}/#/orders?filter=pending")
     expected = browser.rows("/orders", filter="pending", limit=50)
@@ -378,25 +379,35 @@ def check_complete_and_refusal(browser, timings):
     victim = shown["items"][0]["id"]
     assert browser.api("POST", f"/orders/{victim}/cancel")[0] == 409
     page.context.close()
-    # A customer may cancel their own pending order but not complete it: the refusal is shown.
-    status, demo = browser.api("GET", "/auth/demo")
+
+    _, demo = browser.api("GET", "/auth/demo")
     customer = next(who for who in demo["identities"] if who["role"] == "customer")
-    status, signed = browser.api("POST", "/auth/demo", {"sub": customer["sub"], "role": "customer"})
-    own = browser.api("GET", "/orders?filter=pending&limit=50", headers={"Authorization": f"Bearer {signed['token']}"})[1]
+    staff = next(who for who in demo["identities"] if who["role"] == "staff")
+    tokens = {who["sub"]: browser.api("POST", "/auth/demo", {"sub": who["sub"], "role": who["role"]})[1]["token"] for who in (customer, staff)}
+    own = browser.api("GET", "/orders?filter=pending&limit=50", headers={"Authorization": f"Bearer {tokens[customer['sub']]}"})[1]
     page = browser.page()
     page.goto(f"{browser.base}/#/orders?filter=pending")
     wait_rows(page, ids(browser.rows("/orders", filter="pending", limit=50)))
     sign_in(page, customer)
     wait_rows(page, ids(own))
     mine = own["items"][0]["id"]
-    browser.expected_refusals.add(403)
-    page.click(f"li[data-id='{mine}'] button[data-action=complete]")
+    actions = page.eval_on_selector_all(f"li[data-id='{mine}'] button[data-action]", "buttons => buttons.map(b => b.dataset.action)")
+    assert actions == ["cancel"], actions
+
+    def completed_first(route):
+        status, _ = browser.api("POST", f"/orders/{mine}/complete", headers={"Authorization": f"Bearer {tokens[staff['sub']]}"})
+        assert status == 200, status
+        route.continue_()
+
+    browser.expected_refusals.update({409, 412})
+    page.route(f"**/orders/{mine}/cancel", completed_first)
+    with page.expect_response(lambda response: response.url.endswith(f"/orders/{mine}/cancel")) as answer:
+        page.click(f"li[data-id='{mine}'] button[data-action=cancel]")
+    assert answer.value.status in (409, 412), answer.value.status
     page.wait_for_selector("p.notice:not([hidden])", timeout=2000)
-    status, problem = browser.api("POST", f"/orders/{mine}/complete", headers={"Authorization": f"Bearer {signed['token']}"})
-    assert status == 403, status
     notice = page.text_content("p.notice")
-    assert problem["detail"] in notice, notice
-    assert browser.api("GET", f"/orders/{mine}")[1]["status"] == "pending"
+    assert answer.value.json()["detail"] in notice, notice
+    assert browser.api("GET", f"/orders/{mine}")[1]["status"] == "completed"
     page.context.close()
 
 

@@ -180,6 +180,32 @@ import Testing
         #expect(Set(ids(handler.send(.get, "/orders", query: [("limit", "500")], headers: bob))).contains(staffOrderID))
     }
 
+    /// An order row says what its reader may do: a customer may cancel their own pending order
+    /// but not complete it, staff may do both; the list, the detail and a write's answer agree,
+    /// though staff and the customer read the same order in the same locale (no shared bytes
+    /// carry one's flags to the other), and each flag is what the action then answers.
+    @Test func orderRows_sayWhatTheirReaderMayDo() throws {
+        func flags(_ row: [String: Any]?) -> [Bool?] { [row?["canComplete"] as? Bool, row?["canCancel"] as? Bool] }
+        let created = handler.send(.post, "/orders", headers: alice, json: Order.validCreateBody)
+        let id = try #require(created.bodyJSON["id"] as? String)
+        #expect(flags(created.bodyJSON) == [false, true], "the answer to the customer's own create")
+        for _ in 0..<2 {  // the second round reads shared pages
+            for (who, expected) in [(alice, [false, true]), (staff, [true, true])] {
+                let row = (handler.send(.get, "/orders", query: [("limit", "500")], headers: who).bodyJSON["items"] as? [[String: Any]])?
+                    .first { $0["id"] as? String == id }
+                #expect(flags(row) == expected)
+                #expect(flags(handler.send(.get, "/orders/\(id)", headers: who).bodyJSON) == expected)
+            }
+        }
+        #expect(handler.send(.post, "/orders/\(id)/complete", headers: alice).status == .forbidden, "as canComplete said")
+        let patch = staff.merging(["Content-Type": "application/merge-patch+json"])
+        let patched = handler.send(.patch, "/orders/\(id)", headers: patch, json: #"{"customerName":"Y"}"#)
+        #expect(flags(patched.bodyJSON) == [true, true], "the answer to staff's write")
+        let cancelled = handler.send(.post, "/orders/\(id)/cancel", headers: alice)
+        #expect(cancelled.status == .ok && flags(cancelled.bodyJSON) == [false, false], "a cancelled order moves no more")
+        #expect(flags(handler.send(.get, "/orders/\(id)", headers: staff).bodyJSON) == [false, false])
+    }
+
     @Test func tasks_byOwner_peopleAndImport_byRole() {
         #expect(ids(handler.send(.get, "/tasks", query: [("view", "all")], headers: staff)) == ["t-000001"], "staff see their own tasks")
         #expect(ids(handler.send(.get, "/tasks", query: [("view", "all")], headers: alice)) == ["t-000002"])

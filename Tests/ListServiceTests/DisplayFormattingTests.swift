@@ -131,7 +131,7 @@ import Testing
         func today(at iso: String) throws -> Range<Date> {
             let now = try #require(ISO8601.parse(iso))
             return formatters.withFormatters { formatting in
-                let context = RowContext(formatting: formatting, phrases: (), display: display, now: now)
+                let context = RowContext(formatting: formatting, phrases: (), display: display, now: now, access: .everything)
                 formatting = context.formatting
                 return context.today
             }

@@ -48,7 +48,8 @@ import Testing
     /// into (4 KB for a ~600-byte row: 100,000 keyed writes held ~450 MiB).
     @Test func aRowsBody_holdsItsOwnBytes_notAPagesReserve() {
         let engine = makeService(orders: orders).engine(Orders.self)
-        let body = engine.formattedRow(orders[0], display: DisplayContext(localeTag: "en-US", timeZoneIdentifier: "UTC")).body
+        let display = DisplayContext(localeTag: "en-US", timeZoneIdentifier: "UTC")
+        let body = engine.formattedRow(orders[0], display: display, access: .everything).body
         #expect(body.count > 100 && body.capacity < body.count + 1024 && body.capacity <= 2 * body.count)
     }
 

@@ -36,18 +36,20 @@ extension CollectionPresentation {
 }
 
 /// What a row is written with: formatters for the client, the collection's phrases in its
-/// language, and the time.
+/// language, the time, and what the reader may see (the flags of what they may do follow it).
 package struct RowContext<Phrases: Sendable> {
     package var formatting: DisplayFormatters.Formatting
     package let phrases: Phrases
     package let display: DisplayContext
     package let now: Date
+    /// The reader's access: every reader of a list shares it, so a row may say what they may do.
+    package let access: AccessScope
     /// The client's current calendar day, worked out once per page.
     package let today: Range<Date>
     /// The client's zone, as its formatter set found it once.
     var timeZone: TimeZone { formatting.timeZone }
 
-    init(formatting: DisplayFormatters.Formatting, phrases: Phrases, display: DisplayContext, now: Date) {
+    init(formatting: DisplayFormatters.Formatting, phrases: Phrases, display: DisplayContext, now: Date, access: AccessScope) {
         var formatting = formatting
         if let day = formatting.currentDay, day.contains(now) {
             today = day
@@ -59,6 +61,7 @@ package struct RowContext<Phrases: Sendable> {
         self.phrases = phrases
         self.display = display
         self.now = now
+        self.access = access
     }
 
     /// Calendar days from today to the day of `date` in the client's zone (negative: past).

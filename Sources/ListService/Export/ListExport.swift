@@ -39,7 +39,8 @@ extension CollectionEngine {
         let (result, _) = sortedResult(for: criteria)
         let snapshot = state.openSnapshot(of: result.slots, version: result.version, list: criteria.definition)
         let now = self.now
-        let writer = ExportWriter(snapshot: snapshot, engine: self, format: format, display: criteria.display, now: now)
+        let writer = ExportWriter(
+            snapshot: snapshot, engine: self, format: format, display: criteria.display, access: criteria.access, now: now)
         // The client's calendar day, as the UTC day of the same number.
         let localDay = criteria.display.timeZone.localDay(of: now)
         let date = ISO8601.format(Date(timeIntervalSince1970: Double(localDay) * 86_400)).prefix(10)
@@ -55,6 +56,7 @@ final class ExportWriter<C: ListCollection>: Sendable {
     private let engine: CollectionEngine<C>
     private let format: ExportFormat
     private let display: DisplayContext
+    private let access: AccessScope
     private let now: Date
     /// The next row to write; nil before the file's start (a byte order mark, the header).
     private let position = Locked<Int?>(nil)
@@ -69,11 +71,15 @@ final class ExportWriter<C: ListCollection>: Sendable {
 
     static var rowsPerChunk: Int { 256 }
 
-    init(snapshot: ListSnapshot<C>, engine: CollectionEngine<C>, format: ExportFormat, display: DisplayContext, now: Date) {
+    init(
+        snapshot: ListSnapshot<C>, engine: CollectionEngine<C>, format: ExportFormat, display: DisplayContext, access: AccessScope,
+        now: Date
+    ) {
         self.snapshot = snapshot
         self.engine = engine
         self.format = format
         self.display = display
+        self.access = access
         self.now = now
         let raw = format == .csv(raw: true)
         columnNames = (raw ? C.rawExportFields : C.exportColumns.map(\.field)).map { Array($0.utf8) }
@@ -104,7 +110,7 @@ final class ExportWriter<C: ListCollection>: Sendable {
             }
             let parts = Locked([[UInt8]](repeating: [], count: stretches.count))
             DispatchQueue.concurrentPerform(iterations: stretches.count) { lane in
-                let bytes = engine.withRowContext(display: display, now: now, formatters: lanes[lane]) { context in
+                let bytes = engine.withRowContext(display: display, access: access, now: now, formatters: lanes[lane]) { context in
                     format == .ndjson ? ndjson(stretches[lane], in: &context) : csv(stretches[lane], in: &context)
                 }
                 parts.withLock { $0[lane] = bytes }

@@ -66,7 +66,7 @@ extension CollectionEngine {
     func liveRows(_ window: LiveWindow, at indices: [Int], criteria: ListCriteria<C>, now: Date) -> (rows: [[UInt8]], expiry: Date?) {
         guard !indices.isEmpty else { return ([], nil) }
         var bounds: [Int] = []
-        let (bytes, expiry) = writeRows(display: criteria.display, now: now) { context, json in
+        let (bytes, expiry) = writeRows(display: criteria.display, access: criteria.access, now: now) { context, json in
             var expiry: Date?
             for index in indices {
                 let row = window.rows[index]

@@ -341,7 +341,7 @@ final class LiveList<C: ListCollection>: Sendable {
             let entry = window.rows[index]
             if let unchanged = before?.unchangedBytes(of: entry, at: index) {
                 bytes[index] = unchanged
-            } else if usesMemo, let known = memo[rowKey(of: entry, display: criteria.display)] {
+            } else if usesMemo, let known = memo[rowKey(of: entry, criteria: criteria)] {
                 bytes[index] = known
             } else {
                 missing.append(index)
@@ -350,7 +350,7 @@ final class LiveList<C: ListCollection>: Sendable {
         let (formatted, expiry) = engine.liveRows(window, at: missing, criteria: criteria, now: engine.now)
         for (index, row) in zip(missing, formatted) {
             bytes[index] = row
-            memo[rowKey(of: window.rows[index], display: criteria.display)] = row
+            memo[rowKey(of: window.rows[index], criteria: criteria)] = row
         }
         var rows: [Row] = []
         rows.reserveCapacity(window.rows.count)
@@ -407,8 +407,10 @@ final class LiveList<C: ListCollection>: Sendable {
     }
 
     /// What names a row's formatting within one batch.
-    private func rowKey(of entry: LiveWindowRow, display: DisplayContext) -> RowKey {
-        RowKey(slot: entry.slot, revision: entry.revision, display: display, purpose: purpose, sectionKey: entry.sectionKey)
+    private func rowKey(of entry: LiveWindowRow, criteria: ListCriteria<C>) -> RowKey {
+        RowKey(
+            slot: entry.slot, revision: entry.revision, display: criteria.display, access: criteria.access, purpose: purpose,
+            sectionKey: entry.sectionKey)
     }
 
     /// Where the window's row at `index` sorts.

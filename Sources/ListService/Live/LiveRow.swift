@@ -101,14 +101,16 @@ struct LiveEffectFacts {
 
 typealias LiveFactsMemo = [String: [LiveEffectFacts]]
 
-/// Rows formatted during one batch, so a row is formatted once per display context
-/// however many lists show it.
+/// Rows formatted during one batch, so a row is formatted once per display context and
+/// access however many lists show it.
 typealias LiveRowMemo = [LiveRowKey: [UInt8]]
 
 struct LiveRowKey: Hashable {
     let slot: Int32
     let revision: UInt32
     let display: DisplayContext
+    /// Whose list: a row says what its readers may do.
+    let access: AccessScope
     let purpose: ListPurpose
     let sectionKey: String?
 }

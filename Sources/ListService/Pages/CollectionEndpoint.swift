@@ -80,19 +80,19 @@ extension CollectionEndpoint {
                 actions: C.actions,
                 create: { body, display, caller, keyed, report in
                     editing.create(from: body, display: display, caller: caller, keyed: keyed) {
-                        report(editing.answer($0, display: display))
+                        report(editing.answer($0, display: display, access: C.readScope(for: caller)))
                     }
                 },
                 edit: { id, edit, condition, display, caller, keyed, report in
                     editing.edit(id: id, edit, condition: condition, display: display, caller: caller, keyed: keyed) {
-                        report(editing.answer($0, display: display))
+                        report(editing.answer($0, display: display, access: C.readScope(for: caller)))
                     }
                 },
                 bulkActions: bulkEdits.keys.sorted(),
                 bulk: { action, items, display, caller, report in
                     guard let edit = bulkEdits[action] else { return report([]) }  // routes exist for these only
                     editing.bulk(edit, items: items, display: display, caller: caller) { outcomes in
-                        report(outcomes.map { editing.answer($0, display: display) })
+                        report(outcomes.map { editing.answer($0, display: display, access: C.readScope(for: caller)) })
                     }
                 }),
             operations: C.operations(writes: coordinator))

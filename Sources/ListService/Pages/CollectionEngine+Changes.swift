@@ -107,11 +107,11 @@ extension CollectionEngine {
         return patched
     }
 
-    /// An item's detail for `display`, formatted now and not cached (for `If-Match` on items a
-    /// write batch has already changed).
-    package func formattedRow(_ item: C.Item, display: DisplayContext) -> ListPage {
+    /// An item's detail for `display` and a reader of `access`, formatted now and not cached
+    /// (for `If-Match` on items a write batch has already changed).
+    package func formattedRow(_ item: C.Item, display: DisplayContext, access: AccessScope) -> ListPage {
         let itemVersion = version(of: item)
-        let (body, expiry) = writeRows(display: display, now: now) { context, json in
+        let (body, expiry) = writeRows(display: display, access: access, now: now) { context, json in
             json.beginObject()
             C.writeRow(item, in: &context, to: &json)
             C.writeDetail(item, in: &context, to: &json)

@@ -3,27 +3,29 @@ import Foundation
 /// How the engine writes a page: rows formatted for the client's display, the criteria, the
 /// cursor of the next page.
 extension CollectionEngine {
-    /// Runs `body` with a row context for `display`, collecting what it writes (in a buffer of
-    /// its own size when a page's reserve would be mostly empty).
+    /// Runs `body` with a row context for `display` and readers of `access`, collecting what it
+    /// writes (in a buffer of its own size when a page's reserve would be mostly empty).
     func writeRows(
-        display: DisplayContext, now: Date, _ body: (inout RowContext<C.Phrases>, inout JSONWriter) -> Date?
+        display: DisplayContext, access: AccessScope, now: Date, _ body: (inout RowContext<C.Phrases>, inout JSONWriter) -> Date?
     ) -> ([UInt8], Date?) {
-        withRowContext(display: display, now: now) { context in
+        withRowContext(display: display, access: access, now: now) { context in
             var json = JSONWriter(reservingCapacity: 4096)
             let expiry = body(&context, &json)
             return (json.compactedBytes, expiry)
         }
     }
 
-    /// Runs `body` with a row context for `display`: the display's shared formatters (or
-    /// `own`, a set of the caller's), held meanwhile.
+    /// Runs `body` with a row context for `display` and readers of `access`: the display's
+    /// shared formatters (or `own`, a set of the caller's), held meanwhile.
     func withRowContext<T>(
-        display: DisplayContext, now: Date, formatters own: DisplayFormatters? = nil, _ body: (inout RowContext<C.Phrases>) -> T
+        display: DisplayContext, access: AccessScope, now: Date, formatters own: DisplayFormatters? = nil,
+        _ body: (inout RowContext<C.Phrases>) -> T
     ) -> T {
         let formatters = own ?? formatters.formatters(for: display)
         return formatters.withFormatters { formatting in
             var context = RowContext(
-                formatting: formatting, phrases: C.translations.phrases(for: display.localeTag), display: display, now: now)
+                formatting: formatting, phrases: C.translations.phrases(for: display.localeTag), display: display, now: now,
+                access: access)
             defer { formatting = context.formatting }
             return body(&context)
         }
@@ -39,7 +41,7 @@ extension CollectionEngine {
         let nextCursor = contents.hasMore ? contents.items.last.map { self.nextCursor(after: $0, criteria: criteria) } : nil
         let total = contents.total
         var formattedTotal = ""
-        let (rows, expiry) = writeRows(display: criteria.display, now: now) { context, json in
+        let (rows, expiry) = writeRows(display: criteria.display, access: criteria.access, now: now) { context, json in
             formattedTotal = context.formatting.count(total)  // with the formatters the rows hold already
             // Each row is written from an item moved out of the page's own copies, last first
             // from the reversed array: lent from the array, an item was copied again for the

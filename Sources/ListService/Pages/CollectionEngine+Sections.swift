@@ -46,7 +46,7 @@ extension CollectionEngine {
         let runs = contents.sections
         let (grouping, context) = (reading.grouping, reading.context)
         let keys = C.sectionKeys(of: runs.lazy.map(\.run.key), grouping: grouping, in: context)
-        withRowContext(display: criteria.display, now: context.now) { row in
+        withRowContext(display: criteria.display, access: criteria.access, now: context.now) { row in
             for (index, (section, key)) in zip(runs, keys).enumerated() {
                 let heading = C.heading(of: section.run.key, grouping: grouping, in: context, writing: &row)
                 if let headingEnd = heading.validUntil { validUntil = min(validUntil, headingEnd) }

@@ -31,7 +31,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     /// Identifies one encoded response body.
     enum PageKey: Hashable {
         case list(ListCriteria<C>, revision: UInt64)
-        case row(id: String, DisplayContext, revision: UInt32)
+        case row(id: String, DisplayContext, AccessScope, revision: UInt32)
     }
 
     /// A computed list: item slots in order, the state version they reflect, and whether they
@@ -107,7 +107,7 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
         let items = (try? contents(of: result, criteria: criteria))?.items ?? []
         var formattedTotal = ""
         let (markers, _) = ServerTimings.measure("format") {
-            writeRows(display: criteria.display, now: now) { context, json in
+            writeRows(display: criteria.display, access: criteria.access, now: now) { context, json in
                 formattedTotal = context.formatting.count(items.count)
                 json.beginArray()
                 for item in items { _ = Self.writeListRow(item, version: 0, purpose: .map, in: &context, to: &json) }
@@ -127,17 +127,18 @@ package final class CollectionEngine<C: ListCollection>: Sendable {
     }
 
     /// One item's detail (its row, more fields, see `ListCollection.writeDetail`, and its version) for `display`, or `notFound`.
-    /// An item outside `access` is not found, as if it did not exist.
+    /// An item outside `access` is not found, as if it did not exist; what the row says the
+    /// reader may do follows `access`, so the page is shared per access.
     package func row(
-        id: String, display: DisplayContext, access: AccessScope = .everything, compression: PageCompression? = nil
+        id: String, display: DisplayContext, access: AccessScope, compression: PageCompression? = nil
     ) throws(ListServiceError) -> (ListPage, CacheOutcome) {
         guard let (item, revision) = state.itemAndRevision(id: id), access.admits(C.owner(of: item)) else {
             throw .notFound(C.itemName, id: id)
         }
-        let key = PageKey.row(id: id, display, revision: revision)
+        let key = PageKey.row(id: id, display, access, revision: revision)
         if let cached = sharedPage(key, now: now, compression: compression) { return (cached, .sharedHit) }
         // A row's key holds its revision, so its token never needs revoking.
-        let page = ServerTimings.measure("format") { formattedRow(item, display: display) }
+        let page = ServerTimings.measure("format") { formattedRow(item, display: display, access: access) }
         metrics.increment(.rowsFormatted)
         share(page, as: key, compression: compression)
         return (page, .miss)

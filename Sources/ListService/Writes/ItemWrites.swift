@@ -45,6 +45,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         guard let report = writes.answers.admitting(keyed, report, answered: WriteOutcome.init(replaying:)) else { return }
         let context = editContext(for: display, caller: caller)
         let engine = self.engine
+        let access = C.readScope(for: caller)
         writes.submit { batch in
             if let recorded = batch.recordedAnswer(to: keyed) { return batch.onSettled { report(WriteOutcome(replaying: recorded)) } }
             switch batch.withNextSequence(C.self, { C.makeItem(from: body, sequence: $0, context: context) }) {
@@ -52,7 +53,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
                 batch.onSettled { report(.refused(rejection)) }
             case .success(let item):
                 batch.record(C.self, .upsert(item))
-                engine.commit(.created(item), keyed: keyed, display: display, in: &batch, then: report)
+                engine.commit(.created(item), keyed: keyed, display: display, access: access, in: &batch, then: report)
             }
         }
     }
@@ -74,7 +75,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
             // that a retry gets this one.
             let isUnchanged = if case .unchanged = outcome { true } else { false }
             if Self.record(outcome, of: id, in: &batch) || (isUnchanged && keyed != nil) {
-                engine.commit(outcome, keyed: keyed, display: display, in: &batch, then: report)
+                engine.commit(outcome, keyed: keyed, display: display, access: access, in: &batch, then: report)
             } else {
                 batch.onSettled { report(outcome) }
             }
@@ -130,12 +131,12 @@ struct ItemWrites<C: EditableCollection>: Sendable {
         EditContext(now: engine.now, timeZoneIdentifier: display.timeZoneIdentifier, caller: caller)
     }
 
-    /// The outcome with the row a client gets for it: a committed item's row as every later
-    /// read serves it, an unchanged item's formatted now.
-    func answer(_ outcome: WriteOutcome<C.Item>, display: DisplayContext) -> WriteAnswer {
+    /// The outcome with the row a client of `display` who sees `access` gets for it: a committed
+    /// item's row as every later read serves it, an unchanged item's formatted now.
+    func answer(_ outcome: WriteOutcome<C.Item>, display: DisplayContext, access: AccessScope) -> WriteAnswer {
         func committedRow(_ item: C.Item) -> Result<ListPage, WriteRejection> {
             do {
-                return .success(try engine.row(id: C.id(of: item), display: display).0)
+                return .success(try engine.row(id: C.id(of: item), display: display, access: access).0)
             } catch {
                 return .failure(.notFound("\(C.itemName) with id '\(C.id(of: item))'"))  // deleted by a later write of its batch
             }
@@ -151,7 +152,7 @@ struct ItemWrites<C: EditableCollection>: Sendable {
             case .success(let row): return .updated(row: row)
             case .failure(let rejection): return .refused(rejection)
             }
-        case .unchanged(let item): return .unchanged(row: engine.formattedRow(item, display: display))
+        case .unchanged(let item): return .unchanged(row: engine.formattedRow(item, display: display, access: access))
         case .deleted: return .deleted
         case .refused(let rejection): return .refused(rejection)
         case .answered(let answer, let replayed): return .recorded(answer, replayed: replayed)
@@ -161,10 +162,11 @@ struct ItemWrites<C: EditableCollection>: Sendable {
 
 extension CollectionEngine {
     /// Reports `outcome` once the batch commits. A keyed write's answer is made now, from the
-    /// item as written (the row every later read serves), and saved with the batch; the
-    /// report is that answer.
+    /// item as written (the row every later read by the writer, who sees `access`, serves), and
+    /// saved with the batch; the report is that answer.
     fileprivate func commit(
-        _ outcome: WriteOutcome<C.Item>, keyed: KeyedRequest?, display: DisplayContext, in batch: inout WriteBatch,
+        _ outcome: WriteOutcome<C.Item>, keyed: KeyedRequest?, display: DisplayContext, access: AccessScope,
+        in batch: inout WriteBatch,
         then report: @escaping @Sendable (WriteOutcome<C.Item>) -> Void
     ) {
         guard let keyed else { return batch.onCommit { committed in report(committed.map { outcome }) } }
@@ -176,7 +178,7 @@ extension CollectionEngine {
         case .unchanged(let written): (recorded, item) = (.unchanged, written)
         case .deleted, .refused, .answered: recorded = .deleted  // only a deletion comes here besides the three
         }
-        let row = item.map { formattedRow($0, display: display) }
+        let row = item.map { formattedRow($0, display: display, access: access) }
         let answer = RecordedAnswer(
             request: keyed, collection: C.name, outcome: recorded, itemID: item.map(C.id(of:)), etag: row?.etag, body: row?.body ?? [],
             recordedAt: batch.answers.now)

@@ -1,7 +1,11 @@
 /// The display row of an order: every value formatted for the client, every flag evaluated;
 /// and its detail, for a detail screen and an edit form.
 enum OrderRow {
-    static func write(_ order: Order, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases, to json: inout JSONWriter) {
+    /// The row; `mayComplete`: whether its readers may complete orders at all (their role).
+    static func write(
+        _ order: Order, mayComplete: Bool, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases,
+        to json: inout JSONWriter
+    ) {
         json.field("id", order.id)
         json.field("title", order.title)
         json.field("customerName", order.customerName)
@@ -17,7 +21,7 @@ enum OrderRow {
         }
         json.field("requiresSignature", order.requiresSignature)
         json.field("isHighValue", order.isHighValue)
-        json.field("canComplete", order.status.canComplete)
+        json.field("canComplete", mayComplete && order.status.canComplete)
         json.field("canCancel", order.status.canCancel)
     }
 

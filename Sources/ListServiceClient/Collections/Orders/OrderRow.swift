@@ -11,8 +11,8 @@ public struct OrderRow: ListRow {
     public var shippingLabel: String
     public var requiresSignature: Bool
     public var isHighValue: Bool
-    /// Whether the order's state lets it be completed, and cancelled (only a pending one moves):
-    /// show those actions where these are true.
+    /// Whether the reader may complete, and cancel, the order now (it is pending; a customer may
+    /// cancel their own but not complete it): show those actions where these are true.
     public var canComplete: Bool
     public var canCancel: Bool
     /// The item's version: send it back as `ifMatch` to change exactly what was shown.
