@@ -359,8 +359,8 @@ def check_complete_and_refusal(browser, timings):
     """A pending order offers Complete and Cancel, and completing it takes it off the pending
     page; a completed or cancelled order offers neither (the rows' `canComplete` and
     `canCancel`), though the API still refuses a forced one (409). A customer's own pending
-    order offers Cancel only; a cancel that staff's completion overtakes shows the server's
-    problem and changes nothing."""
+    order offers Cancel only, in its row and in the bulk bar once selected; a cancel that
+    staff's completion overtakes shows the server's problem and changes nothing."""
     page = browser.page()
     page.goto(f"{browser.base}/#/orders?filter=pending")
     expected = browser.rows("/orders", filter="pending", limit=50)
@@ -393,6 +393,11 @@ def check_complete_and_refusal(browser, timings):
     mine = own["items"][0]["id"]
     actions = page.eval_on_selector_all(f"li[data-id='{mine}'] button[data-action]", "buttons => buttons.map(b => b.dataset.action)")
     assert actions == ["cancel"], actions
+    # Selected, it enables only the bulk actions the row allows (its `can…` flags).
+    page.click(f"li[data-id='{mine}'] > input.select")
+    enabled = page.eval_on_selector_all("button[data-bulk]", "buttons => buttons.filter(b => !b.disabled).map(b => b.dataset.bulk)")
+    assert enabled == ["cancel"], enabled
+    page.click(f"li[data-id='{mine}'] > input.select")
 
     def completed_first(route):
         status, _ = browser.api("POST", f"/orders/{mine}/complete", headers={"Authorization": f"Bearer {tokens[staff['sub']]}"})

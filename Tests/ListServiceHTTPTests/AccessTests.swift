@@ -181,16 +181,17 @@ import Testing
     }
 
     /// An order row says what its reader may do: a customer may cancel their own pending order
-    /// but not complete it, staff may do both; the list, the detail and a write's answer agree,
+    /// but neither complete nor delete it, staff may do all three; the list, the detail and a
+    /// write's answer agree,
     /// though staff and the customer read the same order in the same locale (no shared bytes
     /// carry one's flags to the other), and each flag is what the action then answers.
     @Test func orderRows_sayWhatTheirReaderMayDo() throws {
-        func flags(_ row: [String: Any]?) -> [Bool?] { [row?["canComplete"] as? Bool, row?["canCancel"] as? Bool] }
+        func flags(_ row: [String: Any]?) -> [Bool?] { ["canComplete", "canCancel", "canDelete"].map { row?[$0] as? Bool } }
         let created = handler.send(.post, "/orders", headers: alice, json: Order.validCreateBody)
         let id = try #require(created.bodyJSON["id"] as? String)
-        #expect(flags(created.bodyJSON) == [false, true], "the answer to the customer's own create")
+        #expect(flags(created.bodyJSON) == [false, true, false], "the answer to the customer's own create")
         for _ in 0..<2 {  // the second round reads shared pages
-            for (who, expected) in [(alice, [false, true]), (staff, [true, true])] {
+            for (who, expected) in [(alice, [false, true, false]), (staff, [true, true, true])] {
                 let row = (handler.send(.get, "/orders", query: [("limit", "500")], headers: who).bodyJSON["items"] as? [[String: Any]])?
                     .first { $0["id"] as? String == id }
                 #expect(flags(row) == expected)
@@ -200,10 +201,11 @@ import Testing
         #expect(handler.send(.post, "/orders/\(id)/complete", headers: alice).status == .forbidden, "as canComplete said")
         let patch = staff.merging(["Content-Type": "application/merge-patch+json"])
         let patched = handler.send(.patch, "/orders/\(id)", headers: patch, json: #"{"customerName":"Y"}"#)
-        #expect(flags(patched.bodyJSON) == [true, true], "the answer to staff's write")
+        #expect(flags(patched.bodyJSON) == [true, true, true], "the answer to staff's write")
         let cancelled = handler.send(.post, "/orders/\(id)/cancel", headers: alice)
-        #expect(cancelled.status == .ok && flags(cancelled.bodyJSON) == [false, false], "a cancelled order moves no more")
-        #expect(flags(handler.send(.get, "/orders/\(id)", headers: staff).bodyJSON) == [false, false])
+        #expect(cancelled.status == .ok && flags(cancelled.bodyJSON) == [false, false, false], "a cancelled order moves no more")
+        #expect(flags(handler.send(.get, "/orders/\(id)", headers: staff).bodyJSON) == [false, false, true], "staff may still delete it")
+        #expect(handler.send(.delete, "/orders/\(id)", headers: alice).status == .forbidden, "as canDelete said")
     }
 
     @Test func tasks_byOwner_peopleAndImport_byRole() {

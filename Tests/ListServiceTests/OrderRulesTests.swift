@@ -138,14 +138,16 @@ import Testing
         #expect(status.canComplete == (status == .pending) && status.canCancel == (status == .pending))
     }
 
-    /// A row's `canComplete` reads the rule per access, the writes per caller: they agree for
-    /// every kind of caller.
-    @Test func completes_perAccess_isTheWritesRule() {
+    /// A row's `canComplete` and `canDelete` read the rules per access, the writes per caller:
+    /// they agree for every kind of caller.
+    @Test func completesAndDeletes_perAccess_areTheWritesRules() {
         let callers: [Caller] = [.anonymous] + Identity.Role.allCases.map { .identified(Identity(subject: "c-0001", role: $0)) }
         let order = Order.make(status: .pending)
         for caller in callers {
             let mayWrite = Orders.editRefusal(.action("complete"), on: order, by: caller) == nil
             #expect(Orders.completes(in: Orders.readScope(for: caller)) == mayWrite, "\(caller)")
+            let mayDelete = Orders.editRefusal(.delete, on: order, by: caller) == nil
+            #expect(Orders.deletes(in: Orders.readScope(for: caller)) == mayDelete, "\(caller)")
             #expect(Orders.editRefusal(.action("cancel"), on: order, by: caller) == nil, "\(caller) may cancel what they see")
         }
     }

@@ -102,6 +102,7 @@ import Testing
         let pendingRow = (pending["items"] as? [[String: Any]])?.first
         #expect(pendingRow?["statusLabel"] as? String == "Pending")
         #expect(pendingRow?["canComplete"] as? Bool == true && pendingRow?["canCancel"] as? Bool == true)
+        #expect(pendingRow?["canDelete"] as? Bool == true, "a reader who sees every order may delete one")
         let (german, _) = try list("q=zoe", service: makeService(orders: orders), acceptLanguage: "de-DE")
         let germanRow = (german["items"] as? [[String: Any]])?.first
         #expect(germanRow?["formattedTotal"] as? String == "99,99\u{00A0}$")

@@ -1,13 +1,14 @@
 // Rows selected for an action on many at once: a checkbox per row (shift-click selects a
-// range), "Select all on page", and a bar of the list's bulk actions; each refused row shows
-// why, the others leave the selection once done.
+// range), "Select all on page", and a bar of the list's bulk actions, each enabled while a
+// selected row allows it (its `can…` flag, where rows carry one); each refused row shows why,
+// the others leave the selection once done.
 import { send } from './api.js';
 import { h } from './view.js';
 
 export class Selection {
   /** `actions`: [name, label] pairs of `POST {path}/actions/{name}`; `tell(message, kind)` reports. */
   constructor(rows, path, actions, tell) {
-    Object.assign(this, { rows, path, tell, selected: new Set(), versions: new Map(), last: null });
+    Object.assign(this, { rows, path, tell, selected: new Set(), versions: new Map(), shown: new Map(), last: null });
     this.all = h('input', { type: 'checkbox', onchange: () => this.selectPage(this.all.checked) });
     this.count = h('span.selected-count', { 'aria-live': 'polite' });
     this.buttons = actions.map(([action, label]) => h('button.action', {
@@ -20,6 +21,7 @@ export class Selection {
   /** Puts the row's checkbox in its node (rendered anew on every change). */
   decorate(node, row) {
     this.versions.set(row.id, row.version);
+    this.shown.set(row.id, row);
     const box = h('input.select', { type: 'checkbox', 'aria-label': `Select ${row.title ?? row.name ?? row.id}` });
     box.checked = this.selected.has(row.id);
     box.addEventListener('click', (event) => this.toggle(row.id, box.checked, event.shiftKey));
@@ -53,7 +55,10 @@ export class Selection {
   refresh() {
     const ids = this.pageIDs();
     this.count.textContent = this.selected.size ? `${this.selected.size} selected` : '';
-    for (const button of this.buttons) button.disabled = this.selected.size === 0;
+    for (const button of this.buttons) {
+      const flag = `can${button.dataset.bulk[0].toUpperCase()}${button.dataset.bulk.slice(1)}`;
+      button.disabled = ![...this.selected].some((id) => this.shown.get(id)?.[flag] !== false);
+    }
     this.all.checked = ids.length > 0 && ids.every((id) => this.selected.has(id));
   }
 

@@ -1,9 +1,10 @@
 /// The display row of an order: every value formatted for the client, every flag evaluated;
 /// and its detail, for a detail screen and an edit form.
 enum OrderRow {
-    /// The row; `mayComplete`: whether its readers may complete orders at all (their role).
+    /// The row; `mayComplete`, `mayDelete`: whether its readers may complete, and delete, orders
+    /// at all (their role).
     static func write(
-        _ order: Order, mayComplete: Bool, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases,
+        _ order: Order, mayComplete: Bool, mayDelete: Bool, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases,
         to json: inout JSONWriter
     ) {
         json.field("id", order.id)
@@ -23,6 +24,7 @@ enum OrderRow {
         json.field("isHighValue", order.isHighValue)
         json.field("canComplete", mayComplete && order.status.canComplete)
         json.field("canCancel", order.status.canCancel)
+        json.field("canDelete", mayDelete)
     }
 
     /// Beyond the row: the items with their prices, the shipping address (as fields and as

@@ -6,6 +6,10 @@ extension Orders {
     /// of `editRefusal` as a list's readers share it: an order row's `canComplete` follows it.
     package static func completes(in access: AccessScope) -> Bool { access == .everything }
 
+    /// Whether readers of `access` may delete orders: staff and above (`editRefusal`); an order
+    /// row's `canDelete` follows it.
+    package static func deletes(in access: AccessScope) -> Bool { access == .everything }
+
     /// Customers cancel their own pending orders and change their own shipping address;
     /// completing, other changes and deleting are for staff.
     package static func editRefusal(_ edit: ItemEdit, on order: Order, by caller: Caller) -> WriteRejection? {

@@ -86,7 +86,8 @@ package enum Orders: ListCollection {
 
     package static func writeRow(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
         OrderRow.write(
-            order, mayComplete: completes(in: context.access), formatting: &context.formatting, phrases: context.phrases, to: &json)
+            order, mayComplete: completes(in: context.access), mayDelete: deletes(in: context.access), formatting: &context.formatting,
+            phrases: context.phrases, to: &json)
     }
 
     package static func writeDetail(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {

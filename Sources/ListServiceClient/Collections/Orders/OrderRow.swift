@@ -11,10 +11,12 @@ public struct OrderRow: ListRow {
     public var shippingLabel: String
     public var requiresSignature: Bool
     public var isHighValue: Bool
-    /// Whether the reader may complete, and cancel, the order now (it is pending; a customer may
-    /// cancel their own but not complete it): show those actions where these are true.
+    /// Whether the reader may complete, cancel, and delete the order now (only a pending order
+    /// moves; a customer may cancel their own but neither complete nor delete it): show those
+    /// actions where these are true.
     public var canComplete: Bool
     public var canCancel: Bool
+    public var canDelete: Bool
     /// The item's version: send it back as `ifMatch` to change exactly what was shown.
     public var version: String
     /// The section the row is in, in a grouped list.
