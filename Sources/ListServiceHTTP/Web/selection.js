@@ -8,7 +8,8 @@ import { h } from './view.js';
 export class Selection {
   /** `actions`: [name, label] pairs of `POST {path}/actions/{name}`; `tell(message, kind)` reports. */
   constructor(rows, path, actions, tell) {
-    Object.assign(this, { rows, path, tell, selected: new Set(), versions: new Map(), shown: new Map(), last: null });
+    // `shown`: each row as last shown, by id (its version for If-Match, its `can…` flags).
+    Object.assign(this, { rows, path, tell, selected: new Set(), shown: new Map(), last: null });
     this.all = h('input', { type: 'checkbox', onchange: () => this.selectPage(this.all.checked) });
     this.count = h('span.selected-count', { 'aria-live': 'polite' });
     this.buttons = actions.map(([action, label]) => h('button.action', {
@@ -20,7 +21,6 @@ export class Selection {
 
   /** Puts the row's checkbox in its node (rendered anew on every change). */
   decorate(node, row) {
-    this.versions.set(row.id, row.version);
     this.shown.set(row.id, row);
     const box = h('input.select', { type: 'checkbox', 'aria-label': `Select ${row.title ?? row.name ?? row.id}` });
     box.checked = this.selected.has(row.id);
@@ -64,7 +64,7 @@ export class Selection {
 
   async run(action, label) {
     if (action === 'delete' && !confirm(`Delete ${this.selected.size} selected?`)) return;
-    const items = [...this.selected].slice(0, 500).map((id) => ({ id, ifMatch: this.versions.get(id) }));
+    const items = [...this.selected].slice(0, 500).map((id) => ({ id, ifMatch: this.shown.get(id)?.version }));
     let answer;
     try {
       answer = await send('POST', `${this.path}/actions/${action}`, { body: { items } });
