@@ -181,10 +181,10 @@ import Testing
     }
 
     /// An order row says what its reader may do: a customer may cancel their own pending order
-    /// but neither complete nor delete it, staff may do all three; the list, the detail and a
-    /// write's answer agree,
-    /// though staff and the customer read the same order in the same locale (no shared bytes
-    /// carry one's flags to the other), and each flag is what the action then answers.
+    /// but neither complete nor delete it, staff may do all three. The list, the detail and a
+    /// write's answer agree, though staff and the customer read the same order in the same
+    /// locale (no shared bytes carry one's flags to the other), and each flag is what the action
+    /// then answers.
     @Test func orderRows_sayWhatTheirReaderMayDo() throws {
         func flags(_ row: [String: Any]?) -> [Bool?] { ["canComplete", "canCancel", "canDelete"].map { row?[$0] as? Bool } }
         let created = handler.send(.post, "/orders", headers: alice, json: Order.validCreateBody)

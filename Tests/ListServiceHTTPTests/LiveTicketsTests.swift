@@ -30,7 +30,7 @@ import Testing
         #expect(tickets.redeem(issued[0], now: start.addingTimeInterval(5)) == nil)
         #expect(tickets.redeem(issued[1], now: start.addingTimeInterval(5)) == nil)
         #expect(tickets.redeem(issued[4], now: start.addingTimeInterval(5)) == alice)
-        // Two left (issued at 2 and 3 s); a ticket issued when both expired leaves it alone.
+        // Two are left (issued at 2 and 3 s); once both have expired, a new ticket is the only one.
         let later = tickets.issue(for: alice, now: start.addingTimeInterval(3 + LiveTickets.lifetime)).ticket
         #expect(tickets.count == 1)
         #expect(tickets.redeem(later, now: start.addingTimeInterval(4 + LiveTickets.lifetime)) == alice)
