@@ -124,7 +124,7 @@ import Testing
     @Test(arguments: OrderStatus.allCases)
     func statusActions_flagsAgreeWithWhatTheActionsDo(status: OrderStatus) throws {
         let order = Order.make(status: status)
-        let actions = [("complete", status.canComplete, OrderStatus.completed), ("cancel", status.canCancel, .cancelled)]
+        let actions = [("complete", status.isOpen, OrderStatus.completed), ("cancel", status.isOpen, .cancelled)]
         for (action, isAllowed, target) in actions {
             switch Orders.perform(action, on: order) {
             case .success(let changed):
@@ -135,19 +135,19 @@ import Testing
                 #expect(status != .pending)
             }
         }
-        #expect(status.canComplete == (status == .pending) && status.canCancel == (status == .pending))
+        #expect(status.isOpen == (status == .pending))
     }
 
-    /// A row's `canComplete` and `canDelete` read the rules per access, the writes per caller:
+    /// A row's `canComplete` and `canDelete` read the rule per access, the writes per caller:
     /// they agree for every kind of caller.
     @Test func completesAndDeletes_perAccess_areTheWritesRules() {
         let callers: [Caller] = [.anonymous] + Identity.Role.allCases.map { .identified(Identity(subject: "c-0001", role: $0)) }
         let order = Order.make(status: .pending)
         for caller in callers {
             let mayWrite = Orders.editRefusal(.action("complete"), on: order, by: caller) == nil
-            #expect(Orders.completes(in: Orders.readScope(for: caller)) == mayWrite, "\(caller)")
+            #expect(Orders.manages(in: Orders.readScope(for: caller)) == mayWrite, "\(caller)")
             let mayDelete = Orders.editRefusal(.delete, on: order, by: caller) == nil
-            #expect(Orders.deletes(in: Orders.readScope(for: caller)) == mayDelete, "\(caller)")
+            #expect(Orders.manages(in: Orders.readScope(for: caller)) == mayDelete, "\(caller)")
             #expect(Orders.editRefusal(.action("cancel"), on: order, by: caller) == nil, "\(caller) may cancel what they see")
         }
     }

@@ -68,12 +68,9 @@ package struct Order: Sendable, Equatable {
 package enum OrderStatus: String, Sendable, CaseIterable {
     case pending, completed, cancelled
 
-    /// Whether an order in this status can be completed: only a pending one moves (a completed
-    /// one completed again stays as it is; a cancelled one cannot be).
-    package var canComplete: Bool { self == .pending }
-
-    /// Whether an order in this status can be cancelled: only a pending one moves.
-    package var canCancel: Bool { self == .pending }
+    /// Whether an order in this status can still be completed or cancelled: only a pending one
+    /// moves (the same action again leaves a moved one as it is; the other is a conflict).
+    package var isOpen: Bool { self == .pending }
 
     /// Its place in a list by status: pending 0, completed 1, cancelled 2.
     package var rank: Int {

@@ -1,11 +1,9 @@
 /// The display row of an order: every value formatted for the client, every flag evaluated;
 /// and its detail, for a detail screen and an edit form.
 enum OrderRow {
-    /// The row; `mayComplete`, `mayDelete`: whether its readers may complete, and delete, orders
-    /// at all (their role).
+    /// The row; `managed`: whether its readers manage orders (complete and delete any: their role).
     static func write(
-        _ order: Order, mayComplete: Bool, mayDelete: Bool, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases,
-        to json: inout JSONWriter
+        _ order: Order, managed: Bool, formatting: inout DisplayFormatters.Formatting, phrases: OrderPhrases, to json: inout JSONWriter
     ) {
         json.field("id", order.id)
         json.field("title", order.title)
@@ -22,9 +20,9 @@ enum OrderRow {
         }
         json.field("requiresSignature", order.requiresSignature)
         json.field("isHighValue", order.isHighValue)
-        json.field("canComplete", mayComplete && order.status.canComplete)
-        json.field("canCancel", order.status.canCancel)
-        json.field("canDelete", mayDelete)
+        json.field("canComplete", managed && order.status.isOpen)
+        json.field("canCancel", order.status.isOpen)
+        json.field("canDelete", managed)
     }
 
     /// Beyond the row: the items with their prices, the shipping address (as fields and as

@@ -1,14 +1,11 @@
 /// Who may change which order. Customers see only their own orders (`readScope(for:)`), so
 /// every rule here is about an order the caller may see.
 extension Orders {
-    /// Whether readers of `access` may complete orders: staff and above, who see every order;
-    /// a customer, who sees their own, may cancel a pending one but not complete it. The rule
-    /// of `editRefusal` as a list's readers share it: an order row's `canComplete` follows it.
-    package static func completes(in access: AccessScope) -> Bool { access == .everything }
-
-    /// Whether readers of `access` may delete orders: staff and above (`editRefusal`); an order
-    /// row's `canDelete` follows it.
-    package static func deletes(in access: AccessScope) -> Bool { access == .everything }
+    /// Whether readers of `access` manage orders (complete and delete any): staff and above, who
+    /// see every order; a customer, who sees their own, may cancel a pending one and nothing
+    /// more. The rule of `editRefusal` as a list's readers share it: an order row's
+    /// `canComplete` and `canDelete` follow it.
+    package static func manages(in access: AccessScope) -> Bool { access == .everything }
 
     /// Customers cancel their own pending orders and change their own shipping address;
     /// completing, other changes and deleting are for staff.

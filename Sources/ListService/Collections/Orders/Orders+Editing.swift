@@ -69,17 +69,18 @@ extension Orders: EditableCollection {
     /// `complete` and `cancel`: pending orders move; doing it twice changes nothing; a
     /// completed order cannot be cancelled, nor a cancelled one completed.
     package static func perform(_ action: String, on order: Order) -> Result<Order, WriteRejection> {
-        var changed = order
+        let target: OrderStatus
         switch action {
-        case "complete" where order.status == .completed, "cancel" where order.status == .cancelled: return .success(order)
-        case "complete":
-            guard order.status.canComplete else { return .failure(.conflict("A cancelled order cannot be completed.")) }
-            changed.status = .completed
-        case "cancel":
-            guard order.status.canCancel else { return .failure(.conflict("A completed order cannot be cancelled.")) }
-            changed.status = .cancelled
+        case "complete": target = .completed
+        case "cancel": target = .cancelled
         default: return .failure(.notFound("action '\(action)'"))
         }
+        guard order.status != target else { return .success(order) }
+        guard order.status.isOpen else {
+            return .failure(.conflict("A \(order.status.rawValue) order cannot be \(target.rawValue)."))
+        }
+        var changed = order
+        changed.status = target
         return .success(changed)
     }
 

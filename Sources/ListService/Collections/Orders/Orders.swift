@@ -85,9 +85,7 @@ package enum Orders: ListCollection {
     package static let translations = OrderPhrases.translations
 
     package static func writeRow(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
-        OrderRow.write(
-            order, mayComplete: completes(in: context.access), mayDelete: deletes(in: context.access), formatting: &context.formatting,
-            phrases: context.phrases, to: &json)
+        OrderRow.write(order, managed: manages(in: context.access), formatting: &context.formatting, phrases: context.phrases, to: &json)
     }
 
     package static func writeDetail(_ order: Order, in context: inout RowContext<OrderPhrases>, to json: inout JSONWriter) {
