@@ -109,6 +109,13 @@ def ids(body):
     return [item["id"] for item in body["items"]]
 
 
+def bearer(browser, who):
+    """The Authorization header of a demo token for `who` (an identity of /auth/demo)."""
+    status, answer = browser.api("POST", "/auth/demo", {"sub": who["sub"], "role": who["role"]})
+    assert status == 200, status
+    return {"Authorization": f"Bearer {answer['token']}"}
+
+
 def check_orders_match_api(browser, timings):
     page = browser.page()
     page.goto(f"{browser.base}/#/orders?filter=pending")
@@ -383,8 +390,7 @@ def check_complete_and_refusal(browser, timings):
     _, demo = browser.api("GET", "/auth/demo")
     customer = next(who for who in demo["identities"] if who["role"] == "customer")
     staff = next(who for who in demo["identities"] if who["role"] == "staff")
-    tokens = {who["sub"]: browser.api("POST", "/auth/demo", {"sub": who["sub"], "role": who["role"]})[1]["token"] for who in (customer, staff)}
-    own = browser.api("GET", "/orders?filter=pending&limit=50", headers={"Authorization": f"Bearer {tokens[customer['sub']]}"})[1]
+    own = browser.api("GET", "/orders?filter=pending&limit=50", headers=bearer(browser, customer))[1]
     page = browser.page()
     page.goto(f"{browser.base}/#/orders?filter=pending")
     wait_rows(page, ids(browser.rows("/orders", filter="pending", limit=50)))
@@ -400,7 +406,7 @@ def check_complete_and_refusal(browser, timings):
     page.click(f"li[data-id='{mine}'] > input.select")
 
     def completed_first(route):
-        status, _ = browser.api("POST", f"/orders/{mine}/complete", headers={"Authorization": f"Bearer {tokens[staff['sub']]}"})
+        status, _ = browser.api("POST", f"/orders/{mine}/complete", headers=bearer(browser, staff))
         assert status == 200, status
         route.continue_()
 
@@ -656,14 +662,9 @@ def check_signed_in_customers_and_staff(browser, timings):
     first, second, staff = demo["identities"][0], demo["identities"][1], demo["identities"][3]
     assert (first["role"], second["role"], staff["role"]) == ("customer", "customer", "staff"), demo
 
-    def token(who):
-        status, answer = browser.api("POST", "/auth/demo", {"sub": who["sub"], "role": who["role"]})
-        assert status == 200, status
-        return {"Authorization": f"Bearer {answer['token']}"}
-
     def rows_as(who, **params):
         query = urllib.parse.urlencode({"locale": LOCALE, "tz": ZONE, "limit": 50, **params})
-        status, body = browser.api("GET", f"/orders?{query}", headers=token(who))
+        status, body = browser.api("GET", f"/orders?{query}", headers=bearer(browser, who))
         assert status == 200, status
         return body
 
@@ -686,7 +687,7 @@ def check_signed_in_customers_and_staff(browser, timings):
     # page (and staff's), and no event at all on the second customer's.
     target = rows_as(first, filter="pending")["items"][0]["id"]
     before = pages[second["sub"]].evaluate("() => performance.getEntriesByName('listservice:patch').length")
-    status, _ = browser.api("POST", f"/orders/{target}/complete", headers=token(staff))
+    status, _ = browser.api("POST", f"/orders/{target}/complete", headers=bearer(browser, staff))
     assert status == 200, status
     written = time.monotonic()
     for who in (first, staff):
@@ -699,7 +700,7 @@ def check_signed_in_customers_and_staff(browser, timings):
     # Signing out shows everything again; a token handed over in the address signs a page in.
     sign_in(pages[first["sub"]], None)
     wait_rows(pages[first["sub"]], ids(browser.rows("/orders", filter="pending", limit=50)))
-    handed = token(second)["Authorization"].removeprefix("Bearer ")
+    handed = bearer(browser, second)["Authorization"].removeprefix("Bearer ")
     page = browser.page()
     page.goto(f"{browser.base}/#/orders?filter=pending&token={handed}")
     wait_rows(page, ids(rows_as(second, filter="pending")))
