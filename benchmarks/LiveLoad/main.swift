@@ -169,11 +169,14 @@ func record(_ block: UnsafeRawBufferPointer, stream: Stream, received: Double) {
             digit += 1
         }
         samples.deltas += 1
-        samples.latencies.append(received - value)
-        samples.lastByCommit[Int(value), default: 0] = max(samples.lastByCommit[Int(value), default: 0], received - value)
+        let latency = received - value
+        samples.latencies.append(latency)
+        raise(&samples.lastByCommit[Int(value), default: 0], to: latency)  // one lookup, changed in place
     default: break
     }
 }
+
+func raise(_ value: inout Double, to floor: Double) { value = max(value, floor) }
 
 /// Where `needle` first occurs in the bytes from `start` up to `end` (`memchr` for its first
 /// byte, then `memcmp`).
