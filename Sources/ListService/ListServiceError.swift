@@ -4,6 +4,8 @@ package struct ListServiceError: Error, Sendable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
         case invalidParameter
         case notFound
+        /// No representation the request's `Accept` takes (406).
+        case notAcceptable
     }
 
     package let kind: Kind
@@ -35,6 +37,15 @@ package struct ListServiceError: Error, Sendable, CustomStringConvertible {
         ListServiceError(
             kind: .invalidParameter, code: "invalid-parameter", detail: detail, parameter: first, allowedValues: nil,
             parameters: [first, second])
+    }
+
+    /// `Accept` takes none of the media types an export is `offered` in; the parameter `choice` picks one in the URL.
+    package static func notAcceptable(offered: [String], choice: String) -> ListServiceError {
+        ListServiceError(
+            kind: .notAcceptable, code: "not-acceptable",
+            detail: "An export is written as \(offered.joined(separator: " or ")), and Accept takes neither; "
+                + "accept one, or choose it with '\(choice)'.",
+            parameter: "Accept", allowedValues: offered)
     }
 
     /// `around` named an item the list does not hold (or the caller may not see).

@@ -15,6 +15,7 @@ extension ListServiceError {
         switch kind {
         case .invalidParameter: status = .badRequest
         case .notFound: status = .notFound
+        case .notAcceptable: status = .notAcceptable
         }
         return HTTPError(status, code: code, detail: detail, parameter: parameter, extensions: extensions)
     }

@@ -26,7 +26,8 @@ enum ExportRoutes {
                 "Content-Type": export.contentType,
                 "Content-Disposition": "attachment; filename=\"\(export.filename)\"",
                 "Cache-Control": "private, no-store",
-                "Vary": "Accept-Encoding",
+                // The file's format, language and coding follow these request headers.
+                "Vary": "Accept, Accept-Encoding, Accept-Language",
             ]
             let gzip = AcceptEncoding.acceptsGzip(request.headers)
             if gzip { headers.add(name: "Content-Encoding", value: "gzip") }

@@ -7,7 +7,8 @@ import Testing
 @testable import ListServiceHTTP
 
 /// `GET /{name}/export` at the front door: the file's head, at most four at once (a fifth is a
-/// 503 with `Retry-After` until one ends), and gzip made as the file streams.
+/// 503 with `Retry-After` until one ends; a refused one, 400 or 406, takes no place), and gzip
+/// made as the file streams.
 @Suite struct ExportRouteTests {
     @Test func aFilesHeadNamesItsTypeAndName_andAFifthAtOnceWaits() throws {
         let handler = ServiceRoutes.makeHandler(
@@ -21,7 +22,7 @@ import Testing
                 Issue.record("an export is a download")
                 continue
             }
-            #expect(response.headers["Content-Encoding"] == "gzip" && response.headers["Vary"] == "Accept-Encoding")
+            #expect(response.headers["Content-Encoding"] == "gzip" && response.headers["Vary"] == "Accept, Accept-Encoding, Accept-Language")
             #expect(response.headers["Cache-Control"] == "private, no-store")
             let name = accept == "application/x-ndjson" ? "ndjson" : "csv"
             #expect(response.headers["Content-Disposition"] == "attachment; filename=\"orders-2026-11-20.\(name)\"")
@@ -36,6 +37,13 @@ import Testing
         // A refused export takes no place.
         running.removeAll()
         for _ in 0..<6 { #expect(handler.send(.get, "/orders/export", query: [("format", "xml")]).status == .badRequest) }
+        for _ in 0..<6 {
+            let refused = handler.send(.get, "/orders/export", headers: ["Accept": "application/xml"])
+            #expect(refused.status == .notAcceptable && refused.headers["Content-Type"] == "application/problem+json")
+            let problem = json(refused.bodyBytes ?? [])
+            #expect(problem["code"] as? String == "not-acceptable" && problem["parameter"] as? String == "Accept")
+            #expect(problem["allowed"] as? [String] == ["text/csv", "application/x-ndjson"])
+        }
         #expect(handler.send(.get, "/users/export").status == .ok)
     }
 

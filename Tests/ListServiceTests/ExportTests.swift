@@ -278,6 +278,8 @@ import Testing
         #expect(try ExportFormat(parameters: [("raw", "1")], accept: nil) == .csv(raw: true))
         #expect(try ExportFormat(parameters: [("format", "ndjson")], accept: nil) == .ndjson)
         #expect(throws: ListServiceError.self) { try ExportFormat(parameters: [("format", "xlsx")], accept: nil) }
+        // `raw=1` names CSV whatever `Accept` prefers.
+        #expect(try ExportFormat(parameters: [("raw", "1")], accept: "application/x-ndjson") == .csv(raw: true))
         do {
             _ = try ExportFormat(parameters: [("format", "ndjson"), ("raw", "1")], accept: nil)
             Issue.record("raw=1 with NDJSON was taken")
@@ -286,6 +288,37 @@ import Testing
             _ = try ExportFormat(parameters: [("raw", "true")], accept: nil)
             Issue.record("raw=true was taken")
         } catch { #expect(error.parameter == "raw" && error.allowedValues == ["0", "1"]) }
+    }
+
+    @Test func acceptWeighsEachType_byItsMostSpecificRange() throws {
+        let cases: [(accept: String, format: ExportFormat)] = [
+            ("text/csv;q=0.1, application/x-ndjson", .ndjson),  // weights, not order
+            ("application/x-ndjson;q=0.5, text/csv;q=0.5", .csv(raw: false)),  // a tie is CSV
+            ("*/*", .csv(raw: false)),
+            ("application/*;q=0.9, text/*;q=0.5", .ndjson),
+            ("*/*;q=0.8, text/csv;q=0.2", .ndjson),  // text/csv's own range, not */*
+            ("text/*;q=0, */*", .ndjson),
+            ("Application/X-NDJSON ; Q=1", .ndjson),  // names and parameters in any case
+            ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", .csv(raw: false)),  // a browser
+            ("application/x-ndjson;q=2, text/csv;q=0.1", .csv(raw: false)),  // a broken weight drops its range
+            ("nonsense, ;, /, */csv", .csv(raw: false)),  // no range left: no preference
+            ("", .csv(raw: false)),
+        ]
+        for (accept, format) in cases { #expect(try ExportFormat(parameters: [], accept: accept) == format, "Accept: \(accept)") }
+        for accept in ["application/xml", "text/csv;q=0, application/x-ndjson;q=0", "text/*;q=0.000, image/png", "*/*;q=0"] {
+            do {
+                _ = try ExportFormat(parameters: [], accept: accept)
+                Issue.record("Accept: \(accept) was taken")
+            } catch {
+                #expect(error.kind == .notAcceptable && error.parameter == "Accept", "Accept: \(accept)")
+                #expect(error.allowedValues == ["text/csv", "application/x-ndjson"])
+            }
+        }
+        // A URL that names its format is not refused for its Accept.
+        #expect(try ExportFormat(parameters: [("format", "ndjson")], accept: "application/xml") == .ndjson)
+    }
+
+    @Test func paging_belongsToLists() throws {
         // Paging belongs to lists, not files.
         #expect(throws: ListServiceError.self) { try ListCriteria<Orders>(Self.request("limit=5"), now: Self.anchor, purpose: .export) }
     }

@@ -23,6 +23,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let forbidden = HTTPStatus(code: 403, reasonPhrase: "Forbidden")
     public static let notFound = HTTPStatus(code: 404, reasonPhrase: "Not Found")
     public static let methodNotAllowed = HTTPStatus(code: 405, reasonPhrase: "Method Not Allowed")
+    public static let notAcceptable = HTTPStatus(code: 406, reasonPhrase: "Not Acceptable")
     public static let conflict = HTTPStatus(code: 409, reasonPhrase: "Conflict")
     public static let preconditionFailed = HTTPStatus(code: 412, reasonPhrase: "Precondition Failed")
     public static let contentTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")

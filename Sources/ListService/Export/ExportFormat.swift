@@ -18,29 +18,36 @@ package enum ExportFormat: Sendable, Equatable {
         case yes = "1"
     }
 
-    /// The format `format=` names, else the first of `text/csv` and `application/x-ndjson`
-    /// that `accept` lists, else CSV; `raw=1` (or `0`) picks raw CSV values. Read as every
-    /// parameter is (`ParameterReader`): each once, a bad value named with what it accepts.
+    /// The format `format=` names (or `raw=1`, which names CSV), else the one `accept` weighs
+    /// highest of `text/csv` and `application/x-ndjson` (CSV on a tie, or without `Accept`); an
+    /// `Accept` that takes neither is `notAcceptable`. Read as every parameter is
+    /// (`ParameterReader`): each once, a bad value named with what it accepts.
     package init(parameters: [(name: String, value: String)], accept: String?) throws(ListServiceError) {
         let reader = try ParameterReader(parameters.filter { Self.parameters.contains($0.name) }, allowed: Self.parameters)
         let isRaw = try reader.choice("raw", default: RawValues.no) == .yes
         switch try reader.choice("format") as FileKind? {
         case .csv?: self = .csv(raw: isRaw)
         case .ndjson?: self = .ndjson
-        case nil:
-            let accept = accept?.lowercased() ?? ""
-            let prefersNDJSON: Bool
-            switch (accept.range(of: "text/csv")?.lowerBound, accept.range(of: "application/x-ndjson")?.lowerBound) {
-            case (let csv?, let ndjson?): prefersNDJSON = ndjson < csv
-            case (nil, _?): prefersNDJSON = true
-            default: prefersNDJSON = false
-            }
-            self = prefersNDJSON && !isRaw ? .ndjson : .csv(raw: isRaw)
+        case nil where isRaw: self = .csv(raw: true)
+        case nil: self = try Self.negotiated(accept ?? "")
         }
         if self == .ndjson && isRaw {
             throw .conflictingParameters("raw", "format", "raw=1 is a CSV variant; NDJSON rows are the list's rows.")
         }
     }
+
+    /// The file `accept` weighs highest.
+    private static func negotiated(_ accept: String) throws(ListServiceError) -> ExportFormat {
+        let accepted = AcceptedMediaTypes(accept)
+        guard !accepted.isEmpty else { return .csv(raw: false) }
+        let csv = accepted.quality(of: "text", "csv")
+        let ndjson = accepted.quality(of: "application", "x-ndjson")
+        guard max(csv, ndjson) > 0 else { throw .notAcceptable(offered: Self.mediaTypes, choice: "format") }
+        return ndjson > csv ? .ndjson : .csv(raw: false)
+    }
+
+    /// The media types an export is written in.
+    static let mediaTypes = ["text/csv", "application/x-ndjson"]
 
     /// The media type of the file.
     package var contentType: String {
