@@ -22,7 +22,8 @@ import Testing
                 Issue.record("an export is a download")
                 continue
             }
-            #expect(response.headers["Content-Encoding"] == "gzip" && response.headers["Vary"] == "Accept, Accept-Encoding, Accept-Language")
+            #expect(response.headers["Content-Encoding"] == "gzip")
+            #expect(response.headers["Vary"] == "Accept, Accept-Encoding, Accept-Language")
             #expect(response.headers["Cache-Control"] == "private, no-store")
             let name = accept == "application/x-ndjson" ? "ndjson" : "csv"
             #expect(response.headers["Content-Disposition"] == "attachment; filename=\"orders-2026-11-20.\(name)\"")
