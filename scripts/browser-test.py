@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The web front end in a real browser: Debian's Chromium, headless, driven by Playwright from
 PyPI (pointed at the system Chromium; no browser download). Starts the server on its embedded
-data, checks each screen against the API, writes screenshots, and prints the timings measured
-in the page (Performance API). Exits 1 when a check fails.
+data, checks each screen against the API and with axe-core (accessibility), writes screenshots,
+and prints the timings measured in the page (Performance API). Exits 1 when a check fails.
 
     scripts/browser-test.py [--binary .build/debug/server] [--shots docs/screenshots]
 """
 import argparse
 import csv
 import datetime
+import importlib.resources
 import io
 import json
 import re
@@ -37,8 +38,9 @@ class Browser:
         self.problems = []
         self.expected_refusals = set()  # statuses a check provokes on purpose
 
-    def page(self, width=1280, height=800, locale=LOCALE, zone=ZONE):
-        context = self.chromium.new_context(viewport={"width": width, "height": height}, locale=locale, timezone_id=zone)
+    def page(self, width=1280, height=800, locale=LOCALE, zone=ZONE, color_scheme="light"):
+        context = self.chromium.new_context(viewport={"width": width, "height": height}, locale=locale, timezone_id=zone,
+                                            color_scheme=color_scheme)
         page = context.new_page()
         page.on("console", lambda m: m.type in ("error", "warning") and not self.is_expected(m.text)
                 and self.problems.append(f"console {m.type}: {m.text}"))
@@ -480,7 +482,7 @@ def check_quakes_list_and_map(browser, timings):
     other = next(id for id in reversed(map_ids) if id != chosen)
     page.dispatch_event(f"svg.map circle.marker[data-id='{other}']", "click")
     page.wait_for_selector(f"ol.rows > li.selected[data-id='{other}']", timeout=2000)
-    page.focus(f"ol.rows > li[data-id='{chosen}']")
+    page.focus(f"ol.rows > li[data-id='{chosen}'] button.pick")
     page.keyboard.press("Enter")
     page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
     # Another day, by magnitude: list and map follow, the day in the URL.
@@ -574,6 +576,35 @@ def check_export_download(browser, timings):
         lines = [json.loads(line) for line in file.read().splitlines()]
     assert lines == everything["items"], "the NDJSON file is not the list's rows"
     page.context.close()
+
+
+AXE = importlib.resources.files("axe_playwright_python").joinpath("axe.min.js").read_text()
+
+
+def axe_violations(page):
+    """What axe-core (WCAG 2.x A and AA, and its best practices) finds wrong on the page as it is now."""
+    page.evaluate(AXE)
+    return page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations.map(v =>
+        `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))""")
+
+
+def check_accessibility(browser, timings):
+    """Every screen, light and dark, wide and narrow, passes axe-core: contrast, list and ARIA
+    structure, names and roles; and so do the open Export menu and the bulk bar over a selection."""
+    found = {}
+    for width, scheme in ((1280, "light"), (1280, "dark"), (375, "light")):
+        page = browser.page(width=width, color_scheme=scheme)
+        for screen in ("orders", "orders?group=day", "tasks", "quakes", "users"):
+            page.goto(f"{browser.base}/#/{screen}")
+            page.wait_for_selector("ol.rows > li[data-id]")
+            if screen == "orders":
+                page.click("ol.rows > li[data-id] > input.select")
+                page.click("details.export summary")
+                page.wait_for_selector("details.export a[data-export]")
+            for violation in axe_violations(page):
+                found.setdefault(violation, []).append(f"{screen} {width} {scheme}")
+        page.context.close()
+    assert not found, "\n".join(f"{violation} [{', '.join(where)}]" for violation, where in found.items())
 
 
 def check_bulk_complete(browser, timings):
@@ -846,7 +877,7 @@ CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_loa
           check_deep_link_lands_on_its_row,
           check_locale_and_zone_pickers,
           check_refusal_shown_and_not_live, check_reconnects_after_a_restart, check_retries_a_refused_stream, check_signed_in_customers_and_staff,
-          check_export_download, check_bulk_complete, measure_first_rows]
+          check_export_download, check_bulk_complete, check_accessibility, measure_first_rows]
 
 
 def main():

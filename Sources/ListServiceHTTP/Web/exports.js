@@ -5,7 +5,7 @@ import { h } from './view.js';
 
 /** The menu for the list at `path`; `query()` gives its criteria and display when asked. */
 export function exportMenu(path, query) {
-  const menu = h('div.menu', { role: 'menu' });
+  const menu = h('div.menu');
   const element = h('details.export', {
     ontoggle: () => { if (element.open) fill(); },
   }, h('summary', {}, 'Export'), menu);
@@ -19,7 +19,7 @@ export function exportMenu(path, query) {
       ['ndjson', 'NDJSON', { ...criteria, format: 'ndjson' }],
     ];
     menu.replaceChildren(...files.map(([kind, label, params]) => h('a', {
-      role: 'menuitem', href: withQuery(`${path}/export`, params), download: '', 'data-export': kind,
+      href: withQuery(`${path}/export`, params), download: '', 'data-export': kind,
       onclick: (event) => { element.open = false; if (token()) { event.preventDefault(); download(event.currentTarget.href); } },
     }, label)));
   }

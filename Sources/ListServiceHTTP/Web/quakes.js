@@ -51,7 +51,7 @@ function highlight(screen, reveal = false) {
   for (const node of screen.element.querySelectorAll('[data-id]')) {
     const isSelected = node.dataset.id === selectedId;
     node.classList.toggle('selected', isSelected);
-    node.setAttribute('aria-pressed', String(isSelected));
+    (node.querySelector('button.pick') ?? node).setAttribute('aria-pressed', String(isSelected));
   }
   if (reveal) screen.element.querySelector(`li[data-id="${CSS.escape(selectedId ?? '')}"]`)?.scrollIntoView({ block: 'nearest' });
 }
@@ -60,13 +60,13 @@ const onKey = (screen, id) => (event) => {
   if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); select(screen, id); }
 };
 
+/** A row: a list item holding one toggle button (a list's items stay items to a screen reader). */
 function row(quake, screen) {
   const isSelected = quake.id === selectedId;
-  return h(`li.row.quake${isSelected ? '.selected' : ''}`, {
-    tabindex: 0, role: 'button', 'aria-pressed': String(isSelected), onclick: () => select(screen, quake.id), onkeydown: onKey(screen, quake.id),
-  },
-  h('span.magnitude', { 'data-band': quake.magnitudeBand ?? 'unknown' }, quake.formattedMagnitude),
-  h('div.main', {}, h('strong.title', {}, quake.place), h('span.meta', {}, quake.formattedTime, ' · ', quake.formattedDepth)));
+  return h(`li.row.quake${isSelected ? '.selected' : ''}`, {},
+    h('button.pick', { type: 'button', 'aria-pressed': String(isSelected), onclick: () => select(screen, quake.id) },
+      h('span.magnitude', { 'data-band': quake.magnitudeBand ?? 'unknown' }, quake.formattedMagnitude),
+      h('span.main', {}, h('strong.title', {}, quake.place), h('span.meta', {}, quake.formattedTime, ' · ', quake.formattedDepth))));
 }
 
 function marker(quake, screen) {

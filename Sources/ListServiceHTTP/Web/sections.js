@@ -76,7 +76,7 @@ export class Sections {
 }
 
 function header(section) {
-  return h('li.section-header', { role: 'none', 'data-key': section.key },
+  return h('li.section-header', { 'data-key': section.key },
     h('h3', {}, section.title, section.subtitle ? h('span.section-subtitle', {}, section.subtitle) : null),
     h('span.section-count', {}, section.formattedCount),
     section.summary ? h('span.section-summary', {}, section.summary) : null);
