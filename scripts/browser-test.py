@@ -590,7 +590,8 @@ def axe_violations(page):
 
 def check_accessibility(browser, timings):
     """Every screen, light and dark, wide and narrow, passes axe-core: contrast, list and ARIA
-    structure, names and roles; and so do the open Export menu and the bulk bar over a selection."""
+    structure, names and roles; and so do the open Export menu, the bulk bar over a selection and
+    the task form's field errors."""
     found = {}
     for width, scheme in ((1280, "light"), (1280, "dark"), (375, "light")):
         page = browser.page(width=width, color_scheme=scheme)
@@ -601,6 +602,10 @@ def check_accessibility(browser, timings):
                 page.click("ol.rows > li[data-id] > input.select")
                 page.click("details.export summary")
                 page.wait_for_selector("details.export a[data-export]")
+            if screen == "tasks":  # the form's field errors shown
+                browser.expected_refusals.add(422)
+                page.click("form.add button[type=submit]")
+                page.wait_for_function("() => document.querySelector('#task-title-error').textContent !== ''", timeout=2000)
             for violation in axe_violations(page):
                 found.setdefault(violation, []).append(f"{screen} {width} {scheme}")
         page.context.close()
