@@ -36,19 +36,16 @@ public struct ListServiceError: Error, Sendable, Equatable, CustomStringConverti
     /// The problem in `body` of an answer with `status`; a body that is not a problem keeps
     /// the status with a generic code.
     init(status: Int, body: Data, retryAfter: TimeInterval?) {
-        struct Problem: Decodable {
-            var code: String?
-            var title: String?
-            var detail: String?
-            var parameter: String?
-            var allowed: [String]?
-            var errors: [FieldError]?
-        }
-        let problem = try? JSONDecoder().decode(Problem.self, from: body)
+        let problem = try? JSONDecoder().decode(ProblemDocument.self, from: body)
+        self.init(status: status, problem: problem ?? ProblemDocument(), retryAfter: retryAfter)
+    }
+
+    /// The error `problem` describes, in an answer (or a bulk action's outcome) with `status`.
+    init(status: Int, problem: ProblemDocument, retryAfter: TimeInterval?) {
         self.init(
-            status: status, code: problem?.code ?? "http-\(status)", title: problem?.title ?? "HTTP \(status)",
-            detail: problem?.detail ?? "The service answered \(status).", parameter: problem?.parameter, allowed: problem?.allowed,
-            errors: problem?.errors ?? [], retryAfter: retryAfter)
+            status: status, code: problem.code ?? "http-\(status)", title: problem.title ?? "HTTP \(status)",
+            detail: problem.detail ?? "The service answered \(status).", parameter: problem.parameter, allowed: problem.allowed,
+            errors: problem.errors ?? [], retryAfter: retryAfter)
     }
 
     static func unreachable(_ error: any Error) -> ListServiceError {
@@ -57,6 +54,16 @@ public struct ListServiceError: Error, Sendable, Equatable, CustomStringConverti
 
     static func undecodable(_ error: any Error, path: String) -> ListServiceError {
         ListServiceError(status: 0, code: "undecodable", title: "Unexpected answer", detail: "\(path): \(error)")
+    }
+
+    /// The members of a problem document (RFC 9457) the client reads.
+    struct ProblemDocument: Decodable {
+        var code: String?
+        var title: String?
+        var detail: String?
+        var parameter: String?
+        var allowed: [String]?
+        var errors: [FieldError]?
     }
 
     /// Worth trying again later: the service could not be reached, was busy or shutting down.

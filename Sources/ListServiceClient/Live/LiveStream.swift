@@ -162,7 +162,7 @@ final class LiveStream {
         } while putAgain.contains(slot) && streamID == id && members[key] === member
         // Unwatched while its PUT was on its way (`unwatch` had nothing to delete then).
         if isOnStream, streamID == id, members[key] !== member {
-            try? await transport.sendForData("DELETE", "/live/\(id)/lists/\(key)")
+            _ = try? await transport.sendForData("DELETE", "/live/\(id)/lists/\(key)")
         }
     }
 

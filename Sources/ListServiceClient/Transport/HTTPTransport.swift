@@ -86,6 +86,14 @@ final class HTTPTransport: Sendable {
     func sendForData(
         _ method: String, _ path: String, body: (any Encodable)? = nil, headers: [String: String] = [:]
     ) async throws(ListServiceError) -> Data {
+        try await sendForAnswer(method, path, body: body, headers: headers).data
+    }
+
+    /// Sends a request as `sendForData` does, and answers its status and body: a 2xx, or a
+    /// refusal whose status is among `keeping` (one whose body says more than its problem).
+    func sendForAnswer(
+        _ method: String, _ path: String, body: (any Encodable)? = nil, headers: [String: String] = [:], keeping: Set<Int> = []
+    ) async throws(ListServiceError) -> (status: Int, data: Data) {
         let encoded: Data?
         do {
             encoded = try body.map { try JSONEncoder().encode($0) }
@@ -97,7 +105,7 @@ final class HTTPTransport: Sendable {
         var attempt = 0
         while true {
             do {
-                return try await exchange(method, path, body: encoded, headers: headers)
+                return try await exchange(method, path, body: encoded, headers: headers, keeping: keeping)
             } catch  where attempt < Self.retries && (error.code == "unreachable" || error.code == "idempotency-key-in-flight") {
                 attempt += 1
                 try? await Task.sleep(nanoseconds: UInt64(attempt) * 250_000_000)
@@ -106,9 +114,9 @@ final class HTTPTransport: Sendable {
     }
 
     /// One exchange, with the token asked again once after a 401.
-    private func exchange(_ method: String, _ path: String, body encoded: Data?, headers: [String: String]) async throws(ListServiceError)
-        -> Data
-    {
+    private func exchange(
+        _ method: String, _ path: String, body encoded: Data?, headers: [String: String], keeping: Set<Int>
+    ) async throws(ListServiceError) -> (status: Int, data: Data) {
         try await withToken { (token) throws(ListServiceError) in
             let request = self.request(method, path, token: token, headers: headers, body: encoded)
             let (data, response): (Data, URLResponse)
@@ -118,10 +126,10 @@ final class HTTPTransport: Sendable {
                 throw .unreachable(error)
             }
             guard let http = response as? HTTPURLResponse else { throw .unreachable(URLError(.badServerResponse)) }
-            guard (200..<300).contains(http.statusCode) else {
+            guard (200..<300).contains(http.statusCode) || keeping.contains(http.statusCode) else {
                 throw ListServiceError(status: http.statusCode, body: data, retryAfter: Self.retryAfter(of: http))
             }
-            return data
+            return (http.statusCode, data)
         }
     }
 

@@ -63,6 +63,17 @@ public struct OrdersEndpoint: Sendable {
         try await transport.sendForData("DELETE", itemPath(id), headers: ifMatch(version))
     }
 
+    /// What `bulk` does to each order: `complete` and `cancel` as their single writes, `delete` removes it.
+    public enum BulkAction: String, Sendable {
+        case complete, cancel, delete
+    }
+
+    /// One action on many orders at once (up to 500): each decided as its single write would be
+    /// (its `ifMatch` included), every accepted change saved in one durable batch.
+    public func bulk(_ action: BulkAction, _ items: [BulkItem]) async throws(ListServiceError) -> BulkResult<OrderDetail> {
+        try await transport.bulk("orders", action.rawValue, items, display: display)
+    }
+
     private func itemPath(_ id: String, _ action: String = "") -> String {
         "/orders/\(id.percentEncoded)\(action)" + display.query
     }

@@ -34,5 +34,16 @@ public struct TasksEndpoint: Sendable {
         try await transport.sendForData("DELETE", itemPath(id), headers: ifMatch(version))
     }
 
+    /// What `bulk` does to each task: `archive` sets `isArchived` (as an update would), `delete` removes it.
+    public enum BulkAction: String, Sendable {
+        case archive, delete
+    }
+
+    /// One action on many tasks at once (up to 500): each decided as its single write would be
+    /// (its `ifMatch` included), every accepted change saved in one durable batch.
+    public func bulk(_ action: BulkAction, _ items: [BulkItem]) async throws(ListServiceError) -> BulkResult<TaskDetail> {
+        try await transport.bulk("tasks", action.rawValue, items, display: display)
+    }
+
     private func itemPath(_ id: String) -> String { "/tasks/\(id.percentEncoded)" + display.query }
 }

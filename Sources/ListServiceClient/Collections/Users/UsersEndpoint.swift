@@ -29,5 +29,16 @@ public struct UsersEndpoint: Sendable {
         try await transport.sendForData("DELETE", itemPath(id), headers: ifMatch(version))
     }
 
+    /// What `bulk` does to each user: `tap` as its single tap, `delete` removes it.
+    public enum BulkAction: String, Sendable {
+        case tap, delete
+    }
+
+    /// One action on many users at once (up to 500): each decided as its single write would be
+    /// (its `ifMatch` included), every accepted change saved in one durable batch.
+    public func bulk(_ action: BulkAction, _ items: [BulkItem]) async throws(ListServiceError) -> BulkResult<UserRow> {
+        try await transport.bulk("users", action.rawValue, items, display: display)
+    }
+
     private func itemPath(_ id: String, _ action: String = "") -> String { "/users/\(id.percentEncoded)\(action)" + display.query }
 }
