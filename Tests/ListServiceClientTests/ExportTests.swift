@@ -40,6 +40,8 @@ import Testing
             #expect(error.status == 400 && error.parameter == "tz")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("refused.csv").path))
-        await #expect(throws: ListServiceError.self) { try await client.export(QuakeMapQuery(), to: directory.appendingPathComponent("map")) }
+        await #expect(throws: ListServiceError.self) {
+            try await client.export(QuakeMapQuery(), to: directory.appendingPathComponent("map"))
+        }
     }
 }

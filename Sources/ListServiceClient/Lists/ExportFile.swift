@@ -31,8 +31,7 @@ extension ListServiceClient {
                 status: 0, code: "no-export", title: "No export", detail: "\(query.path) has no export; export its list instead.")
         }
         let parameters = query.parameters.filter { $0.name != "group" } + file.parameters
-        let path = query.path + "/export?" + parameters.map { "\($0.name.percentEncoded)=\($0.value.percentEncoded)" }.joined(separator: "&")
-        try await transport.download(path, to: destination)
+        try await transport.download(query.path + "/export" + encodedQuery(parameters), to: destination)
         return destination
     }
 }

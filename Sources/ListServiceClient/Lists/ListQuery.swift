@@ -53,10 +53,14 @@ extension ListQuery {
 
     /// The query string of `parameters` and `extra`, percent-encoded, with its `?`.
     func queryString(_ extra: [(name: String, value: String)] = []) -> String {
-        let all = parameters + extra
-        guard !all.isEmpty else { return "" }
-        return "?" + all.map { "\($0.name.percentEncoded)=\($0.value.percentEncoded)" }.joined(separator: "&")
+        encodedQuery(parameters + extra)
     }
+}
+
+/// The query string of `pairs`, percent-encoded, with its `?` (empty for none).
+func encodedQuery(_ pairs: [(name: String, value: String)]) -> String {
+    guard !pairs.isEmpty else { return "" }
+    return "?" + pairs.map { "\($0.name.percentEncoded)=\($0.value.percentEncoded)" }.joined(separator: "&")
 }
 
 /// Appends a parameter when it has a value.
