@@ -2,9 +2,9 @@ import Foundation
 import ListServiceClient
 import Testing
 
-/// Pages read with the client: cursors, a section's jump, a deep link, details.
+/// Pages read with the client: cursors, a section's jump, a deep link, details, the selected quake.
 @Suite struct PageTests {
-    @Test func cursorsSectionsAroundAndDetails() async throws {
+    @Test func cursorsSectionsAroundDetails_andTheSelectedQuake() async throws {
         let service = try await RunningService.start()
         let client = service.client
         let query = OrderQuery(filter: .pending, group: .day, limit: 3)
@@ -31,5 +31,19 @@ import Testing
         #expect(detail.id == target.id && detail.row == ungrouped && !detail.items.isEmpty)
         let markers = try await client.page(QuakeMapQuery())
         #expect(markers.items.count == markers.total)
+
+        // The session's selected quake, echoed by its list and its map; nil clears it.
+        let quake = try #require(markers.items.first)
+        #expect(try await client.quakes.select(quake.id) == quake.id)
+        #expect(try await client.page(QuakeQuery()).selectedId == quake.id)
+        #expect(try await client.page(QuakeMapQuery()).selectedId == quake.id)
+        #expect(try await client.quakes.select(nil) == nil)
+        #expect(try await client.page(QuakeMapQuery()).selectedId == nil)
+        do {
+            try await client.quakes.select("us-no-such-quake")
+            Issue.record("an unknown quake was selected")
+        } catch {
+            #expect(error.status == 404)
+        }
     }
 }
