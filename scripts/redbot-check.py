@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """REDbot (an independent HTTP linter, from PyPI) on the running server: /health, a list, a
-row, /openapi.yaml, / and one of the web front end's scripts. REDbot asks each URL plain and then with Accept-Encoding: gzip (its
+row, an export, /openapi.yaml, / and one of the web front end's scripts. REDbot asks each URL plain and then with Accept-Encoding: gzip (its
 content-negotiation check), and with If-None-Match. Any note at level BAD fails; WARN notes
 are printed, each fixed or explained in the README ("Caching, compression and REDbot").
 Exits 0 when nothing is BAD.
@@ -15,7 +15,7 @@ import sys
 
 from serverprocess import call, start
 
-PATHS = ["/health", "/orders?filter=pending&q=john", "/orders/o-000439", "/openapi.yaml", "/"]
+PATHS = ["/health", "/orders?filter=pending&q=john", "/orders/o-000439", "/orders/export?filter=pending&q=john", "/openapi.yaml", "/"]
 
 
 def main():
