@@ -542,6 +542,9 @@ def check_locale_and_zone_pickers(browser, timings):
     page.wait_for_function("m => JSON.stringify([...document.querySelectorAll('ol.rows > li[data-id] .meta')].map(e => e.textContent)) === JSON.stringify(m)",
                            arg=metas)
     expect_orders(page, french)
+    # The rows say which language they are in; the page around them (English) keeps its own.
+    assert page.evaluate("() => [document.documentElement.lang, document.querySelector('ol.rows').lang]") == ["en", "fr-FR"]
+    assert page.get_attribute("#locale option[value='de-DE']", "lang") == "de-DE"
     page.context.close()
 
 
@@ -595,7 +598,8 @@ def check_accessibility(browser, timings):
     found = {}
     for width, scheme in ((1280, "light"), (1280, "dark"), (375, "light")):
         page = browser.page(width=width, color_scheme=scheme)
-        for screen in ("orders", "orders?group=day", "tasks", "quakes", "users"):
+        # A day with quakes (the screen's default, today in Berlin, has none yet around midnight).
+        for screen in ("orders", "orders?group=day", "tasks", f"quakes?date={quake_day(browser)}", "users"):
             page.goto(f"{browser.base}/#/{screen}")
             page.wait_for_selector("ol.rows > li[data-id]")
             if screen == "orders":

@@ -55,7 +55,9 @@ function fillPickers() {
   localePicker.replaceChildren(...locales.map((tag) => {
     let name = tag;
     try { name = `${new Intl.DisplayNames([tag], { type: 'language' }).of(tag)} (${tag})`; } catch { /* shown as the tag */ }
-    return new Option(name, tag);
+    const option = new Option(name, tag);
+    option.lang = tag;  // each language named in itself
+    return option;
   }));
   const zones = Intl.supportedValuesOf ? Intl.supportedValuesOf('timeZone') : [];
   zonePicker.replaceChildren(...[...new Set([display.tz, 'UTC', ...zones])].map((zone) => new Option(zone.replaceAll('_', ' '), zone)));
@@ -64,7 +66,6 @@ function fillPickers() {
   const changed = (key, picker) => () => {
     display[key] = picker.value;
     localStorage.setItem(`listservice.${key}`, picker.value);
-    document.documentElement.lang = display.locale;
     current?.screen.redisplay();
   };
   localePicker.addEventListener('change', changed('locale', localePicker));
@@ -88,7 +89,6 @@ function route() {
   current.screen.show(Object.fromEntries(new URLSearchParams(query)));
 }
 
-document.documentElement.lang = display.locale;
 window.addEventListener('hashchange', route);
 route();
 // The pickers (some 400 time zones) are filled once the first list is on its way.

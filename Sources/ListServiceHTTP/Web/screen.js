@@ -160,6 +160,8 @@ export function listScreen(config, app) {
     const url = withQuery(`${config.path}/live`, screen.query({ limit, ...startAt }));
     if (url === openedWith && !force) return;
     openedWith = url;
+    // The rows are in the display's language; the page around them stays English.
+    rows.lang = app.display().locale;
     rows.setAttribute('aria-busy', 'true');
     if (list.count === 0) showState('Loading…', false);
     list.open(url);
