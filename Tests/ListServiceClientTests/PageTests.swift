@@ -32,8 +32,10 @@ import Testing
         let markers = try await client.page(QuakeMapQuery())
         #expect(markers.items.count == markers.total)
 
-        // The session's selected quake, echoed by its list and its map; nil clears it.
-        let quake = try #require(markers.items.first)
+        // The session's selected quake, echoed by its list and its map; nil clears it. A quake
+        // of yesterday (UTC): today has none yet just after midnight.
+        let yesterday = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(-86_400)).prefix(10))
+        let quake = try #require(try await client.page(QuakeMapQuery(date: yesterday)).items.first)
         #expect(try await client.quakes.select(quake.id) == quake.id)
         #expect(try await client.page(QuakeQuery()).selectedId == quake.id)
         #expect(try await client.page(QuakeMapQuery()).selectedId == quake.id)
