@@ -25,7 +25,7 @@ enum ExportRoutes {
             var headers: HTTPHeaders = [
                 "Content-Type": export.contentType,
                 "Content-Disposition": "attachment; filename=\"\(export.filename)\"",
-                "Cache-Control": "private, no-store",
+                "Cache-Control": "no-store",
                 // The file's format, language and coding follow these request headers.
                 "Vary": "Accept, Accept-Encoding, Accept-Language",
             ]

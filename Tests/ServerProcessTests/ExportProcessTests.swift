@@ -35,7 +35,7 @@ import Testing
         #expect(reply.headers["content-type"] == "text/csv; charset=utf-8; header=present")
         let disposition = try #require(reply.headers["content-disposition"])
         #expect(disposition.range(of: #"^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$"#, options: .regularExpression) != nil)
-        #expect(reply.headers["transfer-encoding"] == "chunked" && reply.headers["cache-control"] == "private, no-store")
+        #expect(reply.headers["transfer-encoding"] == "chunked" && reply.headers["cache-control"] == "no-store")
         #expect(Array(reply.body.prefix(3)) == [0xEF, 0xBB, 0xBF])
         let lines = String(decoding: reply.body.dropFirst(3), as: UTF8.self).components(separatedBy: "\r\n")
         #expect(lines.first?.hasPrefix("ID;Titel;Kunde;Status;Summe;Datum;") == true)
