@@ -10,27 +10,14 @@ package enum LocaleNegotiation {
     package static func negotiate(explicit: String?, acceptLanguage: String?) -> String {
         if let explicit { return supportedTag(explicit) ?? fallback }
         guard let acceptLanguage else { return fallback }
-        let ranges = acceptLanguage.split(separator: ",").prefix(32).enumerated().compactMap { index, element in
-            parseRange(element).map { (tag: $0.tag, quality: $0.quality, index: index) }
+        let ranges = WeightedElement.list(acceptLanguage, limit: 32).enumerated().compactMap { index, element in
+            element.value.isEmpty ? nil : (tag: String(element.value), quality: element.quality ?? 1, index: index)
         }
         let preferred = ranges.filter { $0.quality > 0 }.sorted { ($0.quality, -$0.index) > ($1.quality, -$1.index) }
         for range in preferred where range.tag != "*" {
             if let tag = supportedTag(range.tag) { return tag }
         }
         return fallback
-    }
-
-    private static func parseRange(_ element: Substring) -> (tag: String, quality: Double)? {
-        let parts = element.split(separator: ";")
-        guard let first = parts.first else { return nil }
-        let tag = first.trimmingCharacters(in: .whitespaces)
-        guard !tag.isEmpty else { return nil }
-        var quality = 1.0
-        for parameter in parts.dropFirst() {
-            let pair = parameter.trimmingCharacters(in: .whitespaces)
-            if pair.hasPrefix("q="), let value = Double(pair.dropFirst(2)), (0...1).contains(value) { quality = value }
-        }
-        return (tag, quality)
     }
 
     /// `de-de` or `de_DE` → `de-DE` when Foundation knows it (or its language alone).

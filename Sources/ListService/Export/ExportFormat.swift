@@ -40,20 +40,27 @@ package enum ExportFormat: Sendable, Equatable {
     private static func negotiated(_ accept: String) throws(ListServiceError) -> ExportFormat {
         let accepted = AcceptedMediaTypes(accept)
         guard !accepted.isEmpty else { return .csv(raw: false) }
-        let csv = accepted.quality(of: "text", "csv")
-        let ndjson = accepted.quality(of: "application", "x-ndjson")
-        guard max(csv, ndjson) > 0 else { throw .notAcceptable(offered: Self.mediaTypes, choice: "format") }
-        return ndjson > csv ? .ndjson : .csv(raw: false)
+        let (csv, ndjson) = (ExportFormat.csv(raw: false), ExportFormat.ndjson)
+        let (csvQuality, ndjsonQuality) = (accepted.quality(of: csv.mediaType), accepted.quality(of: ndjson.mediaType))
+        guard max(csvQuality, ndjsonQuality) > 0 else {
+            throw .notAcceptable(offered: [csv.mediaType, ndjson.mediaType], choice: "format")
+        }
+        return ndjsonQuality > csvQuality ? ndjson : csv
     }
 
-    /// The media types an export is written in.
-    static let mediaTypes = ["text/csv", "application/x-ndjson"]
+    /// The file's media type, without parameters.
+    var mediaType: String {
+        switch self {
+        case .csv: "text/csv"
+        case .ndjson: "application/x-ndjson"
+        }
+    }
 
-    /// The media type of the file.
+    /// The media type of the file, with its parameters.
     package var contentType: String {
         switch self {
-        case .csv: "text/csv; charset=utf-8; header=present"
-        case .ndjson: "application/x-ndjson"
+        case .csv: mediaType + "; charset=utf-8; header=present"
+        case .ndjson: mediaType
         }
     }
 
