@@ -47,11 +47,7 @@ extension HTTPTransport {
                 throw .unreachable(error)
             }
             defer { try? FileManager.default.removeItem(at: file) }
-            guard let http = response as? HTTPURLResponse else { throw .unreachable(URLError(.badServerResponse)) }
-            guard (200..<300).contains(http.statusCode) else {
-                throw ListServiceError(
-                    status: http.statusCode, body: (try? Data(contentsOf: file)) ?? Data(), retryAfter: Self.retryAfter(of: http))
-            }
+            _ = try Self.status(of: response) { (try? Data(contentsOf: file)) ?? Data() }
             do {
                 if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
                 try FileManager.default.moveItem(at: file, to: destination)

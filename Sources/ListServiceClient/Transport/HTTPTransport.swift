@@ -125,12 +125,18 @@ final class HTTPTransport: Sendable {
             } catch {
                 throw .unreachable(error)
             }
-            guard let http = response as? HTTPURLResponse else { throw .unreachable(URLError(.badServerResponse)) }
-            guard (200..<300).contains(http.statusCode) || keeping.contains(http.statusCode) else {
-                throw ListServiceError(status: http.statusCode, body: data, retryAfter: Self.retryAfter(of: http))
-            }
-            return (http.statusCode, data)
+            return (try Self.status(of: response, keeping: keeping) { data }, data)
         }
+    }
+
+    /// The status of `response`: a 2xx, or a refusal among `keeping`; any other is thrown as
+    /// its problem (the body it read from `body`).
+    static func status(of response: URLResponse, keeping: Set<Int> = [], body: () -> Data) throws(ListServiceError) -> Int {
+        guard let http = response as? HTTPURLResponse else { throw .unreachable(URLError(.badServerResponse)) }
+        guard (200..<300).contains(http.statusCode) || keeping.contains(http.statusCode) else {
+            throw ListServiceError(status: http.statusCode, body: body(), retryAfter: retryAfter(of: http))
+        }
+        return http.statusCode
     }
 
     /// A `Retry-After` in seconds (the delay form; a date is read as the time left until it).
