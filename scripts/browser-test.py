@@ -479,12 +479,26 @@ def check_quakes_list_and_map(browser, timings):
     assert page.evaluate("() => document.querySelectorAll('circle.marker.selected').length") == 1
     cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
     assert browser.api("GET", f"/quakes?limit=1&date={day}", headers={"Cookie": cookie})[1]["selectedId"] == chosen, "the selection did not reach the session"
+    # A second tab of the same session opens on the selection, then follows the first tab's
+    # choices on its stream (a `selection` event), asking for nothing.
+    tab = page.context.new_page()
+    tab.goto(f"{browser.base}/#/quakes?date={day}")
+    wait_rows(tab, ids(expected))
+    tab.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=3000)
+    asked = []
+    tab.on("request", lambda request: asked.append(request.url))
     other = next(id for id in reversed(map_ids) if id != chosen)
     page.dispatch_event(f"svg.map circle.marker[data-id='{other}']", "click")
     page.wait_for_selector(f"ol.rows > li.selected[data-id='{other}']", timeout=2000)
+    tab.wait_for_selector(f"ol.rows > li.selected[data-id='{other}'] button.pick[aria-pressed=true]", timeout=2000)
+    tab.wait_for_selector(f"svg.map circle.marker.selected[data-id='{other}']", timeout=2000)
     page.focus(f"ol.rows > li[data-id='{chosen}'] button.pick")
     page.keyboard.press("Enter")
     page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
+    tab.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
+    assert tab.evaluate("() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)") == [chosen, chosen]
+    assert asked == [], f"the second tab asked for {asked}"
+    tab.close()
     # Another day, by magnitude: list and map follow, the day in the URL.
     day = (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
     page.fill("input[type=date]", day)

@@ -126,6 +126,13 @@ package final class CollectionService: Sendable {
     /// Whether the named collection holds an item with this id.
     package func contains(id: String, in collection: String) -> Bool { engines.named(collection)?.containsItem(id: id) ?? false }
 
+    /// Sets `session`'s selected item in `collection` (nil clears it) and sends it to every
+    /// live list and map of the collection the session watches, in each of its tabs.
+    package func select(_ id: String?, in collection: String, for session: Session) {
+        session.select(id, in: collection)
+        engines.named(collection)?.selectionChanged(for: session)
+    }
+
     /// The collections whose list and map share a session's selection.
     package var namesSharingSelection: [String] { engines.all.filter(\.sharesSelection).map(\.name) }
 

@@ -31,7 +31,7 @@ enum SelectionRoute {
             }
             // Only a valid selection makes or touches a session.
             let resolution = try SessionResolution(request, store: service.sessions, now: service.now, needsSession: true)
-            resolution.session?.select(id, in: collection)
+            if let session = resolution.session { service.select(id, in: collection, for: session) }
             var json = JSONWriter()
             json.beginObject()
             json.field("collection", collection)

@@ -201,6 +201,8 @@ final class LiveList<C: ListCollection>: Sendable {
                 if let reason {
                     out += event("reset", reason: reason, for: stream, &current)
                     hub.metrics.countReset(reason)
+                } else if C.sharesSelection, let session = stream.session {
+                    out += Self.selectionEvent(session.selection(in: C.name))  // it may have changed while the client was away
                 }
                 kind = reason == nil ? .delta : .reset
             }
@@ -488,6 +490,32 @@ final class LiveList<C: ListCollection>: Sendable {
     }
 
     // MARK: sending
+
+    /// Sends `session`'s selection to its streams of this list (a `selection` event), where
+    /// the collection shares one. Read under the lock, so whichever of two quick selections
+    /// is sent last says the one the session kept; a stream skipping events for being slow
+    /// gets it in its `reset`.
+    func sendSelection(to session: Session) {
+        guard C.sharesSelection else { return }
+        current.withLock { current in
+            dropClosedStreams(&current)
+            let streams = current.streams.filter { $0.session === session && !$0.isSlow.load(ordering: .relaxed) }
+            guard !streams.isEmpty else { return }
+            let event = Self.selectionEvent(session.selection(in: C.name))
+            for stream in streams { stream.subscriber.send(event) }
+            hub.metrics.count(.selection, streams: streams.count, bytes: event.count)
+        }
+    }
+
+    /// `event: selection`, `data: {"selectedId": …}`, without an id: it changes no version,
+    /// so a client resuming after it resumes from the list's last delta.
+    private static func selectionEvent(_ id: String?) -> [UInt8] {
+        var json = JSONWriter(reservingCapacity: 48)
+        json.beginObject()
+        json.field("selectedId", id)
+        json.endObject()
+        return LiveEvent.encode("selection", id: nil, data: json.bytes)
+    }
 
     /// Hands `bytes` to every stream keeping up; a stream past the unsent limit is skipped
     /// from now on and gets a `reset` once it drains.

@@ -4,7 +4,7 @@ import Synchronization
 /// The live lists' counters for `/metrics`.
 package final class LiveMetrics: Sendable {
     package enum EventKind: String, CaseIterable, Sendable {
-        case snapshot, delta, reset, heartbeat
+        case snapshot, delta, reset, selection, heartbeat
     }
 
     package let streamsOpen = Atomic<Int>(0)

@@ -8,6 +8,8 @@ protocol AnyCollectionEngine: AnyObject, Sendable {
     var sharesSelection: Bool { get }
     var itemCount: Int { get }
     func containsItem(id: String) -> Bool
+    /// Sends `session`'s selection to its live lists and maps of this collection.
+    func selectionChanged(for session: Session)
     /// The highest sequence number among the ids of the items held.
     var highestHeldSequence: Int { get }
     /// Applies changes as storage keeps them (made by another process), in order, the last at
@@ -24,6 +26,7 @@ extension CollectionEngine: AnyCollectionEngine {
     var sharesSelection: Bool { C.sharesSelection }
     var itemCount: Int { state.count }
     func containsItem(id: String) -> Bool { state.item(id: id) != nil }
+    func selectionChanged(for session: Session) { live.selectionChanged(for: session) }
     var highestHeldSequence: Int { state.largest { C.sequence(of: C.id(of: $0)) ?? 0 } }
 
     func applyStored(_ changes: [StoredChange], at position: UInt64) throws(JSONFieldError) -> Int {

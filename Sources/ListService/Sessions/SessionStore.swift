@@ -41,7 +41,8 @@ package final class Session: Sendable {
     /// The item selected in a collection, shared by that collection's list and map.
     package func selection(in collection: String) -> String? { selections.withLock { $0[collection] } }
 
-    package func select(_ id: String?, in collection: String) { selections.withLock { $0[collection] = id } }
+    /// Sets the selection alone; `CollectionService.select` also tells the session's live lists.
+    func select(_ id: String?, in collection: String) { selections.withLock { $0[collection] = id } }
 }
 
 /// Live sessions, capped in number (least recently used evicted) and expired after an idle

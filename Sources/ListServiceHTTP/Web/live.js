@@ -105,7 +105,7 @@ class PageStream {
         else this.put(list);
       }
     }));
-    for (const kind of ['snapshot', 'reset', 'delta']) {
+    for (const kind of ['snapshot', 'reset', 'delta', 'selection']) {
       source.addEventListener(kind, mine((event) => {
         const body = JSON.parse(event.data);
         this.lists.get(body.list)?.receive(kind, body);
@@ -162,7 +162,7 @@ export class LiveList {
   /**
    * @param container the element whose children are the rows, in the window's order
    * @param options.render (row) => Element for one row (called again when a row changes)
-   * @param options.onBody (body, kind) => void for each snapshot, reset and delta
+   * @param options.onBody (body, kind) => void for each snapshot, reset, delta and selection
    * @param options.onState (state) => void: connecting, live, reconnecting, refused
    * @param options.beforeChange () => void before an event changes the rows: takes out what
    *   the screen put between them (section headers), so the container's children are the rows
@@ -187,8 +187,10 @@ export class LiveList {
     this.url = null;
   }
 
-  /** An event of this list from the stream. */
+  /** An event of this list from the stream (a `selection`, made in any tab of the session,
+   *  changes no row: only the screen hears it). */
   receive(kind, body) {
+    if (kind === 'selection') { this.onBody(body, kind); return; }
     this.beforeChange();
     if (kind === 'delta') this.patch(body);
     else this.replace(body, kind);

@@ -99,6 +99,7 @@ export function listScreen(config, app) {
       if (liveState === 'refused') showState(detail, true);
     },
     onBody: (body, kind) => {
+      if (kind === 'selection') return config.onBody?.(body, screen);  // no row changed
       if ('total' in body) ({ total, formattedTotal } = body);
       if ('nextCursor' in body) nextCursor = body.nextCursor;
       // A snapshot carries every count, a delta the ones that changed.

@@ -133,7 +133,8 @@ package final class LiveMuxStream: Sendable {
             for frame in LiveEvent.frames(in: bytes) {
                 state.seq += 1
                 out += LiveEvent.encode(frame.name, id: "\(id)-\(state.seq)", data: Self.labelled(frame.data, key: channel.key))
-                entry.history.append((state.seq, frame.id))
+                // An event without an id of its list (a selection) moves no list: nothing to resume from.
+                if !frame.id.isEmpty { entry.history.append((state.seq, frame.id)) }
             }
             if entry.history.count > hub.configuration.replayEvents {
                 entry.history.removeFirst(entry.history.count - hub.configuration.replayEvents)
