@@ -86,6 +86,7 @@ import Testing
             ("UserList", try example("get", "/users")), ("UserRow", try example("get", "/users/{id}")),
             ("QuakeList", quakes), ("QuakeRow", try #require(quakes.items.first)), ("QuakeDetail", try example("get", "/quakes/{id}")),
             ("QuakeMap", markers), ("Section", section), ("LiveSnapshot", snapshot), ("LiveDelta", delta),
+            ("LiveSelection", try JSONDecoder().decode(LiveSelection.self, from: Data(#"{"selectedId":null}"#.utf8))),
             ("ShippingAddress", ShippingAddress(street: "", city: "", postalCode: "", country: "", isResidential: false)),
         ]
         for (schema, value) in instances {

@@ -116,6 +116,36 @@ import Testing
         #expect(zip(orders.rows.dropFirst(), before).allSatisfy { $0 === $1 })
     }
 
+    /// Two clients of one session (two tabs, two devices): a quake one selects reaches the
+    /// other's live list and map, changing no row.
+    @MainActor @Test func aSelectionMadeByOneClientOfTheSession_reachesTheOthersLiveListAndMap() async throws {
+        let service = try await RunningService.start()
+        let session = UUID().uuidString.lowercased()
+        let display = Display(locale: "en-US", timeZone: "UTC")
+        let chooser = ListServiceClient(baseURL: RunningService.url(service.port), display: display, sessionID: session)
+        let watcher = ListServiceClient(baseURL: RunningService.url(service.port), display: display, sessionID: session)
+        let stranger = service.client
+        // Yesterday (UTC): today has no quakes yet just after midnight.
+        let yesterday = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(-86_400)).prefix(10))
+        let list = watcher.live(QuakeQuery(date: yesterday, limit: 20))
+        let map = watcher.live(QuakeMapQuery(date: yesterday))
+        let other = stranger.live(QuakeQuery(date: yesterday, limit: 20))
+        #expect(await eventually { list.state == .live && map.state == .live && other.state == .live && !list.rows.isEmpty })
+        #expect(list.selectedId == nil && map.selectedId == nil)
+        let rowFlags = list.rows.map { row in ObservationFlag.tracking { _ = row.row } }
+        let rowsFlag = ObservationFlag.tracking { _ = list.rows }
+        let chosen = list.rows[1].id
+        #expect(try await chooser.quakes.select(chosen) == chosen)
+        #expect(await eventually { list.selectedId == chosen && map.selectedId == chosen })
+        #expect(!rowsFlag.hasFired && rowFlags.allSatisfy { !$0.hasFired }, "a selection changes no row")
+        #expect(try await chooser.quakes.select(nil) == nil)
+        #expect(await eventually { list.selectedId == nil && map.selectedId == nil })
+        #expect(other.selectedId == nil, "another session's")
+        let later = watcher.live(QuakeQuery(date: yesterday, limit: 5))
+        #expect(try await chooser.quakes.select(chosen) == chosen)
+        #expect(await eventually { later.state == .live && later.selectedId == chosen })
+    }
+
     @MainActor @Test func loadMoreToTheEndOfAThousandRowListYieldsEveryRowOnceAndStaysLive() async throws {
         let service = try await RunningService.start()
         let client = service.client

@@ -17,6 +17,13 @@ struct LiveSnapshot<Row: ListRow>: Decodable {
     var criteria: [String: JSONValue]?
     var v: Int
     var reason: String?
+    /// The session's selection (earthquake lists and maps).
+    var selectedId: String?
+}
+
+/// A `selection`: the session's selected item, changed in one of its clients.
+struct LiveSelection: Decodable {
+    var selectedId: String?
 }
 
 /// A `delta`: what changed since the event whose `v` is `base`.

@@ -18,6 +18,10 @@ public final class LiveList<Row: ListRow> {
     /// Every section of the whole list, when it is grouped.
     public private(set) var sections: [Section] = []
     public private(set) var state: LiveState = .connecting
+    /// The session's selected item where the list's collection shares one (the earthquakes'
+    /// list and map; nil otherwise): as the snapshot said, then as each selection made in any
+    /// of the session's clients or tabs (`quakes.select`) says. Setting it changes no row.
+    public private(set) var selectedId: String?
 
     /// Called after each applied event with what it changed.
     @ObservationIgnored public var onChange: ((LiveChange<Row>) -> Void)?
@@ -99,8 +103,13 @@ public final class LiveList<Row: ListRow> {
                 }
                 kind = .delta
             case "snapshot", "reset":
-                member.window.apply(try JSONDecoder().decode(LiveSnapshot<Row>.self, from: data))
+                let snapshot = try JSONDecoder().decode(LiveSnapshot<Row>.self, from: data)
+                member.window.apply(snapshot)
+                select(snapshot.selectedId)
                 kind = event.name == "reset" ? .reset : .snapshot
+            case "selection":
+                select(try JSONDecoder().decode(LiveSelection.self, from: data).selectedId)
+                return
             default:
                 return
             }
@@ -111,6 +120,10 @@ public final class LiveList<Row: ListRow> {
         }
         rebuild(kind)
         updateState()
+    }
+
+    private func select(_ id: String?) {
+        if selectedId != id { selectedId = id }
     }
 
     fileprivate func streamChanged(to newState: LiveState, in member: WindowMember) {
