@@ -17,8 +17,8 @@ final class LiveList<C: ListCollection>: Sendable {
     let display: DisplayContext
     /// Picks the hub's executor it is brought up to date on (its display's hash, taken once).
     let executorSeed: UInt
-    private let hub: LiveHub
-    private let current: Locked<Current>
+    let hub: LiveHub
+    let current: Locked<Current>
 
     // Kept outside the generic class: types nested in it would have their metadata made
     // and looked up at run time on every refresh.
@@ -31,11 +31,11 @@ final class LiveList<C: ListCollection>: Sendable {
     typealias WindowMemo = [LiveWindowKey: LiveWindowMemo<C>]
     /// A refresh is queued: later changes need not queue another, since a refresh reads the
     /// state as it is when it runs (under load, consecutive batches then share one event).
-    private let isRefreshQueued = Atomic<Bool>(false)
+    let isRefreshQueued = Atomic<Bool>(false)
     /// When its refreshes are due (events at least the pacing's interval apart).
     let schedule = LiveSchedule()
 
-    private struct Current {
+    struct Current {
         var criteria: ListCriteria<C> {
             didSet {
                 windowKey = LiveWindowKey(criteria)
@@ -213,230 +213,6 @@ final class LiveList<C: ListCollection>: Sendable {
         }
     }
 
-    // MARK: changing
-
-    /// Marks a refresh as queued; false when one already was (the caller then queues none).
-    func queueRefresh() -> Bool { !isRefreshQueued.exchange(true, ordering: .acquiringAndReleasing) }
-
-    /// Brings the window up to date and sends what changed: a delta, a `reset` when too much
-    /// changed at once, or nothing. `at` is the commit time. `criteria` replaces the list's
-    /// (time-relative criteria expired); `reformat` formats every row again (time passed, so
-    /// labels may read differently).
-    func refresh(
-        engine: CollectionEngine<C>, at: Date, memo: inout RowMemo, windows: inout WindowMemo, criteria newCriteria: ListCriteria<C>? = nil,
-        reformat: Bool = false
-    ) {
-        isRefreshQueued.store(false, ordering: .releasing)  // changes from here on queue another
-        current.withLock { current in
-            if let newCriteria {
-                current.criteria = newCriteria
-                current.criteriaJSON = engine.criteriaJSON(newCriteria)
-            }
-            let criteria = current.criteria
-            let window =
-                engine.liveWindow(criteria, key: current.windowKey, memo: &windows)
-                ?? CollectionEngine<C>.LiveWindow(
-                    rows: [], items: [], sections: nil, total: 0, index: 0, hasMore: false, state: current.state,
-                    position: engine.state.position)
-            let last = window.hasMore ? window.rows.indices.last : nil
-            let cursorRow = last.map { RowIdentity(slot: window.rows[$0].slot, revision: window.rows[$0].revision) }
-            let nextCursor =
-                cursorRow == current.cursorRow && newCriteria == nil && window.state == current.state
-                ? current.nextCursor
-                : last.map {
-                    Self.nextCursor(after: $0, of: window, criteria: criteria, engine: engine, key: current.windowKey, windows: &windows)
-                }
-            let isSwapped = window.state != current.state
-            let previous = LivePreviousRows(current.rows)
-            let (rows, expiry) = rows(
-                of: window, before: reformat || isSwapped ? nil : previous, criteria: criteria, usesMemo: !reformat, engine: engine,
-                memo: &memo)
-            // Rows whose content changed (updates) and rows new to the window (inserts): what a delta carries.
-            var changed = Set<String>()
-            var sentRows: [String: [UInt8]] = [:]
-            for index in rows.indices {
-                let id = rows[index].id
-                if let before = previous.bytes(id: id, slot: rows[index].slot, at: index) {
-                    guard before != rows[index].bytes else { continue }
-                    changed.insert(id)
-                }
-                sentRows[id] = rows[index].bytes
-            }
-            let counts = engine.counts(for: criteria, resolved: &current.countsKey)
-            current.countsValidUntil = counts.validUntil
-            var changedCounts: [UInt8]?
-            if counts.values != current.counts {
-                let change = Self.countsChange(
-                    to: counts, from: current.counts, display: criteria.display, engine: engine, key: current.windowKey, windows: &windows)
-                changedCounts = change.members
-                current.counts = counts.values
-                current.countTexts = change.texts
-            }
-            let changedSections = window.sections.flatMap { $0.deltaMembers(since: current.sections) }
-            if let sections = window.sections { current.sections = sections }
-            let ops = Self.ops(
-                from: current.rows.map(\.id), to: rows.map(\.id), changed: changed, key: current.windowKey, windows: &windows)
-            let isTotalChanged = window.total != current.total, isCursorChanged = nextCursor != current.nextCursor
-            let position = Self.position(of: window, purpose: purpose)
-            let isPositionChanged = position != current.position
-            // Every row formatted now: their expiry is the window's; some: the earlier of theirs and the rest's.
-            if reformat {
-                current.rowsExpiry = expiry
-            } else if let expiry {
-                current.rowsExpiry = min(expiry, current.rowsExpiry ?? expiry)
-            }
-            guard
-                !ops.isEmpty || isTotalChanged || isCursorChanged || isPositionChanged || isSwapped || changedCounts != nil
-                    || changedSections != nil
-            else {
-                current.rows = rows
-                return
-            }
-            let base = current.v
-            current.rows = rows
-            if isTotalChanged { current.totalText = engine.countText(window.total, display: criteria.display) }
-            current.total = window.total
-            current.position = position
-            current.nextCursor = nextCursor
-            current.cursorRow = cursorRow
-            current.windowEnd = last.map { Self.sortPosition(of: window, at: $0, sort: criteria.sort) }
-            current.state = window.state
-            current.v = hub.version(after: current.v, at: window.position)
-            current.snapshot = nil
-            let burstLimit = max(4, (purpose == .map ? max(rows.count, previous.count) : criteria.limit) / 2)
-            if isSwapped || ops.count > burstLimit {
-                current.ring.removeAll()  // a reset cannot be replayed as ops
-                hub.metrics.countReset(.burst)
-                for stream in current.streams where !stream.isSlow.load(ordering: .relaxed) {
-                    let reset = event("reset", reason: .burst, for: stream, &current)
-                    stream.subscriber.send(reset)
-                    hub.metrics.count(.reset, streams: 1, bytes: reset.count)
-                }
-                current.lastEvent = .now
-                return
-            }
-            let delta = LiveEvent.encode(
-                "delta", token: LiveToken(epoch: epoch, v: current.v),
-                data: Self.deltaBody(
-                    v: current.v, base: base, at: at, total: window.total, formattedTotal: current.totalText,
-                    nextCursor: isCursorChanged ? .some(nextCursor) : nil,
-                    position: isPositionChanged ? position : nil, counts: changedCounts, sections: changedSections, ops: ops,
-                    sentRows: sentRows))
-            current.ring.append((base, delta))
-            if current.ring.count > hub.configuration.replayEvents {
-                current.ring.removeFirst(current.ring.count - hub.configuration.replayEvents)
-            }
-            send(delta, kind: .delta, committedAt: at, &current)
-        }
-    }
-
-    /// The window's rows: as formatted before where their item is unchanged since (`before`, by slot),
-    /// else as formatted earlier in this batch for the same display (`memo`), else formatted
-    /// now and remembered; with the earliest instant a row formatted now goes stale.
-    private func rows(
-        of window: CollectionEngine<C>.LiveWindow, before: LivePreviousRows?, criteria: ListCriteria<C>, usesMemo: Bool,
-        engine: CollectionEngine<C>, memo: inout RowMemo
-    ) -> (rows: [Row], expiry: Date?) {
-        var bytes = [[UInt8]?](repeating: nil, count: window.rows.count)
-        var missing: [Int] = []
-        for index in window.rows.indices {
-            let entry = window.rows[index]
-            if let unchanged = before?.unchangedBytes(of: entry, at: index) {
-                bytes[index] = unchanged
-            } else if usesMemo, let known = memo[rowKey(of: entry, criteria: criteria)] {
-                bytes[index] = known
-            } else {
-                missing.append(index)
-            }
-        }
-        let (formatted, expiry) = engine.liveRows(window, at: missing, criteria: criteria, now: engine.now)
-        for (index, row) in zip(missing, formatted) {
-            bytes[index] = row
-            memo[rowKey(of: window.rows[index], criteria: criteria)] = row
-        }
-        var rows: [Row] = []
-        rows.reserveCapacity(window.rows.count)
-        for index in window.rows.indices {
-            let entry = window.rows[index]
-            rows.append(
-                Row(id: entry.id, slot: entry.slot, revision: entry.revision, sectionKey: entry.sectionKey, bytes: bytes[index] ?? []))
-        }
-        return (rows, expiry)
-    }
-
-    /// The ops from `old` to `new`, as the round's memo of the window holds them when the
-    /// same (lists sharing a window had the same rows before, most often), else found now.
-    private static func ops(
-        from old: [String], to new: [String], changed: Set<String>, key: LiveWindowKey, windows: inout WindowMemo
-    ) -> [WindowOp] {
-        if let known = windows[key]?.diff, known.old == old, known.new == new, known.changed == changed { return known.ops }
-        let ops = WindowDiff.ops(from: old, to: new, changed: changed)
-        windows[key]?.diff = LiveDiffMemo(old: old, new: new, changed: changed, ops: ops)
-        return ops
-    }
-
-    /// The texts of `counts` in `display`'s locale and the members a delta writes for their
-    /// change from `previous`, as the round's memo of the window holds them when the same
-    /// (lists sharing the window in one locale), else made now.
-    private static func countsChange(
-        to counts: ListCounts, from previous: [Int], display: DisplayContext, engine: CollectionEngine<C>, key: LiveWindowKey,
-        windows: inout WindowMemo
-    ) -> (texts: [String], members: [UInt8]) {
-        let values = counts.values
-        if let known = windows[key]?.counts.first(where: {
-            $0.values == values && $0.previous == previous && $0.localeTag == display.localeTag
-        }) {
-            return (known.texts, known.members)
-        }
-        let texts = engine.countTexts(counts, display: display)
-        let members = CollectionEngine<C>.countsMembers(values: values, texts: texts, changedSince: previous)
-        windows[key]?.counts.append(
-            LiveCountsMemo(previous: previous, values: values, localeTag: display.localeTag, texts: texts, members: members))
-        return (texts, members)
-    }
-
-    /// The cursor after the window's row at `index`, as the round's memo of the window holds it
-    /// when made for that row in that state (lists sharing a window share it), else made now.
-    private static func nextCursor(
-        after index: Int, of window: CollectionEngine<C>.LiveWindow, criteria: ListCriteria<C>, engine: CollectionEngine<C>,
-        key: LiveWindowKey, windows: inout WindowMemo
-    ) -> String {
-        let row = RowIdentity(slot: window.rows[index].slot, revision: window.rows[index].revision)
-        if let memo = windows[key], memo.state == window.state, let known = memo.nextCursor, known.row == row { return known.cursor }
-        let cursor = engine.nextCursor(after: window.items[index], criteria: criteria)
-        if windows[key]?.state == window.state { windows[key]?.nextCursor = (row, cursor) }
-        return cursor
-    }
-
-    /// What names a row's formatting within one batch.
-    private func rowKey(of entry: LiveWindowRow, criteria: ListCriteria<C>) -> RowKey {
-        RowKey(
-            slot: entry.slot, revision: entry.revision, display: criteria.display, access: criteria.access, purpose: purpose,
-            sectionKey: entry.sectionKey)
-    }
-
-    /// Where the window's row at `index` sorts.
-    private static func sortPosition(of window: CollectionEngine<C>.LiveWindow, at index: Int, sort: C.SortField) -> LiveSortPosition {
-        LiveSortPosition(key: C.sortKey(of: window.items[index], by: sort), id: window.rows[index].id)
-    }
-
-    /// Where a list's window sits; a map's window is its whole list.
-    private static func position(of window: CollectionEngine<C>.LiveWindow, purpose: ListPurpose) -> PagePosition? {
-        purpose == .list ? PagePosition(index: window.index, rows: window.rows.count, total: window.total) : nil
-    }
-
-    /// A slow stream drained: it gets the window as it is now, then events again.
-    func recover(_ stream: LiveStream) {
-        current.withLock { current in
-            guard stream.subscriber.isOpen, stream.isSlow.load(ordering: .relaxed) else { return }
-            stream.isSlow.store(false, ordering: .relaxed)
-            let reset = event("reset", reason: .slow, for: stream, &current)
-            stream.subscriber.send(reset)
-            hub.metrics.countReset(.slow)
-            hub.metrics.count(.reset, streams: 1, bytes: reset.count)
-        }
-    }
-
     // MARK: upkeep
 
     /// Drops streams whose clients left, sends a heartbeat after a quiet spell; true when no
@@ -479,7 +255,7 @@ final class LiveList<C: ListCollection>: Sendable {
     /// Drops the streams whose clients left, giving back their places.
     func dropClosedStreams() { current.withLock { dropClosedStreams(&$0) } }
 
-    private func dropClosedStreams(_ current: inout Current) {
+    func dropClosedStreams(_ current: inout Current) {
         // Every event passes here: the streams are rewritten only when one has closed.
         guard current.streams.contains(where: { !$0.subscriber.isOpen }) else { return }
         current.streams.removeAll { stream in
@@ -487,141 +263,5 @@ final class LiveList<C: ListCollection>: Sendable {
             stream.reservation.release()
             return true
         }
-    }
-
-    // MARK: sending
-
-    /// Sends `session`'s selection to its streams of this list (a `selection` event), where
-    /// the collection shares one. Read under the lock, so whichever of two quick selections
-    /// is sent last says the one the session kept; a stream skipping events for being slow
-    /// gets it in its `reset`.
-    func sendSelection(to session: Session) {
-        guard C.sharesSelection else { return }
-        current.withLock { current in
-            dropClosedStreams(&current)
-            let streams = current.streams.filter { $0.session === session && !$0.isSlow.load(ordering: .relaxed) }
-            guard !streams.isEmpty else { return }
-            let event = Self.selectionEvent(session.selection(in: C.name))
-            for stream in streams { stream.subscriber.send(event) }
-            hub.metrics.count(.selection, streams: streams.count, bytes: event.count)
-        }
-    }
-
-    /// `event: selection`, `data: {"selectedId": …}`, without an id: it changes no version,
-    /// so a client resuming after it resumes from the list's last delta.
-    private static func selectionEvent(_ id: String?) -> [UInt8] {
-        var json = JSONWriter(reservingCapacity: 48)
-        json.beginObject()
-        json.field("selectedId", id)
-        json.endObject()
-        return LiveEvent.encode("selection", id: nil, data: json.bytes)
-    }
-
-    /// Hands `bytes` to every stream keeping up; a stream past the unsent limit is skipped
-    /// from now on and gets a `reset` once it drains.
-    private func send(_ bytes: [UInt8], kind: LiveMetrics.EventKind, committedAt: Date?, _ current: inout Current) {
-        dropClosedStreams(&current)
-        var targets: [any LiveSubscriber] = []
-        targets.reserveCapacity(current.streams.count)
-        for stream in current.streams where !stream.isSlow.load(ordering: .relaxed) {
-            if stream.subscriber.unsentBytes > hub.configuration.maxUnsentBytes {
-                stream.isSlow.store(true, ordering: .relaxed)
-                stream.subscriber.whenDrained { [weak self, hub, executorSeed] in
-                    hub.run(forListsOf: executorSeed) { [weak self] in self?.recover(stream) }
-                }
-                continue
-            }
-            targets.append(stream.subscriber)
-        }
-        hub.metrics.count(kind, streams: targets.count, bytes: bytes.count)
-        hub.broadcast(bytes, to: targets) { [hub] in
-            // Commit to written to the sockets: the server's own part of a change's latency.
-            if let committedAt { hub.metrics.observeLatency(max(0, Date().timeIntervalSince(committedAt))) }
-        }
-        current.lastEvent = .now
-    }
-
-    /// A `snapshot` or `reset` event for `stream`: the list's page body, its version and, for
-    /// a reset, the reason.
-    private func event(_ name: StaticString, reason: ResetReason?, for stream: LiveStream, _ current: inout Current) -> [UInt8] {
-        if current.snapshot?.v != current.v { current.snapshot = (current.v, snapshotBody(current)) }
-        var body = current.snapshot?.bytes ?? []
-        // The page's members, then the session's selection where the collection shares one, `v` and the reason.
-        body.removeLast()
-        var json = JSONWriter(reservingCapacity: 64)
-        json.beginObject()
-        if C.sharesSelection { json.field("selectedId", stream.session?.selection(in: C.name)) }
-        json.key("v")
-        json.int(Int(current.v))
-        if let reason { json.field("reason", reason.rawValue) }
-        json.endObject()
-        body.append(UInt8(ascii: ","))
-        body.append(contentsOf: json.bytes.dropFirst())
-        return LiveEvent.encode(name, token: LiveToken(epoch: epoch, v: current.v), data: body)
-    }
-
-    /// The body a GET of the list returns (without a session's selection).
-    private func snapshotBody(_ current: Current) -> [UInt8] {
-        CollectionEngine<C>.pageBody(
-            total: current.total, formattedTotal: current.totalText, nextCursor: current.nextCursor, purpose: purpose,
-            position: current.position,
-            counts: CollectionEngine<C>.countsMembers(values: current.counts, texts: current.countTexts), sections: current.sections,
-            criteria: current.criteriaJSON, itemsBytes: current.rows.reduce(current.rows.count + 2) { $0 + $1.bytes.count }
-        ) {
-            json in
-            json.beginArray()
-            for row in current.rows { json.raw(row.bytes) }
-            json.endArray()
-        }
-    }
-
-    /// `{"v":…,"base":…,"at":…,"total":…,"formattedTotal":…,["nextCursor":…,]["index":…,"itemsBefore":…,"itemsAfter":…,]["counts":…,"formattedCounts":…,]`
-    /// `["sections":…,]["removedSections":…,]"ops":[…]}`.
-    private static func deltaBody(
-        v: UInt64, base: UInt64, at: Date, total: Int, formattedTotal: String, nextCursor: String??, position: PagePosition?,
-        counts: [UInt8]?, sections: [UInt8]?,
-        ops: [WindowOp], sentRows: [String: [UInt8]]
-    ) -> [UInt8] {
-        var json = JSONWriter(reservingCapacity: 256)
-        json.beginObject()
-        json.field("v", Int(v))
-        json.field("base", Int(base))
-        json.field("at", Int((at.timeIntervalSince1970 * 1000).rounded()))
-        json.field("total", total)
-        json.field("formattedTotal", formattedTotal)
-        if let nextCursor { json.field("nextCursor", nextCursor) }
-        if let position { position.write(to: &json) }
-        if let counts { json.raw(counts) }
-        if let sections { json.raw(sections) }
-        json.key("ops")
-        json.beginArray()
-        for op in ops {
-            json.beginObject()
-            switch op {
-            case .remove(let id, let index):
-                json.field("op", "remove")
-                json.field("id", id)
-                json.field("index", index)
-            case .move(let id, let from, let to):
-                json.field("op", "move")
-                json.field("id", id)
-                json.field("from", from)
-                json.field("to", to)
-            case .insert(let id, let index):
-                json.field("op", "insert")
-                json.field("index", index)
-                json.key("row")
-                json.raw(sentRows[id] ?? Array("null".utf8))
-            case .update(let id):
-                json.field("op", "update")
-                json.field("id", id)
-                json.key("row")
-                json.raw(sentRows[id] ?? Array("null".utf8))
-            }
-            json.endObject()
-        }
-        json.endArray()
-        json.endObject()
-        return json.bytes
     }
 }
