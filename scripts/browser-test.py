@@ -861,6 +861,48 @@ def check_quick_selections_end_on_the_last(browser, timings):
     page.context.close()
 
 
+def check_a_late_answer_keeps_another_tabs_later_choice(browser, timings):
+    """Two tabs of one session: the first tab's choice is made on the server, but its answer is
+    held back until the second tab has chosen another quake and both choices were said on the
+    first tab's stream. The late answer must not undo the later choice: both tabs end on the
+    session's selection."""
+    page = browser.page()
+    day = quake_day(browser)
+    address = f"{browser.base}/#/quakes?date={day}"
+    expected = browser.rows("/quakes", date=day, limit=500)
+    page.goto(address)
+    wait_rows(page, ids(expected))
+    tab = page.context.new_page()
+    tab.goto(address)
+    wait_rows(tab, ids(expected))
+    first, second = expected["items"][0]["id"], expected["items"][1]["id"]
+    held = []
+
+    def answer_late(route):
+        held.append((route, route.fetch()))  # the server selects `first`; its answer waits
+
+    page.route("**/session/selection", answer_late)
+    page.click(f"ol.rows > li[data-id='{first}'] button.pick")
+    deadline = time.monotonic() + 3
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert held, "the first tab's PUT was not seen"
+    tab.click(f"ol.rows > li[data-id='{second}'] button.pick")
+    tab.wait_for_selector(f"svg.map circle.marker.selected[data-id='{second}']", timeout=2000)
+    page.wait_for_timeout(300)  # both choices are on the first tab's stream by now
+    route, response = held[0]
+    route.fulfill(response=response)
+    page.wait_for_timeout(300)
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    session = browser.api("GET", f"/quakes?limit=1&date={day}", headers={"Cookie": cookie})[1]["selectedId"]
+    assert session == second, f"the session holds {session}, not the later choice {second}"
+    for each in (page, tab):
+        shown = each.evaluate("() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)")
+        assert shown == [second, second], f"a tab shows {shown}, the session {second}"
+    tab.close()
+    page.context.close()
+
+
 def check_a_lost_answer_is_retried_once(browser, timings):
     """A tap whose answer is lost after the server ran it: the page sends it again under the
     same Idempotency-Key, and the server replays the answer instead of tapping twice."""
@@ -896,7 +938,7 @@ def check_a_lost_answer_is_retried_once(browser, timings):
 
 
 CHECKS = [check_orders_match_api, check_search_filter_sort_and_reload, check_load_more_and_empty, check_a_page_for_other_criteria_is_dropped, check_live_write_keeps_other_nodes, check_complete_and_refusal,
-          check_task_form, check_quakes_list_and_map, check_quick_changes_end_on_the_last, check_quick_selections_end_on_the_last, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
+          check_task_form, check_quakes_list_and_map, check_quick_changes_end_on_the_last, check_quick_selections_end_on_the_last, check_a_late_answer_keeps_another_tabs_later_choice, check_users_tap_and_patch_latency, check_a_lost_answer_is_retried_once, check_one_stream_for_the_page,
           check_chip_counts_change_live, check_sections_group_by_and_sticky_headers, check_people_index_jumps,
           check_deep_link_lands_on_its_row,
           check_locale_and_zone_pickers,

@@ -13,6 +13,11 @@ let selectedId = null;
 // a choice made meanwhile goes when the one on its way is answered.
 let confirmedId = null;
 let putting = false;
+// The selections the stream said while our PUT was on its way. The stream says every
+// selection of the session (ours and other tabs') in the order the server made them: once it
+// has said ours, the last it said is the session's, and a late answer must not undo a later
+// choice of another tab.
+let heardWhilePutting = [];
 
 function select(screen, id) {
   selectedId = selectedId === id ? null : id;
@@ -22,9 +27,10 @@ function select(screen, id) {
 
 function putSelection(screen) {
   putting = true;
+  heardWhilePutting = [];
   const sent = selectedId;
   send('PUT', '/session/selection', { body: { collection: 'quakes', id: sent } })
-    .then((answer) => { confirmedId = answer.selectedId; })
+    .then((answer) => { if (!heardWhilePutting.includes(answer.selectedId)) confirmedId = answer.selectedId; })
     .catch((problem) => { screen.tell(problem.message); })
     .finally(() => {
       putting = false;
@@ -37,10 +43,11 @@ function putSelection(screen) {
     });
 }
 
-/** The selection a list or map answer reports: taken, unless a choice of ours is on its way. */
+/** The selection a list or map reports (a page, a snapshot, a `selection` event from any tab
+ *  of the session): taken, unless a choice of ours is on its way. */
 function heard(screen, id) {
   confirmedId = id;
-  if (putting) return;
+  if (putting) { heardWhilePutting.push(id); return; }
   selectedId = id;
   highlight(screen);
 }
