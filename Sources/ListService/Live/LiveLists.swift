@@ -102,14 +102,14 @@ package final class LiveLists<C: ListCollection>: Sendable {
         refresh(touched, engine: engine)
     }
 
-    /// Brings `lists` up to date, each on its display context's executor, in one round per
-    /// executor and batch (`LiveRefreshRound`); a list whose last refresh was due less than the
-    /// pacing's interval ago waits out the rest.
     /// Sends `session`'s selection to its streams of these lists.
     func selectionChanged(for session: Session) {
         for list in lists.withLock({ Array($0.values) }) { list.sendSelection(to: session) }
     }
 
+    /// Brings `lists` up to date, each on its display context's executor, in one round per
+    /// executor and batch (`LiveRefreshRound`); a list whose last refresh was due less than the
+    /// pacing's interval ago waits out the rest.
     private func refresh(_ lists: [LiveList<C>], engine: CollectionEngine<C>) {
         let at = engine.now
         let now = DispatchTime.now().uptimeNanoseconds
