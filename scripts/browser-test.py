@@ -892,13 +892,16 @@ def check_a_late_answer_keeps_another_tabs_later_choice(browser, timings):
     page.wait_for_timeout(300)  # both choices are on the first tab's stream by now
     route, response = held[0]
     route.fulfill(response=response)
-    page.wait_for_timeout(300)
     cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
     session = browser.api("GET", f"/quakes?limit=1&date={day}", headers={"Cookie": cookie})[1]["selectedId"]
     assert session == second, f"the session holds {session}, not the later choice {second}"
+    both = "id => JSON.stringify([...document.querySelectorAll('.selected')].map(n => n.dataset.id)) === JSON.stringify([id, id])"
     for each in (page, tab):
-        shown = each.evaluate("() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)")
-        assert shown == [second, second], f"a tab shows {shown}, the session {second}"
+        try:
+            each.wait_for_function(both, arg=second, timeout=2000)
+        except Exception:
+            shown = each.evaluate("() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)")
+            raise AssertionError(f"a tab shows {shown}, the session {second}")
     tab.close()
     page.context.close()
 
