@@ -456,6 +456,16 @@ def quake_day(browser):
     return (datetime.date.fromisoformat(today["criteria"]["date"]) - datetime.timedelta(days=1)).isoformat()
 
 
+# The ids a page marks selected, rows and markers alike, in document order.
+SELECTED_IDS = "() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)"
+
+
+def session_selection(browser, page, day):
+    """The quake selected in the session the page's cookie names, as the server holds it."""
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    return browser.api("GET", f"/quakes?limit=1&date={day}", headers={"Cookie": cookie})[1]["selectedId"]
+
+
 def check_quakes_list_and_map(browser, timings):
     page = browser.page()
     day = quake_day(browser)
@@ -477,8 +487,7 @@ def check_quakes_list_and_map(browser, timings):
         page.click(f"ol.rows > li[data-id='{chosen}']")
     page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
     assert page.evaluate("() => document.querySelectorAll('circle.marker.selected').length") == 1
-    cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
-    assert browser.api("GET", f"/quakes?limit=1&date={day}", headers={"Cookie": cookie})[1]["selectedId"] == chosen, "the selection did not reach the session"
+    assert session_selection(browser, page, day) == chosen, "the selection did not reach the session"
     # A second tab of the same session opens on the selection, then follows the first tab's
     # choices on its stream (a `selection` event), asking for nothing.
     tab = page.context.new_page()
@@ -496,7 +505,7 @@ def check_quakes_list_and_map(browser, timings):
     page.keyboard.press("Enter")
     page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
     tab.wait_for_selector(f"svg.map circle.marker.selected[data-id='{chosen}']", timeout=2000)
-    assert tab.evaluate("() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)") == [chosen, chosen]
+    assert tab.evaluate(SELECTED_IDS) == [chosen, chosen]
     assert asked == [], f"the second tab asked for {asked}"
     tab.close()
     # Another day, by magnitude: list and map follow, the day in the URL.
@@ -850,14 +859,13 @@ def check_quick_selections_end_on_the_last(browser, timings):
     held[0].continue_()
     deadline = time.monotonic() + 3
     while True:  # the session, as the page's cookie names it, until it holds the second choice
-        cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
-        selected = browser.api("GET", f"/quakes?limit=1&date={day}", headers={"Cookie": cookie})[1].get("selectedId")
+        selected = session_selection(browser, page, day)
         if selected == second or time.monotonic() > deadline:
             break
         page.wait_for_timeout(50)
     assert selected == second, f"the session ended on {selected}, not on the last choice ({second})"
     page.wait_for_selector(f"svg.map circle.marker.selected[data-id='{second}']", timeout=2000)
-    assert page.evaluate("() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)") == [second, second]
+    assert page.evaluate(SELECTED_IDS) == [second, second]
     page.context.close()
 
 
@@ -892,16 +900,13 @@ def check_a_late_answer_keeps_another_tabs_later_choice(browser, timings):
     page.wait_for_timeout(300)  # both choices are on the first tab's stream by now
     route, response = held[0]
     route.fulfill(response=response)
-    cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
-    session = browser.api("GET", f"/quakes?limit=1&date={day}", headers={"Cookie": cookie})[1]["selectedId"]
+    session = session_selection(browser, page, day)
     assert session == second, f"the session holds {session}, not the later choice {second}"
-    both = "id => JSON.stringify([...document.querySelectorAll('.selected')].map(n => n.dataset.id)) === JSON.stringify([id, id])"
     for each in (page, tab):
         try:
-            each.wait_for_function(both, arg=second, timeout=2000)
+            each.wait_for_function(f"id => JSON.stringify(({SELECTED_IDS})()) === JSON.stringify([id, id])", arg=second, timeout=2000)
         except Exception:
-            shown = each.evaluate("() => [...document.querySelectorAll('.selected')].map(n => n.dataset.id)")
-            raise AssertionError(f"a tab shows {shown}, the session {second}")
+            raise AssertionError(f"a tab shows {each.evaluate(SELECTED_IDS)}, the session {second}")
     tab.close()
     page.context.close()
 
