@@ -39,14 +39,8 @@ import Testing
 
     /// A multiplexed stream of `session` with the quake list on it under `key`.
     func multiplexed(_ session: String, key: String, lastEventID: String? = nil) throws -> (LiveRecorder, String) {
-        let owner = self.session(session)
-        let request = Request(method: .get, path: "/live", headers: ["X-Session-ID": session])
-        let paths = LivePaths(endpoints: service.endpoints, credentials: .none)
-        let recorder = LiveRecorder()
-        try service.liveStreams.open(owner: owner.id, lastEventID: lastEventID) { path, lastEventID in
-            try? paths.opening(for: path, as: request, session: owner, lastEventID: lastEventID)
-        }.start(recorder)
-        let stream = recorder.events.first { $0.name == "hello" }?.data["stream"] as? String ?? ""
+        let recorder = try MultiplexedLiveTests.open(service, session: session, lastEventID: lastEventID)
+        let stream = MultiplexedLiveTests.streamID(recorder)
         if lastEventID == nil {
             let put = router.send(
                 .put, "/live/\(stream)/lists/\(key)", headers: ["X-Session-ID": session], json: #"{"path":"/quakes/live"}"#)

@@ -31,9 +31,12 @@ import Testing
     var headers: HTTPHeaders { ["X-Session-ID": Self.session] }
 
     /// What `GET /live` does, into a recorder: the session's stream, resumed after `lastEventID`.
-    func open(lastEventID: String? = nil) throws -> LiveRecorder {
-        let request = Request(method: .get, path: "/live", headers: headers)
-        let session = service.sessions.session(id: Self.session, adoptsUnknownID: true, now: LiveListTests.now).session
+    func open(lastEventID: String? = nil) throws -> LiveRecorder { try Self.open(service, session: Self.session, lastEventID: lastEventID) }
+
+    /// What `GET /live` does for `session` of `service`, into a recorder.
+    static func open(_ service: CollectionService, session id: String, lastEventID: String? = nil) throws -> LiveRecorder {
+        let request = Request(method: .get, path: "/live", headers: ["X-Session-ID": id])
+        let session = service.sessions.session(id: id, adoptsUnknownID: true, now: service.now).session
         let paths = LivePaths(endpoints: service.endpoints, credentials: .none)
         let recorder = LiveRecorder()
         try service.liveStreams.open(owner: session.id, lastEventID: lastEventID) { path, lastEventID in
@@ -42,9 +45,12 @@ import Testing
         return recorder
     }
 
-    func streamID(_ recorder: LiveRecorder) -> String {
+    /// The stream's id, as its `hello` named it.
+    static func streamID(_ recorder: LiveRecorder) -> String {
         recorder.events.first { $0.name == "hello" }?.data["stream"] as? String ?? ""
     }
+
+    func streamID(_ recorder: LiveRecorder) -> String { Self.streamID(recorder) }
 
     func put(_ key: String, _ path: String, on stream: String, headers: HTTPHeaders? = nil) -> Response {
         router.send(
