@@ -1,5 +1,3 @@
-import Foundation
-
 /// One element of a header that weighs its elements (RFC 9110 §12.4.2), as `Accept` and
 /// `Accept-Language` do: `de-DE;q=0.8, en`.
 struct WeightedElement {
@@ -14,7 +12,7 @@ struct WeightedElement {
             let parts = element.split(separator: ";", omittingEmptySubsequences: false)
             var quality: Double? = 1
             for parameter in parts.dropFirst() {
-                let pair = parameter.trimmingCharacters(in: .whitespaces)
+                let pair = parameter.trimmingWhitespace
                 guard pair.count >= 2, pair.first == "q" || pair.first == "Q", pair.dropFirst().first == "=" else { continue }
                 quality = Double(pair.dropFirst(2)).flatMap { (0...1).contains($0) ? $0 : nil }
             }
