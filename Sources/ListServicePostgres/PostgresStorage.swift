@@ -61,7 +61,7 @@ package final class PostgresStorage: ChangeStorage, @unchecked Sendable {
                 if let error = loader.error { throw error }
                 return LoadedCollections(
                     stores: loader.stores, position: position, sequences: loader.sequences,
-                    reports: loader.reports.map { "\($0) from database position=\(position)" }, sharedEpoch: epoch,
+                    reports: loader.reports.map { "\($0) source=database position=\(position)" }, sharedEpoch: epoch,
                     answers: try PostgresItems.answers(from: connection))
             }
         }

@@ -14,10 +14,11 @@ func handleKeyRotation(of tokens: TokenAuthority, from path: String, keeping ext
         do throws(ServerOptions.Failure) {
             let keys = try ServerOptions.readJWKS(path)
             tokens.replaceKeys(KeySet(keys: keys.keys + extraKeys))
-            StandardError.writeLine("level=info event=jwt-keys-reloaded path=\(path) keys=\(keys.keys.count)")
+            StandardError.writeLine("level=info event=jwt-keys-reloaded path=\(LogFmt.value(path)) keys=\(keys.keys.count)")
         } catch {
             StandardError.writeLine(
-                "level=error event=jwt-keys-reload-failed path=\(path) reason=\(JSONString.quoted(error.message)) keeping=previous-keys")
+                "level=error event=jwt-keys-reload-failed path=\(LogFmt.value(path)) reason=\(LogFmt.value(error.message)) "
+                    + "keeping=previous-keys")
         }
     }
     source.resume()

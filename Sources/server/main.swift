@@ -52,9 +52,10 @@ do {
     exit(1)
 }
 let loadMilliseconds = Int(Date().timeIntervalSince(loadStarted) * 1000)
+let stateName = options.databaseURL != nil ? "database" : storage.stateDirectory ?? "memory"
 StandardError.writeLine(
     "level=info event=ready \(service.itemCounts.map { "\($0.name)=\($0.count)" }.joined(separator: " ")) "
-        + "state=\(options.databaseURL != nil ? "database" : storage.stateDirectory ?? "memory") duration_ms=\(loadMilliseconds)")
+        + "state=\(LogFmt.value(stateName)) duration_ms=\(loadMilliseconds)")
 
 System.raiseOpenFileLimit()
 let statistics = ServerStatisticsBox()

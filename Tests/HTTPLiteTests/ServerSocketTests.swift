@@ -100,13 +100,19 @@ import Testing
         }
     }
 
-    @Test func handlerError_becomesGeneric500() throws {
-        try withServer { server in
+    @Test func handlerError_becomesGeneric500_andOneLogLineUnderItsReference() throws {
+        let lines = Locked<[String]>([])
+        let configuration = ServerConfiguration.makeForTesting { $0.errorLog = { line in lines.withLock { $0.append(line) } } }
+        try withServer(configuration) { server in
             let client = try RawClient(port: server.port)
             client.send("GET /fail HTTP/1.1\r\nHost: t\r\n\r\n")
             let response = try #require(client.readResponse())
             #expect(response.status == 500)
             #expect(response.body.contains("internal-error"))
+            #expect(
+                lines.withLock { $0 } == [
+                    "level=error event=internal-error request=1 path=/fail error=\(LogFmt.value(CancellationError()))"
+                ])
             client.send(get)
             #expect(client.readResponse()?.status == 200, "a handler error does not end the connection")
         }

@@ -150,7 +150,7 @@ import Testing
                     StorageConfiguration(dataDirectory: data, stateDirectory: state, anchor: anchor),
                     log: ServiceLog { line in lines.withLock { $0.append(line) } })
                 #expect(again.engine(Orders.self).state.allItems == orders)
-                #expect(lines.withLock { $0 }.contains { $0.contains("orders=300 from \(state)/orders.snapshot") })
+                #expect(lines.withLock { $0 }.contains { $0.contains("orders=300 source=\(LogFmt.value(state + "/orders.snapshot"))") })
             }
         }
     }

@@ -76,7 +76,7 @@ final class EventLoop {
         let isWaiting = backend.wait(timeout: hasJobs ? 0 : timeout) { self.ready.append($0) }
         now = clock()
         guard isWaiting else {
-            context.configuration.errorLog("level=error event=wait \(SocketError("wait"))")
+            context.configuration.errorLog("level=error event=wait-failed error=\(LogFmt.value(SocketError("wait")))")
             return false
         }
         for event in ready {
@@ -249,7 +249,7 @@ final class EventLoop {
                 (fd, peerAddress) = accepted
             } catch {
                 // Out of descriptors, say: stop accepting until the next sweep instead of spinning.
-                context.configuration.errorLog("level=warning event=accept \(error)")
+                context.configuration.errorLog("level=warning event=accept-failed error=\(LogFmt.value(error))")
                 setListening(false)
                 return
             }

@@ -5,7 +5,8 @@ import Glibc
 /// so logging costs one system call per batch rather than per request.
 struct AccessLog {
     let isEnabled: Bool
-    private var buffer: [UInt8] = []
+    /// The lines recorded since the last flush.
+    private(set) var buffer: [UInt8] = []
     private var second: time_t = -1
     private var timestamp: [UInt8] = []
 
@@ -20,13 +21,31 @@ struct AccessLog {
         buffer.append(UInt8(ascii: " "))
         buffer.append(contentsOf: method.utf8)
         buffer.append(UInt8(ascii: " "))
-        // A decoded path may hold control characters; never let them forge log lines.
-        buffer.append(contentsOf: path.utf8.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: "?") : $0 })
+        appendPath(path)
         buffer.append(contentsOf: " \(status) \(bodyBytes) ".utf8)
         let microseconds = nanoseconds / 1000
         buffer.append(contentsOf: "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())ms".utf8)
         if let trace { buffer.append(contentsOf: " trace=\(trace.traceID) span=\(trace.spanID)".utf8) }
         buffer.append(UInt8(ascii: "\n"))
+    }
+
+    /// The decoded path as a URL carries it: a space, a control character, `%` or a byte past
+    /// ASCII percent-encoded, so the path stays one field of its line, cannot end the line or
+    /// forge another, and reads back exactly.
+    private mutating func appendPath(_ path: String) {
+        func isPlain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") }
+        func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10 }
+        guard !path.utf8.allSatisfy(isPlain) else {
+            buffer.append(contentsOf: path.utf8)
+            return
+        }
+        for byte in path.utf8 {
+            if isPlain(byte) {
+                buffer.append(byte)
+            } else {
+                buffer.append(contentsOf: [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 0x0F)])
+            }
+        }
     }
 
     mutating func flush() {

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// What every loop shares: configuration, the handler and the counters. Immutable or atomic.
@@ -27,7 +28,7 @@ final class ServerContext: Sendable {
             return error.response
         } catch {
             let reference = requestSerial.add(1, ordering: .relaxed).newValue
-            configuration.errorLog("level=error request=\(reference) path=\(request.path) error=\"\(error)\"")
+            configuration.errorLog("level=error event=internal-error request=\(reference) path=\(LogFmt.value(request.path)) error=\(LogFmt.value(error))")
             return HTTPError(
                 .internalServerError, code: "internal-error",
                 detail: "The server could not answer this request (reference \(reference)).",

@@ -147,13 +147,13 @@ package final class WriteCoordinator: StorageHost {
     private func markFailing(_ source: String, event: String, _ reason: String) {
         guard !health.isFailing(source) else { return }
         health.set(source, failing: reason)
-        log.line("level=error event=\(event) source=\(source) error=\"\(reason)\"")
+        log.line("level=error event=\(event) source=\(LogFmt.value(source)) error=\(LogFmt.value(reason))")
     }
 
     private func markHealthy(_ sources: [String]) {
         for source in sources where health.isFailing(source) {
             health.set(source, failing: nil)
-            log.line("level=info event=\(Self.kind(of: source))-write-recovered source=\(source)")
+            log.line("level=info event=\(Self.kind(of: source))-write-recovered source=\(LogFmt.value(source))")
         }
     }
 

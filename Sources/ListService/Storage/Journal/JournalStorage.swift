@@ -125,7 +125,8 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
                     do {
                         try done.journal.truncate(to: length)
                     } catch {
-                        log.line("level=error event=journal-rollback-failed file=\(done.journal.path) error=\"\(error)\"")
+                        let path = LogFmt.value(done.journal.path)
+                        log.line("level=error event=journal-rollback-failed file=\(path) error=\(LogFmt.value(error))")
                     }
                 }
                 return .failed(source: name, reason: "\(file.journal.path): \(error)")
@@ -247,12 +248,12 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
                         file.needsSnapshot = false
                         file.isCompacting = false
                         log.line(
-                            "level=info event=compacted file=\(file.snapshotPath) bytes=\(parts.reduce(0) { $0 + $1.count }) "
+                            "level=info event=compacted file=\(LogFmt.value(file.snapshotPath)) bytes=\(parts.reduce(0) { $0 + $1.count }) "
                                 + "journal_bytes_dropped=\(taken.dropped) writer_queue_ms=\(taken.queueTime.milliseconds)")
                         self.compactIfDue(host: host)  // writes that came meanwhile may be due again
                     }
                 } catch {
-                    log.line("level=error event=snapshot-failed file=\(file.snapshotPath) error=\"\(error)\"")
+                    log.line("level=error event=snapshot-failed file=\(LogFmt.value(file.snapshotPath)) error=\(LogFmt.value(error))")
                     host.onWriterQueue { file.isCompacting = false }
                 }
             }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 
@@ -100,20 +101,20 @@ struct RecoveredCollection<C: ListCollection> {
         guard let stateDirectory = storage.stateDirectory, let snapshotPath else {
             return RecoveredCollection(
                 state: CollectionState(items: items), journalPath: nil, journalLength: 0, highestSequence: 0, needsSnapshot: false,
-                report: "\(C.name)=\(items.count) from \(source)")
+                report: "\(C.name)=\(items.count) source=\(LogFmt.value(source))")
         }
         let journalPath = (stateDirectory as NSString).appendingPathComponent("\(C.name).journal")
         let contents: JournalContents
         do {
             let joined = try Journal.joinRotated(at: journalPath)
-            if joined > 0 { log.line("level=info event=journal-joined file=\(journalPath) bytes=\(joined)") }
+            if joined > 0 { log.line("level=info event=journal-joined file=\(LogFmt.value(journalPath)) bytes=\(joined)") }
             contents = try JournalReader.read(journalPath)
         } catch {
             throw StartupError(description: error.description)
         }
         if contents.droppedTail > 0 {
             log.line(
-                "level=warning event=journal-tail-dropped file=\(journalPath) bytes=\(contents.droppedTail) reason=\"torn or corrupt last record\""
+                "level=warning event=journal-tail-dropped file=\(LogFmt.value(journalPath)) bytes=\(contents.droppedTail) reason=\"torn or corrupt last record\""
             )
             guard truncate(journalPath, off_t(contents.validLength)) == 0 else {
                 throw StartupError(description: "\(journalPath): cannot drop the torn tail: \(String(cString: strerror(errno)))")
@@ -125,7 +126,7 @@ struct RecoveredCollection<C: ListCollection> {
         items = try replay(contents.payloads, onto: items, path: journalPath, highestSequence: &highestSequence, answers: &answers)
         let markerPath = EmbeddedRefresh.markerPath(C.self, in: stateDirectory)
         var journalLength = contents.validLength
-        var report = "\(C.name)=\(items.count) from \(source) replayed=\(contents.payloads.count)"
+        var report = "\(C.name)=\(items.count) source=\(LogFmt.value(source)) replayed=\(contents.payloads.count)"
         if origin == .embedded {
             do {
                 try DurableFile.replace(snapshotPath, with: SnapshotFile.encode(items, as: C.self))
