@@ -28,7 +28,8 @@ final class ServerContext: Sendable {
             return error.response
         } catch {
             let reference = requestSerial.add(1, ordering: .relaxed).newValue
-            configuration.errorLog("level=error event=internal-error request=\(reference) path=\(LogFmt.value(request.path)) error=\(LogFmt.value(error))")
+            configuration.errorLog(
+                "level=error event=internal-error request=\(reference) path=\(LogFmt.value(request.path)) error=\(LogFmt.value(error))")
             return HTTPError(
                 .internalServerError, code: "internal-error",
                 detail: "The server could not answer this request (reference \(reference)).",
