@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 
-from serverprocess import call, start
+from serverprocess import call, send, start
 
 SESSIONS = 60
 LINGER_SECONDS = 30
@@ -111,13 +111,6 @@ class Stream:
         self.connection.close()
 
 
-def request(connection, method, path, session, body=None):
-    headers = {"X-Session-ID": session} | ({"Content-Type": "application/json"} if body is not None else {})
-    connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-    response = connection.getresponse()
-    return response.status, response.read()
-
-
 def worker(run, port, seed, deadline, day):
     rng = random.Random(seed)
     paths = [
@@ -127,6 +120,10 @@ def worker(run, port, seed, deadline, day):
         f"/quakes/live?date={day}", f"/quakes/map/live?date={day}&q=of", "/users/live?sort=name", "/users/live?group=initial",
     ]
     api = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def request(method, path, body=None):
+        status, _, payload = send(api, method, path, body, {"X-Session-ID": session})
+        return status, payload
 
     def expect(what, status, body, allowed):
         if status not in allowed:
@@ -145,25 +142,25 @@ def worker(run, port, seed, deadline, day):
                 action, key = rng.random(), f"k{rng.randrange(6)}"
                 if action < 0.45:
                     run.count("puts")
-                    expect("PUT a list", *request(api, "PUT", f"/live/{stream.id}/lists/{key}", session, {"path": rng.choice(paths)}),
+                    expect("PUT a list", *request("PUT", f"/live/{stream.id}/lists/{key}", {"path": rng.choice(paths)}),
                            (200,))
                 elif action < 0.55:
-                    expect("DELETE a list", *request(api, "DELETE", f"/live/{stream.id}/lists/{key}", session), (204, 404))
+                    expect("DELETE a list", *request("DELETE", f"/live/{stream.id}/lists/{key}"), (204, 404))
                 elif action < 0.8:
                     run.count("writes")
                     order = f"o-{rng.randrange(1, 3000):06d}"
-                    expect("PATCH an order", *request(api, "PATCH", f"/orders/{order}", session,
+                    expect("PATCH an order", *request("PATCH", f"/orders/{order}",
                                                       {"customerName": f"Churn {rng.randrange(10**6)}"}), (200,))
                 elif action < 0.9:
-                    status, body = request(api, "GET", f"/quakes?date={day}&limit=5", session)
+                    status, body = request("GET", f"/quakes?date={day}&limit=5")
                     ids = [row["id"] for row in json.loads(body)["items"]] if status == 200 else []
                     if ids:
                         run.count("selections")
-                        expect("PUT /session/selection", *request(api, "PUT", "/session/selection", session,
+                        expect("PUT /session/selection", *request("PUT", "/session/selection",
                                                                   {"collection": "quakes", "id": rng.choice(ids)}), (200,))
                 else:
                     run.count("writes")
-                    expect("a tap", *request(api, "POST", f"/users/u-{rng.randrange(1, 200):06d}/tap", session), (200,))
+                    expect("a tap", *request("POST", f"/users/u-{rng.randrange(1, 200):06d}/tap"), (200,))
                 time.sleep(rng.random() * 0.05)
             time.sleep(rng.random() * 0.3)
             last_id = stream.last_id
