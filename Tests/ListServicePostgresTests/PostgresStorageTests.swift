@@ -10,7 +10,7 @@ import Testing
 
 /// `PostgresStorage` against a real PostgreSQL: appends, the optimistic check that keeps two
 /// replicas from both winning, the log read in commit order, trimming.
-@Suite(.enabled(if: TemporaryPostgres.isAvailable, "PostgreSQL is not installed (scripts/setup.sh installs it)"))
+@Suite(Prerequisite.needs(TemporaryPostgres.isAvailable, "PostgreSQL"))
 struct PostgresStorageTests {
     static let orders = (1...20).map { Order.make(id: String(format: "o-%06d", $0), customerName: "Customer \($0)") }
 

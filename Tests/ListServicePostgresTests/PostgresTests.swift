@@ -7,7 +7,7 @@ import Testing
 
 /// libpq through our connection, and the schema the server creates, against a PostgreSQL of
 /// the tests' own.
-@Suite(.serialized, .enabled(if: TemporaryPostgres.isAvailable)) struct PostgresTests {
+@Suite(.serialized, Prerequisite.needs(TemporaryPostgres.isAvailable, "PostgreSQL")) struct PostgresTests {
     @Test func statements_takeParametersAndGiveTextRows() throws {
         let server = try TemporaryPostgres()
         let connection = try PostgresConnection(server.connectionString)

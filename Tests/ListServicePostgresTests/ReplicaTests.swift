@@ -10,7 +10,7 @@ import Testing
 /// Replicas of the real server over one PostgreSQL (started by the test): changes reach every
 /// replica and its live streams, conflicts have one winner, writers on every replica converge,
 /// and neither a killed replica nor a stopped database loses or invents an acknowledged write.
-@Suite(.serialized, .enabled(if: TemporaryPostgres.isAvailable, "PostgreSQL is not installed (scripts/setup.sh installs it)"))
+@Suite(.serialized, Prerequisite.needs(TemporaryPostgres.isAvailable, "PostgreSQL"))
 struct ReplicaTests {
     /// Waits until `condition` holds, up to `seconds`.
     func eventually(seconds: Double = 10, _ condition: () -> Bool) -> Bool {

@@ -149,7 +149,10 @@ import Testing
         let export = engine.export(
             try ListCriteria<Orders>(request, now: Self.anchor, purpose: .export),
             format: try ExportFormat(parameters: request.parameters, accept: nil))
-        guard case .bytes(var bytes) = export.next() else { throw CancellationError() }
+        guard case .bytes(var bytes) = export.next() else {
+            Issue.record("the export's first piece is not bytes")
+            return
+        }
         // Changes everywhere in the list, read or not: updates that move rows, deletes, and
         // new orders that sort first.
         var changes: [ItemChange<Order>] = []
@@ -212,11 +215,20 @@ import Testing
             state: CollectionState<Orders>(items: Self.orders, maxKeptSnapshotItems: 100), metrics: ServiceMetrics(),
             formatters: FormatterCache(), clock: { Self.anchor })
         let export = engine.export(try ListCriteria<Orders>(Self.request(""), now: Self.anchor, purpose: .export), format: .ndjson)
-        guard case .bytes = export.next() else { throw CancellationError() }
+        guard case .bytes = export.next() else {
+            Issue.record("the export's first piece is not bytes")
+            return
+        }
         engine.apply(Self.orders.prefix(100).map { .delete(id: $0.id) })
-        guard case .bytes = export.next() else { throw CancellationError() }  // 100 kept: still whole
+        guard case .bytes = export.next() else {  // 100 kept: still whole
+            Issue.record("with 100 deletes kept, the export is not whole")
+            return
+        }
         engine.apply([.delete(id: Self.orders[100].id)])
-        guard case .overrun = export.next() else { throw CancellationError() }
+        guard case .overrun = export.next() else {
+            Issue.record("past the kept deletes, the export did not say it was overrun")
+            return
+        }
     }
 
     @Test func csvCellsAreQuotedAsRFC4180Says_andFormulasAreDefused() {

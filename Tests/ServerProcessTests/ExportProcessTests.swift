@@ -64,7 +64,7 @@ import Testing
             .compactMap { $0["id"] as? String }
         #expect(pending.count == 40)
 
-        guard let fd = connectSocket(port: port, receiveBuffer: 4096, timeout: 10) else { throw CancellationError() }
+        let fd = try #require(connectSocket(port: port, receiveBuffer: 4096, timeout: 10), "could not connect to the server")
         defer { close(fd) }
         Self.send(fd, "GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         var received = Self.read(fd, bytes: 8192)
@@ -86,7 +86,7 @@ import Testing
         defer { if process.isRunning { process.terminate() } }
         let path = "/orders/export?format=ndjson"
         let whole = httpRequest(port: port, "GET", path).body
-        guard let fd = connectSocket(port: port, receiveBuffer: 4096, timeout: 10) else { throw CancellationError() }
+        let fd = try #require(connectSocket(port: port, receiveBuffer: 4096, timeout: 10), "could not connect to the server")
         defer { close(fd) }
         Self.send(fd, "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
         var received = Self.read(fd, bytes: 4096)

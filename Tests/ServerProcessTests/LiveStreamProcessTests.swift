@@ -48,7 +48,7 @@ import Testing
     @Test func snapshotDeltasHeartbeatResumeAndShutdown_overASocket() throws {
         let (process, port, errors, _) = try startServer(["--no-access-log", "--in-memory", "--live-heartbeat", "1"])
         defer { if process.isRunning { process.terminate() } }
-        guard let fd = connectSocket(port: port) else { throw CancellationError() }
+        let fd = try #require(connectSocket(port: port), "could not connect to the server")
         defer { close(fd) }
         var text = Self.read(fd, until: "event: snapshot", after: Self.get("/users/live?sort=name&limit=3"))
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -75,7 +75,8 @@ import Testing
         text += quiet
 
         // A reconnect with Last-Event-ID gets exactly the event it missed; a foreign token a reset.
-        guard let again = connectSocket(port: port), let other = connectSocket(port: port) else { throw CancellationError() }
+        let again = try #require(connectSocket(port: port), "could not connect to the server")
+        let other = try #require(connectSocket(port: port), "could not connect to the server")
         defer {
             close(again)
             close(other)

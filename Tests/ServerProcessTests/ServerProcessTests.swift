@@ -226,6 +226,7 @@ import Testing
     /// Sets the file-size limit of a running process (`prlimit`, util-linux): past it a write
     /// fails with EFBIG, as on a full disk.
     private func setFileSizeLimit(_ limit: String, of process: Process) throws {
+        try Prerequisite.require(Self.hasPrlimit, "prlimit (util-linux)")
         let prlimit = Process()
         prlimit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         prlimit.arguments = ["--pid", "\(process.processIdentifier)", "--fsize=\(limit)"]
@@ -234,7 +235,9 @@ import Testing
         #expect(prlimit.terminationStatus == 0)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    static var hasPrlimit: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") }
+
+    @Test(Prerequisite.needs(hasPrlimit, "prlimit (util-linux)"))
     func fullDisk_answers503_acknowledgesNothingFalse_andRecovers() throws {
         try withTemporaryDirectory { state in
             let (server, port, _, _) = try startServer(["--no-access-log", "--state", state])

@@ -85,17 +85,17 @@ package enum JSONArrayDecoding {
         return items
     }
 
-    /// Splits the array at guessed element starts, one part per core, and decodes the parts at
-    /// once. Each part must end exactly where the next begins (so each guess is proven by the
+    /// Splits the array at guessed element starts, `partCount` parts (one per core by default),
+    /// and decodes the parts at once. Each part must end exactly where the next begins (so each guess is proven by the
     /// part before it, back to the array's real start) and the last at the document's end;
     /// otherwise, or on any error, nil: the caller decodes in one pass, whose errors name the
     /// exact element. Parts keep items in chunks of `chunkSize` (64k orders are about 10 MB)
     /// and `release` the bytes they have parsed every `releaseEvery` bytes.
     static func decodeInParallel<Item: Sendable>(
         _ bytes: UnsafeRawBufferPointer, release: @Sendable (Range<Int>) -> Void = { _ in }, chunkSize: Int = 65_536,
-        releaseEvery: Int = 16 << 20, makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
+        releaseEvery: Int = 16 << 20, partCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+        makeDecoder: @Sendable () -> (JSONValue, String) throws(JSONFieldError) -> Item
     ) -> [Item]? {
-        let partCount = ProcessInfo.processInfo.activeProcessorCount
         guard partCount > 1, let first = JSONParser.firstElementStart(in: bytes) else { return nil }
         // A guess is taken when it starts an object with the first element's member names
         // (a seam between two items nested in an order, or text in a string, mostly has not).

@@ -20,7 +20,7 @@ final class AnswerLosingProxy: @unchecked Sendable {
 
     init(serverPort: Int, losing: Int = 1) throws {
         (self.serverPort, self.losing) = (serverPort, losing)
-        guard let (listener, port) = listenOnLoopback() else { throw CancellationError() }
+        guard let (listener, port) = listenOnLoopback() else { throw LoopbackSocketError() }
         (self.listener, self.port) = (listener, port)
         acceptEach(on: listener) { [weak self] client in
             guard let self else {

@@ -23,7 +23,7 @@ final class DelayingProxy: @unchecked Sendable {
 
     init(serverPort: Int, delaying prefix: String, occurrence: Int, by delay: Double) throws {
         (self.serverPort, self.prefix, self.occurrence, self.delay) = (serverPort, Array(prefix.utf8), occurrence, delay)
-        guard let (listener, port) = listenOnLoopback() else { throw CancellationError() }
+        guard let (listener, port) = listenOnLoopback() else { throw LoopbackSocketError() }
         (self.listener, self.port) = (listener, port)
         acceptEach(on: listener) { [weak self] client in
             guard let self else {

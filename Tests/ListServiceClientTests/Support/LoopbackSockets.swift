@@ -20,6 +20,11 @@ func listenOnLoopback() -> (socket: Int32, port: Int)? {
     return (listener, Int(UInt16(bigEndian: address.sin_port)))
 }
 
+/// No listening socket could be had on 127.0.0.1.
+struct LoopbackSocketError: Error, CustomStringConvertible {
+    var description: String { "could not listen on 127.0.0.1 (\(String(cString: strerror(errno))))" }
+}
+
 /// Sends every byte of `bytes` on `socket`, or stops at the first failure (the peer gone).
 func sendAll<Bytes: Collection<UInt8>>(_ socket: Int32, _ bytes: Bytes) {
     let bytes = Array(bytes)

@@ -5,7 +5,7 @@ import Glibc
 /// on a socket in that folder (so no port can clash), a database `listservice`; stopped and
 /// removed when dropped. Run as root, its programs run as the `postgres` user (the server
 /// refuses root). `isAvailable` is false where PostgreSQL is not installed
-/// (`scripts/setup.sh` installs it).
+/// (`scripts/setup.sh` installs it): a test is then skipped, or fails in CI (`Prerequisite`).
 final class TemporaryPostgres {
     let directory: String
     private let data: String
@@ -19,6 +19,7 @@ final class TemporaryPostgres {
     static var isAvailable: Bool { binaries.map { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") } ?? false }
 
     init() throws {
+        try Prerequisite.require(Self.isAvailable, "PostgreSQL")
         directory = "/tmp/listservice-pg-\(UUID().uuidString.prefix(8))"
         data = directory + "/data"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)

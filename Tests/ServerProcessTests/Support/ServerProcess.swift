@@ -35,7 +35,14 @@ func startServer(_ arguments: [String]) throws -> (process: Process, port: Int, 
         }
     }
     if process.isRunning { process.terminate() }  // never leave a server behind a failed start
-    throw CancellationError()
+    throw ServerStartFailure(arguments: arguments, log: log)
+}
+
+/// The server did not say it was listening: its arguments and what it logged.
+struct ServerStartFailure: Error, CustomStringConvertible {
+    let arguments: [String]
+    let log: String
+    var description: String { "the server started with \(arguments) did not listen; it logged: \(log)" }
 }
 
 func run(_ arguments: [String]) throws -> (Process, Pipe) {

@@ -1,0 +1,1 @@
+../../ListServiceTests/Support/Prerequisite.swift
