@@ -2,8 +2,8 @@
 # Instructions per warm session hit, which this noisy machine does not disturb: the server under
 # callgrind (embedded data), 500 warm `orders?filter=pending&q=john` on one keep-alive
 # connection after 500 to warm up, counters zeroed in between; prints instructions per request
-# twice: for requests that repeat the one before byte for byte (answered from the answer the
-# connection keeps) and for requests that each differ by one header (`X-Nonce`: handled).
+# twice: for requests that repeat the one before byte for byte and for requests that each differ
+# by one header (`X-Nonce`); both are handled in full (no answer is kept per connection).
 #   benchmarks/warm-instructions.sh BINARY [header ...]     e.g. 'Accept-Encoding: gzip'
 set -euo pipefail
 cd "$(dirname "$0")/.."

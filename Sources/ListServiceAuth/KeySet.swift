@@ -6,9 +6,17 @@ import ListService
 /// any other key this service cannot use makes the whole document refused, so a typo never
 /// silently drops a key.
 package struct KeySet: Sendable {
+    /// The keys configured, then those this process signs with itself (the demo identities').
     package let keys: [VerificationKey]
+    /// How many of `keys`, from the first, were configured.
+    private let configuredCount: Int
 
-    package init(keys: [VerificationKey]) { self.keys = keys }
+    /// `keys` as configured, and `signedHere`: keys this process signs its own tokens with,
+    /// which always name their `kid`.
+    package init(keys: [VerificationKey], signedHere: [VerificationKey] = []) {
+        self.keys = keys + signedHere
+        configuredCount = keys.count
+    }
 
     /// The keys of a JWKS document; the error names the key and what is wrong with it.
     package init(jwks bytes: [UInt8]) throws(KeyError) {
@@ -29,11 +37,13 @@ package struct KeySet: Sendable {
         let ids = keys.compactMap(\.id)
         guard Set(ids).count == ids.count else { throw KeyError("two keys have the same kid") }
         self.keys = keys
+        configuredCount = keys.count
     }
 
-    /// The key a token with header `kid` names: the key with that id; without one, the only key.
+    /// The key a token with header `kid` names: the key with that id; without one, the only
+    /// key configured (a key signed with here is never meant by a token without a `kid`).
     package func key(for id: String?) -> VerificationKey? {
-        guard let id else { return keys.count == 1 ? keys[0] : nil }
+        guard let id else { return configuredCount == 1 ? keys[0] : nil }
         return keys.first { $0.id == id }
     }
 

@@ -4,12 +4,14 @@ import ListService
 
 /// `GET /auth/demo` lists the demo identities; `POST /auth/demo` with `{"sub", "role"}`
 /// answers a token for one (`{"token", "expiresAt", "sub", "role"}`). Only when the server
-/// offers demo identities; otherwise both are 404.
+/// offers demo identities; otherwise both are 404, and so are they for a request a proxy
+/// passed on while they are on only by default (`DemoIdentities.refusal`).
 enum AuthRoutes {
     static let demoPath = "/auth/demo"
 
     static func add(_ demo: DemoIdentities, service: CollectionService, to router: inout Router) {
-        router.get(demoPath) { _ in
+        router.get(demoPath) { request in
+            if let refusal = demo.refusal(of: request) { throw refusal }
             var json = JSONWriter()
             json.beginObject()
             json.key("identities")
@@ -26,6 +28,7 @@ enum AuthRoutes {
             return .json(json.bytes)
         }
         router.post(demoPath, headCheck: JSONBody.headCheck(JSONBody.json)) { request in
+            if let refusal = demo.refusal(of: request) { throw refusal }
             let body = try JSONBody.object(of: request)
             var validator = FieldValidator(body)
             validator.rejectUnknown(["sub", "role"])

@@ -17,17 +17,9 @@ enum CollectionRoutes {
                 let listRequest = ListRequest(request, caller: caller)
                 return try mappingErrors { () throws(ListServiceError) in
                     let (page, outcome) = try endpoint.page(listRequest, resolution.session, purpose)
-                    var response = PageResponse.make(
+                    return PageResponse.make(
                         page, outcome: outcome, request: request, compression: listRequest.compression, headers: resolution.headers,
                         metrics: service.metrics)
-                    // A session's page is answered again to repeats of the request while the session
-                    // holds it (given leave from the first repeat on: a request asked once costs nothing).
-                    if request.repeatsPrevious, let session = resolution.session, resolution.headers.count == 0 {
-                        response.repeatGuard = SessionPageRepeat(
-                            page: page, session: session, purpose: purpose, endpoint: endpoint, service: service,
-                            isNotModified: response.status == .notModified)
-                    }
-                    return response
                 }
             }
         }

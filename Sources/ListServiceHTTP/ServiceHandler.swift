@@ -31,9 +31,8 @@ package final class ServiceHandler: Sendable {
         // The stages the answer goes through, for its `Server-Timing` (lists and rows record them).
         let timings = ServerTimings()
         let started = MonotonicClock.nanoseconds()
-        var caller = request.caller
         do {
-            // A request with a body (or a repeat) passed the checks already (`screen`, `CheckedRepeat`).
+            // A request with a body passed the checks already (`screen`).
             let checked = request.sender is Caller ? nil : try checkAccess(request)
             response = try ServerTimings.bind(timings) {
                 guard let checked else { return try route(request) }
@@ -41,17 +40,12 @@ package final class ServiceHandler: Sendable {
                 request.sender = checked
                 return try route(request)
             }
-            if let checked { caller = checked }
         } catch let error as HTTPError {
             response = error.response
         }
         if !timings.isEmpty { response.headers.add(name: "Server-Timing", value: timings.headerValue) }
         let routeKind = timings.route.flatMap(RouteLatencies.Route.init(rawValue:))
         if let routeKind { observe(routeKind, of: &response, started: started, trace: request.trace) }
-        // A route's leave to answer repeats holds once a repeat passes the front door again.
-        if let routeGuard = response.repeatGuard {
-            response.repeatGuard = routeKind.map { CheckedRepeat(routeGuard, caller: caller, route: $0, handler: self) }
-        }
         return finish(response, for: request)
     }
 

@@ -13,7 +13,7 @@ func handleKeyRotation(of tokens: TokenAuthority, from path: String, keeping ext
     source.setEventHandler {
         do throws(ServerOptions.Failure) {
             let keys = try ServerOptions.readJWKS(path)
-            tokens.replaceKeys(KeySet(keys: keys.keys + extraKeys))
+            tokens.replaceKeys(KeySet(keys: keys.keys, signedHere: extraKeys))
             StandardError.writeLine("level=info event=jwt-keys-reloaded path=\(LogFmt.value(path)) keys=\(keys.keys.count)")
         } catch {
             StandardError.writeLine(

@@ -54,7 +54,8 @@ struct ServerOptions {
     /// What tokens' claims must say (`--jwt-issuer`, `--jwt-audience`), how far clocks may
     /// disagree (`--jwt-leeway`), and the claim of the role (`--jwt-role-claim`).
     var tokenClaims = TokenVerifier.Configuration()
-    /// Offer demo identities (`/auth/demo`): nil decides by the address (on for loopback).
+    /// Offer demo identities (`/auth/demo`): nil decides by the address and the identity
+    /// sources (`offersDemoIdentities`).
     var demoIdentities: Bool?
     /// Requests per caller (`--rate-limit`, `--rate-burst`) and writes per caller
     /// (`--write-rate-limit`, `--write-rate-burst`); nil: no limit.
@@ -122,6 +123,11 @@ struct ServerOptions {
                                   from a browser; repeatable. Listed origins also get the sid cookie
           --allowed-host NAME     answer only requests whose Host is NAME (any port); repeatable (default:
                                   localhost, 127.0.0.1 and [::1] on a loopback address, any name otherwise)
+          --trusted-proxies CIDR,…  reverse proxies (addresses or blocks: 127.0.0.1, 10.0.0.0/8, ::1) whose
+                                  Forwarded / X-Forwarded-For name the client: its address, the rightmost
+                                  hop that is not itself a trusted proxy, is the one rate limits, the
+                                  access log and live-stream caps use; repeatable (default: none, every
+                                  client is its connection's peer)
           --api-keys FILE         writes need Authorization: Bearer <key>, a key from FILE (one per line,
                                   # comments); or the keys in env LISTSERVICE_API_KEYS
           --require-key-for-reads reads need a key too (/health stays open)
@@ -140,11 +146,13 @@ struct ServerOptions {
           --write-rate-limit N/s  the same for writes, counted apart (default 20/s; off: none)
           --write-rate-burst N    writes a caller may send at once (default 40)
           --demo-identities       offer GET/POST /auth/demo: a few identities to sign in as, with tokens
-                                  signed by a key made at start-up (default on a loopback address only;
-                                  refused on any other)
+                                  signed by a key made at start-up, to anyone who reaches the server
+                                  (default: on a loopback address with no --jwt-keys or API keys, and
+                                  then 404 to requests a proxy passed on; refused on any other address)
           --no-demo-identities    do not offer them
-          --allow-anonymous-writes  on a non-loopback address with no keys, accept writes anyway (by
-                                  default they are refused 401)
+          --allow-anonymous-writes  with no keys, accept writes from anyone (by default a loopback
+                                  server accepts them only from requests no proxy passed on, any other
+                                  refuses them 401)
           --no-access-log         do not log one line per request on stderr
           -h, --help              show this help
         """
@@ -201,6 +209,14 @@ struct ServerOptions {
                 if let problem = CORSPolicy.validate(origin) { throw Failure(message: "--cors-origin \(problem)") }
                 options.corsOrigins.append(origin)
             case "--allowed-host": options.allowedHosts.append(try value())
+            case "--trusted-proxies":
+                let text = try value()
+                do throws(InvalidAddressRange) {
+                    let proxies = try TrustedProxies(parsing: text)
+                    options.configuration.trustedProxies = TrustedProxies(options.configuration.trustedProxies.ranges + proxies.ranges)
+                } catch {
+                    throw Failure(message: "--trusted-proxies: \(error)")
+                }
             case "--api-keys": options.apiKeys = try readKeys(try value())
             case "--require-key-for-reads": options.requiresKeyForReads = true
             case "--jwt-keys":
@@ -278,14 +294,18 @@ struct ServerOptions {
         return RatePolicy(perSecond: policy.perSecond, burst: burst)
     }
 
-    /// Whether `/auth/demo` is offered: as asked, else on a loopback address.
-    var offersDemoIdentities: Bool { demoIdentities ?? AllowedHosts.isLoopback(configuration.host) }
+    /// Whether `/auth/demo` is offered: as asked, else on a loopback address with no identity
+    /// source (no token keys, no API keys), and then only to requests no proxy passed on.
+    var offersDemoIdentities: Bool { demoIdentities ?? (AllowedHosts.isLoopback(configuration.host) && !hasIdentitySource) }
+
+    /// Whether callers are identified by something other than demo identities: token keys or API keys.
+    var hasIdentitySource: Bool { jwtKeys != nil || !apiKeys.isEmpty }
 
     /// The token verifier of `jwtKeys` and the demo identities' key (`extraKeys`); nil without any.
     func makeTokenAuthority(extraKeys: [VerificationKey] = []) -> TokenAuthority? {
-        let keys = (jwtKeys?.keys ?? []) + extraKeys
-        guard !keys.isEmpty else { return nil }
-        return TokenAuthority(verifier: TokenVerifier(keys: KeySet(keys: keys), configuration: tokenClaims))
+        let keys = KeySet(keys: jwtKeys?.keys ?? [], signedHere: extraKeys)
+        guard !keys.keys.isEmpty else { return nil }
+        return TokenAuthority(verifier: TokenVerifier(keys: keys, configuration: tokenClaims))
     }
 
     /// The key set in the JWKS file at `path`; one that cannot be read or used is an error

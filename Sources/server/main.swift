@@ -59,7 +59,7 @@ StandardError.writeLine(
 
 System.raiseOpenFileLimit()
 let statistics = ServerStatisticsBox()
-let demo = options.offersDemoIdentities ? DemoIdentities() : nil
+let demo = options.offersDemoIdentities ? DemoIdentities(isExplicit: options.demoIdentities == true) : nil
 let demoKeys = demo.map { [$0.verificationKey] } ?? []
 let tokens = options.makeTokenAuthority(extraKeys: demoKeys)
 let policy = options.accessPolicy(tokens: tokens)
@@ -73,16 +73,25 @@ var configuration = options.configuration
 // body past its route's limit (413) are answered before a byte of the body is read.
 configuration.limits.maxBodyBytes = max(configuration.limits.maxBodyBytes, options.maxImportBytes)
 configuration.headScreen = handler.screen
-if demo != nil {
+if let demo {
     StandardError.writeLine(
-        "level=info event=demo-identities path=/auth/demo reason=\"a loopback address: anyone here may sign in as anyone\"")
+        demo.isExplicit
+            ? "level=warning event=demo-identities path=/auth/demo reason=\"--demo-identities: anyone reaching the service can sign in as "
+                + "anyone, admin included\""
+            : "level=info event=demo-identities path=/auth/demo reason=\"a loopback address with no identity source: anyone on this "
+                + "machine may sign in as anyone; requests through a proxy get 404\"")
+}
+if options.allowsAnonymousWrites && !options.hasIdentitySource {
+    StandardError.writeLine(
+        "level=warning event=anonymous-writes reason=\"--allow-anonymous-writes: anyone reaching the service can change data "
+            + "without a credential\"")
 }
 if policy.keys.writes == .refused {
     StandardError.writeLine(
         "level=warning event=writes-refused address=\(configuration.host) reason=\"no API keys on a non-loopback address: every write "
             + "gets 401; give --api-keys FILE (or LISTSERVICE_API_KEYS), or --allow-anonymous-writes\"")
 }
-if options.corsOrigins.contains("*") && policy.keys.writes == .open {
+if options.corsOrigins.contains("*") && (policy.keys.writes == .open || policy.keys.writes == .openOnLoopback) {
     StandardError.writeLine(
         "level=warning event=cors-any-origin-writes reason=\"--cors-origin '*' with no API keys: a page on any website can change "
             + "data through a browser that reaches this server; give --api-keys FILE (or LISTSERVICE_API_KEYS)\"")

@@ -7,7 +7,6 @@ import Testing
     /// An action as a test compares it.
     enum Step: Equatable {
         case handle(String)
-        case handleRepeat(String)
         case write
         case startDeferred
         case startStream
@@ -29,8 +28,6 @@ import Testing
         var handler: (Request) -> Response = { .init(contentType: "text/plain", bytes: Array($0.path.utf8)) }
         /// Whether the "socket" takes output (false: every write would block).
         var isWritable = true
-        /// What the server says when a repeat's kept answer stands (a shutdown the loop saw first).
-        var isServerShuttingDown = false
 
         init(_ configuration: ConnectionStateMachine.Configuration = .init()) {
             machine = ConnectionStateMachine(configuration: configuration, now: 1_000)
@@ -50,19 +47,6 @@ import Testing
                 case .handle(let request):
                     steps.append(.handle(request.path))
                     machine.responseReady(handler(request), to: request, handlerStarted: 0, isServerShuttingDown: false, encoder: &encoder)
-                case .handleRepeat(let request, let repeatGuard):
-                    steps.append(.handleRepeat(request.path))
-                    switch repeatGuard.verdict(onRepeatOf: request) {
-                    case .sameAnswer:
-                        machine.repeatAnswerStands(
-                            to: request, handlerStarted: 0, isServerShuttingDown: isServerShuttingDown, encoder: &encoder)
-                    case .answer(let response):
-                        machine.responseReady(response, to: request, handlerStarted: 0, isServerShuttingDown: false, encoder: &encoder)
-                    case .handle(let request):
-                        steps.append(.handle(request.path))
-                        machine.responseReady(
-                            handler(request), to: request, handlerStarted: 0, isServerShuttingDown: false, encoder: &encoder)
-                    }
                 case .write:
                     steps.append(.write)
                     guard isWritable else {

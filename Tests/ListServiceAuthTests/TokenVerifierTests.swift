@@ -32,6 +32,21 @@ import Testing
         #expect(verifier.verify(forged, now: now) == .failure(.invalid("the signature does not verify")))
     }
 
+    @Test func oneConfiguredKey_takesATokenWithoutKid_besideAKeySignedWithHere() throws {
+        let configured = TokenMint(.rs256)
+        let here = try #require(TokenSigner(keyID: "demo"))
+        let keys = try KeySet(jwks: Array(#"{"keys":[\#(configured.jwk)]}"#.utf8))
+        let verifier = TokenVerifier(keys: KeySet(keys: keys.keys, signedHere: [here.verificationKey]))
+        let withoutKid = configured.token(TokenMint.claims(sub: "c-0007", now: now))
+        #expect(try verifier.verify(withoutKid, now: now).get().identity == Identity(subject: "c-0007", role: .customer))
+        let signedHere = here.token(for: Identity(subject: "admin-1", role: .admin), now: now, lifetime: 600)
+        #expect(try verifier.verify(signedHere, now: now).get().identity.subject == "admin-1")
+        let onlyHere = TokenVerifier(keys: KeySet(keys: [], signedHere: [here.verificationKey]))
+        #expect(
+            onlyHere.verify(withoutKid, now: now) == .failure(.invalid("no key without a kid")),
+            "a key signed with here is never meant by a token without a kid")
+    }
+
     @Test func times_expired_notYetValid_andTheLeeway() throws {
         let verifier = try verifier(Self.hs)
         let token = Self.hs.token(TokenMint.claims(now: now, expiresIn: 60))

@@ -41,7 +41,7 @@ import Testing
             #expect(
                 try ServerOptions.parse(["--host", "0.0.0.0", "--allow-anonymous-writes"], environment: [:]).accessPolicy().keys.writes
                     == .open)
-            #expect(try ServerOptions.parse([], environment: [:]).accessPolicy().keys.writes == .open)
+            #expect(try ServerOptions.parse([], environment: [:]).accessPolicy().keys.writes == .openOnLoopback)
             let empty = directory + "/empty"
             try "# nothing\n".write(toFile: empty, atomically: true, encoding: .utf8)
             for bad in [

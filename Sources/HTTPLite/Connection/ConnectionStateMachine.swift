@@ -14,6 +14,8 @@ struct ConnectionStateMachine {
     struct Configuration {
         var limits = HTTPLimits()
         var headScreen: HeadScreen?
+        /// Proxies whose forwarding headers name the client (`Request.remoteAddress`).
+        var trustedProxies = TrustedProxies.none
         var idleTimeout: Int64 = 60_000
         var headerReadTimeout: Int64 = 10_000
         var bodyReadTimeout: Int64 = 60_000
@@ -25,17 +27,12 @@ struct ConnectionStateMachine {
         var outputHighWater = 256 * 1024
         /// Output a streaming client may fall behind by before it is dropped.
         var streamBacklogLimit = 4 * 1024 * 1024
-        /// What the answers kept for repeats may hold, shared by the server's connections.
-        var keptAnswers = KeptAnswerBudget(limit: KeptAnswerBudget.defaultLimit)
     }
 
     /// What the event loop must do next.
     enum Action {
         /// Run the handler for this request and answer with `responseReady(_:to:...)`.
         case handle(Request)
-        /// The request repeats the one the connection kept the answer of: ask the guard, then
-        /// answer with `repeatAnswerStands(to:...)`, or as `handle` does with the answer it gives.
-        case handleRepeat(Request, any RepeatGuard)
         /// Send `pendingOutput` and report with `wrote(_:now:)` or `writeBlocked()`.
         case write
         /// Start the deferred response's work; its result arrives with `deferredResponseReady`.
@@ -69,6 +66,8 @@ struct ConnectionStateMachine {
         let started: Int64
         /// The request's trace; nil for an answer the server made before there was a request.
         var trace: TraceContext? = nil
+        /// The client's address (`Request.remoteAddress`), else the connection's peer's.
+        var client: String? = nil
     }
 
     private enum Phase {
@@ -88,10 +87,10 @@ struct ConnectionStateMachine {
         let keepAlive: Bool
         let started: Int64
         let trace: TraceContext
+        let client: String?
     }
 
     let configuration: Configuration
-    private let peerAddress: String?
     private var phase = Phase.serving
     private var inbound = InboundBuffer()
     private var parser: RequestParser
@@ -115,26 +114,14 @@ struct ConnectionStateMachine {
     private var bytesReceived = 0
     /// When the timer first saw the current body being read, and how much had arrived then.
     private var bodyWatch: (since: Int64, bytesReceived: Int)?
-    /// The last answer, kept while its request is repeated (`RepeatGuard`).
-    private var keptAnswer: KeptAnswer?
-    /// The bytes of the request being handled: where they lie in `inbound` (consumed, not yet
-    /// compacted), or those of a kept answer's request it repeats.
-    private var handledRequestBytes = HandledRequestBytes.none
-    /// The fingerprint of the last request's bytes (`Request.repeatsPrevious`).
-    private var previousFingerprint: UInt64?
-
-    private enum HandledRequestBytes {
-        case none
-        case inbound(Range<Int>)
-        case repeated([UInt8])
-    }
 
     /// A new connection, reading: the loop registered it with `Interest.reading`.
-    /// `peerAddress` is stamped on its requests (`Request.remoteAddress`).
+    /// Its requests' `remoteAddress` is `peerAddress`, or the client a trusted proxy there names.
     init(configuration: Configuration, now: Int64, peerAddress: String? = nil) {
         self.configuration = configuration
-        self.peerAddress = peerAddress
-        parser = RequestParser(limits: configuration.limits, headScreen: configuration.headScreen)
+        parser = RequestParser(
+            limits: configuration.limits, headScreen: configuration.headScreen,
+            addressing: ClientAddressing(peer: peerAddress, trustedProxies: configuration.trustedProxies))
         lastProgress = now
         registeredInterest = .reading
     }
@@ -216,8 +203,8 @@ struct ConnectionStateMachine {
         if isServerShuttingDown { isShuttingDown = true }
         let pending = PendingRequest(
             method: request.method, path: request.path, version: request.version,
-            keepAlive: request.wantsKeepAlive && !isShuttingDown, started: handlerStarted, trace: request.trace)
-        keep(response, to: request, keepAlive: pending.keepAlive, now: lastProgress)
+            keepAlive: request.wantsKeepAlive && !isShuttingDown, started: handlerStarted, trace: request.trace,
+            client: request.remoteAddress)
         switch response.body {
         case .bytes, .parts:
             write(response, for: pending, encoder: &encoder)
@@ -238,7 +225,7 @@ struct ConnectionStateMachine {
                 .log(
                     AccessRecord(
                         method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: -1,
-                        started: handlerStarted, trace: request.trace)))
+                        started: handlerStarted, trace: request.trace, client: request.remoteAddress)))
             guard request.method != .head else {
                 if !keepAlive { phase = .closingAfterFlush }
                 return
@@ -247,25 +234,6 @@ struct ConnectionStateMachine {
             if inbound.isEmpty { inbound = InboundBuffer() }  // nothing is read while streaming: give the request's buffer back
             owed.append(.startStream(produce))
         }
-    }
-
-    /// The kept answer stands for the repeat of the last `.handleRepeat`: it is sent again (as
-    /// a new answer, saying `Connection: close`, once the server is shutting down).
-    mutating func repeatAnswerStands(
-        to request: Request, handlerStarted: Int64, isServerShuttingDown: Bool, encoder: inout ResponseEncoder
-    ) {
-        guard let kept = keptAnswer else { return }
-        if isServerShuttingDown {
-            return responseReady(kept.response, to: request, handlerStarted: handlerStarted, isServerShuttingDown: true, encoder: &encoder)
-        }
-        handledRequestBytes = .none
-        kept.append(to: &outbound, encoder: &encoder)
-        kept.lastAnswered = lastProgress
-        owed.append(
-            .log(
-                AccessRecord(
-                    method: request.method.rawValue, path: request.path, status: kept.response.status.code, bodyBytes: kept.bodyCount,
-                    started: handlerStarted, trace: request.trace)))
     }
 
     /// A deferred response arrived: it is sent, then requests pipelined behind it are served.
@@ -309,7 +277,6 @@ struct ConnectionStateMachine {
 
     /// Time passed: applies the idle, header, body and lingering timeouts.
     mutating func timerFired(now: Int64, encoder: inout ResponseEncoder) {
-        if let kept = keptAnswer, now - kept.lastAnswered >= KeptAnswer.idleLimit { keptAnswer = nil }
         let idle = configuration.idleTimeout
         switch phase {
         case .lingering(let until):
@@ -365,17 +332,6 @@ struct ConnectionStateMachine {
     /// The next complete request in the buffer, a `100 Continue`, or a parse error.
     private mutating func parseNext(now: Int64, encoder: inout ResponseEncoder) -> Action? {
         while true {
-            if let kept = keptAnswer, !parser.isMidRequest, !isShuttingDown, kept.isNext(in: inbound) {
-                inbound.consume(kept.requestBytes.count)
-                requestStartedAt = inbound.isEmpty ? nil : now
-                bodyWatch = nil
-                handledRequestBytes = .repeated(kept.requestBytes)
-                var request = kept.request
-                request.trace = TraceContext()
-                return .handleRepeat(request, kept.repeatGuard)
-            }
-            // A request's bytes are all in `inbound` when its head is read in this call.
-            let start = parser.isReadingHead ? inbound.readerIndex : nil
             switch parser.next(&inbound) {
             case .needMoreData:
                 inbound.compact()
@@ -383,18 +339,8 @@ struct ConnectionStateMachine {
             case .continueExpected:
                 outbound.append { ResponseEncoder.appendContinue(to: &$0) }
             case .request(var request):
-                if let start {
-                    let range = start..<inbound.readerIndex
-                    handledRequestBytes = .inbound(range)
-                    let fingerprint = inbound.fingerprint(of: range)
-                    request.repeatsPrevious = fingerprint == previousFingerprint
-                    previousFingerprint = fingerprint
-                } else {
-                    (handledRequestBytes, previousFingerprint) = (.none, nil)
-                }
                 requestStartedAt = inbound.isEmpty ? nil : now
                 bodyWatch = nil
-                request.remoteAddress = peerAddress
                 return .handle(request)
             case .refused(let request, let response, let keepsConnection):
                 // Answered from the head: the body is skipped (the request's timeouts still
@@ -403,7 +349,8 @@ struct ConnectionStateMachine {
                 bodyWatch = nil
                 let pending = PendingRequest(
                     method: request.method, path: request.path, version: request.version,
-                    keepAlive: keepsConnection && request.wantsKeepAlive, started: 0, trace: request.trace)
+                    keepAlive: keepsConnection && request.wantsKeepAlive, started: 0, trace: request.trace,
+                    client: request.remoteAddress)
                 write(response, for: pending, encoder: &encoder)
                 return owed.removeFirst()  // its log line; a request after it is parsed on the next call
             case .failed(let error):
@@ -449,32 +396,7 @@ struct ConnectionStateMachine {
             .log(
                 AccessRecord(
                     method: request.method.rawValue, path: request.path, status: response.status.code, bodyBytes: bodyCount,
-                    started: request.started, trace: request.trace)))
-    }
-
-    /// Keeps `response` for repeats of `request` when its handler allows it and the connection
-    /// stays open: a bodiless GET, untraced by its caller, whose bytes are still at hand; any
-    /// other answer lets the kept one go.
-    private mutating func keep(_ response: Response, to request: Request, keepAlive: Bool, now: Int64) {
-        let handled = handledRequestBytes
-        handledRequestBytes = .none
-        keptAnswer = nil
-        guard let repeatGuard = response.repeatGuard, keepAlive, request.method == .get, request.body.isEmpty,
-            !request.trace.isContinued
-        else { return }
-        let requestBytes: [UInt8]
-        switch handled {
-        case .none: return
-        case .repeated(let bytes): requestBytes = bytes
-        case .inbound(let range):
-            guard range.count <= KeptAnswer.maxRequestBytes, range.upperBound <= inbound.bytes.count else { return }
-            requestBytes = Array(inbound.bytes[range])
-        }
-        var request = request
-        request.sender = nil  // what a head screen learned is learned again at each repeat
-        keptAnswer = KeptAnswer(
-            requestBytes: requestBytes, request: request, response: response, repeatGuard: repeatGuard, now: now,
-            budget: configuration.keptAnswers)
+                    started: request.started, trace: request.trace, client: request.client)))
     }
 
     /// Sends an error the server itself produced, then closes: the byte stream is no longer trusted.
@@ -483,7 +405,10 @@ struct ConnectionStateMachine {
         guard case .bytes(let body) = response.body else { return }
         outbound.append { encoder.append(response, body: body, includeBody: true, connection: .close, to: &$0) }
         phase = .closingAfterFlush
-        owed.append(.log(AccessRecord(method: "-", path: "-", status: error.status.code, bodyBytes: body.count, started: 0)))
+        owed.append(
+            .log(
+                AccessRecord(
+                    method: "-", path: "-", status: error.status.code, bodyBytes: body.count, started: 0, client: parser.addressing.peer)))
     }
 
     /// A client too slow to send its request gets 408, then the connection closes.
@@ -509,7 +434,6 @@ struct ConnectionStateMachine {
     private mutating func close() {
         guard !isClosed else { return }
         owed = []  // the loop marks a stream closed as it closes the socket
-        keptAnswer = nil
         phase = .closed
         owesClose = true
     }

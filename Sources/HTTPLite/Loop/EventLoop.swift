@@ -47,10 +47,10 @@ final class EventLoop {
         let configuration = context.configuration
         accessLog = AccessLog(isEnabled: configuration.isAccessLogEnabled)
         machineConfiguration = ConnectionStateMachine.Configuration(
-            limits: configuration.limits, headScreen: configuration.headScreen, idleTimeout: configuration.idleTimeout.milliseconds,
+            limits: configuration.limits, headScreen: configuration.headScreen, trustedProxies: configuration.trustedProxies,
+            idleTimeout: configuration.idleTimeout.milliseconds,
             headerReadTimeout: configuration.headerReadTimeout.milliseconds, bodyReadTimeout: configuration.bodyReadTimeout.milliseconds,
-            minBodyBytesPerSecond: configuration.minBodyBytesPerSecond, minBodyRateGrace: configuration.minBodyRateGrace.milliseconds,
-            keptAnswers: context.keptAnswers)
+            minBodyBytesPerSecond: configuration.minBodyBytesPerSecond, minBodyRateGrace: configuration.minBodyRateGrace.milliseconds)
         let shortest =
             [
                 configuration.idleTimeout, configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.minBodyRateGrace,
@@ -169,22 +169,6 @@ final class EventLoop {
                 machine.responseReady(
                     response, to: request, handlerStarted: started, isServerShuttingDown: context.isShuttingDown.load(ordering: .acquiring),
                     encoder: &encoder)
-            case .handleRepeat(let request, let repeatGuard):
-                let started = MonotonicClock.nanoseconds()
-                let verdict = repeatGuard.verdict(onRepeatOf: request)
-                context.statistics.requests.add(1, ordering: .relaxed)
-                let isShuttingDown = context.isShuttingDown.load(ordering: .acquiring)
-                let response: Response
-                switch verdict {
-                case .sameAnswer:
-                    machine.repeatAnswerStands(
-                        to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
-                    continue
-                case .answer(let answer): response = answer
-                case .handle(let checked): response = context.respond(to: checked)
-                }
-                machine.responseReady(
-                    response, to: request, handlerStarted: started, isServerShuttingDown: isShuttingDown, encoder: &encoder)
             case .write:
                 write(connection.fd, from: &machine, now: now)
             case .startDeferred(let start):
@@ -199,7 +183,8 @@ final class EventLoop {
             case .log(let record):
                 accessLog.record(
                     method: record.method, path: record.path, status: record.status, bodyBytes: record.bodyBytes,
-                    nanoseconds: record.started == 0 ? 0 : MonotonicClock.nanoseconds() - record.started, trace: record.trace)
+                    nanoseconds: record.started == 0 ? 0 : MonotonicClock.nanoseconds() - record.started, client: record.client,
+                    trace: record.trace)
             case .countMalformedRequest:
                 context.statistics.malformedRequests.add(1, ordering: .relaxed)
             case .shutdownWrite:

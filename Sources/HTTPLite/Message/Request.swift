@@ -18,10 +18,6 @@ public struct Request: Sendable {
     /// Its trace (W3C Trace Context): the caller's `traceparent` continued, or a new trace;
     /// the access log names it.
     public var trace: TraceContext
-    /// Whether the request's bytes are, as far as a fingerprint tells, those of the request
-    /// before it on its connection (a client polling): a handler gives its answer leave to be
-    /// repeated (`Response.repeatGuard`) only then, when repeats are likely.
-    public var repeatsPrevious = false
 
     public init(
         method: HTTPMethod, path: String, query: QueryParameters = QueryParameters(),

@@ -7,9 +7,6 @@ public struct Response: Sendable {
     /// (`Content-Encoding`, `Vary`) itself, as a cached page or a static file does; a layer
     /// that adds defaults on the way out then leaves those alone.
     public var choseCachingAndCoding: Bool
-    /// Leave to send this answer again to repeats of its request (`RepeatGuard`); nil: every
-    /// request is handled.
-    public var repeatGuard: (any RepeatGuard)?
 
     public init(
         status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty, choseCachingAndCoding: Bool = false

@@ -30,24 +30,6 @@ struct InboundBuffer {
         }
     }
 
-    /// A 64-bit fingerprint of the bytes in `range` (FNV-1a over 8-byte words): equal bytes,
-    /// equal prints; unequal bytes almost never.
-    func fingerprint(of range: Range<Int>) -> UInt64 {
-        bytes.withUnsafeBytes { all in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            var offset = range.lowerBound
-            while offset + 8 <= range.upperBound {
-                hash = (hash ^ all.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01b3
-                offset += 8
-            }
-            while offset < range.upperBound {
-                hash = (hash ^ UInt64(all[offset])) &* 0x100_0000_01b3
-                offset += 1
-            }
-            return hash ^ UInt64(range.count)
-        }
-    }
-
     /// Calls `body` with the readable bytes.
     func withReadableBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         try bytes.withUnsafeBufferPointer { all in

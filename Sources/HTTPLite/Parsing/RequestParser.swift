@@ -46,14 +46,19 @@ struct RequestParser {
     /// Judges requests with a body from their heads: a refusal, or the largest body for the
     /// request's route (an import takes megabytes, a form a few kilobytes).
     let headScreen: HeadScreen?
+    /// Gives each request its `remoteAddress`, before the head screen sees it.
+    let addressing: ClientAddressing
     private var state = State.readingHead(HeadScan())
     private var hasPromptedContinue = false
     /// What the head screen learned of the sender of the request whose body is being read.
     private var screenedSender: (any Sendable)?
 
-    init(limits: HTTPLimits, headScreen: HeadScreen? = nil) {
+    init(
+        limits: HTTPLimits, headScreen: HeadScreen? = nil, addressing: ClientAddressing = ClientAddressing(peer: nil, trustedProxies: .none)
+    ) {
         self.limits = limits
         self.headScreen = headScreen
+        self.addressing = addressing
     }
 
     /// Whether part of a request has arrived (the connection is not idle).
@@ -125,11 +130,11 @@ struct RequestParser {
     private mutating func begin(_ head: RequestHead, malformedQuery: MalformedQuery?, _ buffer: inout InboundBuffer) -> Event {
         screenedSender = nil
         if let malformedQuery {
-            return refuse(head, head.makeRequest(body: []), with: malformedQuery.httpError.response)
+            return refuse(head, request(of: head, body: []), with: malformedQuery.httpError.response)
         }
         if head.framing == .none && !head.expectsContinue { return finish(head, body: []) }
         var maxBodyBytes = limits.maxBodyBytes
-        let request = head.makeRequest(body: [])
+        let request = request(of: head, body: [])
         switch headScreen?(request) {
         case .refuse(let response): return refuse(head, request, with: response)
         case .accept(let routeLimit, let sender):
@@ -178,10 +183,17 @@ struct RequestParser {
     private mutating func finish(_ head: RequestHead, body: [UInt8]) -> Event {
         state = .readingHead(HeadScan())
         hasPromptedContinue = false
-        var request = head.makeRequest(body: body)
+        var request = request(of: head, body: body)
         request.sender = screenedSender
         screenedSender = nil
         return .request(request)
+    }
+
+    /// The request of `head` and `body`, from the client `addressing` names.
+    private func request(of head: RequestHead, body: [UInt8]) -> Request {
+        var request = head.makeRequest(body: body)
+        request.remoteAddress = addressing.clientAddress(head.headers)
+        return request
     }
 
     /// RFC 9112 §2.2: a server should ignore empty lines received before the request line.

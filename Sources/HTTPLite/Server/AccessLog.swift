@@ -12,10 +12,13 @@ struct AccessLog {
 
     init(isEnabled: Bool) { self.isEnabled = isEnabled }
 
-    /// `2026-11-21T06:40:00Z GET /orders 200 11413 0.120ms trace=4bf9…4736 span=00f0…02b7`:
-    /// method, path, status, body bytes, duration, and the request's trace and this server's
-    /// span in it (W3C Trace Context; none for an answer made before there was a request).
-    mutating func record(method: String, path: String, status: Int, bodyBytes: Int, nanoseconds: Int64, trace: TraceContext?) {
+    /// `2026-11-21T06:40:00Z GET /orders 200 11413 0.120ms client=192.0.2.1 trace=4bf9…4736 span=00f0…02b7`:
+    /// method, path, status, body bytes, duration, the client's address (behind a trusted
+    /// proxy, the one it names), and the request's trace and this server's span in it (W3C
+    /// Trace Context; none for an answer made before there was a request).
+    mutating func record(
+        method: String, path: String, status: Int, bodyBytes: Int, nanoseconds: Int64, client: String? = nil, trace: TraceContext?
+    ) {
         guard isEnabled else { return }
         buffer.append(contentsOf: currentTimestamp())
         buffer.append(UInt8(ascii: " "))
@@ -25,6 +28,10 @@ struct AccessLog {
         buffer.append(contentsOf: " \(status) \(bodyBytes) ".utf8)
         let microseconds = nanoseconds / 1000
         buffer.append(contentsOf: "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())ms".utf8)
+        if let client {
+            buffer.append(contentsOf: " client=".utf8)
+            buffer.append(contentsOf: client.utf8)
+        }
         if let trace { buffer.append(contentsOf: " trace=\(trace.traceID) span=\(trace.spanID)".utf8) }
         buffer.append(UInt8(ascii: "\n"))
     }

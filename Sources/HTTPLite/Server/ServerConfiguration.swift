@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     /// Judges requests with a body from their heads (refusals, and a smaller body limit for
     /// some routes) before the body is read; nil: every body up to `limits.maxBodyBytes` is read.
     public var headScreen: HeadScreen?
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` name the client: a request from
+    /// one has the address it names as `Request.remoteAddress`; none by default.
+    public var trustedProxies = TrustedProxies.none
     /// How long a keep-alive connection may sit idle between requests.
     public var idleTimeout: Duration = .seconds(60)
     /// How long a client may take to send a whole request head (slowloris guard).
@@ -25,9 +28,6 @@ public struct ServerConfiguration: Sendable {
     public var minBodyRateGrace: Duration = .seconds(5)
     /// How long shutdown waits for in-flight requests before closing what is left.
     public var shutdownGracePeriod: Duration = .seconds(10)
-    /// What the answers connections keep for repeats of their requests (`RepeatGuard`) may
-    /// hold together, in bytes; past it an answer is not kept.
-    public var keptAnswerBytes = KeptAnswerBudget.defaultLimit
     /// One line per request on stderr.
     public var isAccessLogEnabled = true
     /// Where error and warning lines go (a handler's unexpected error, accept failures):

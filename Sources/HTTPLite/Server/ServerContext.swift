@@ -6,8 +6,6 @@ final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let handler: @Sendable (Request) throws -> Response
     let statistics = ServerStatistics()
-    /// What the answers kept for repeats hold, all connections together.
-    let keptAnswers: KeptAnswerBudget
     private let requestSerial = Atomic<UInt64>(0)
     /// Set by `HTTPServer.shutdown()` before the loops hear of it, so a response being
     /// computed at that moment already says `Connection: close`.
@@ -16,7 +14,6 @@ final class ServerContext: Sendable {
     init(configuration: ServerConfiguration, handler: @escaping @Sendable (Request) throws -> Response) {
         self.configuration = configuration
         self.handler = handler
-        keptAnswers = KeptAnswerBudget(limit: configuration.keptAnswerBytes)
     }
 
     /// Runs the handler; a thrown `HTTPError` becomes its problem response, anything else a

@@ -7,8 +7,11 @@ import HTTPLite
 package struct APIKeys: Sendable {
     /// What a write needs.
     package enum WritePolicy: Sendable, Equatable {
-        /// Anyone may write (a loopback server with no keys, or `--allow-anonymous-writes`).
+        /// Anyone may write: asked for (`--allow-anonymous-writes`).
         case open
+        /// Anyone on this machine may write: the default of a loopback server with no keys. A
+        /// request a proxy passed on (`Request.isForwarded`) is not from this machine: 401.
+        case openOnLoopback
         /// A listed key.
         case keyed
         /// Nobody: a server on the network with no keys configured refuses every write.
@@ -27,12 +30,12 @@ package struct APIKeys: Sendable {
         if !keys.isEmpty {
             writes = .keyed
         } else {
-            writes = boundToLoopback || allowsAnonymousWrites ? .open : .refused
+            writes = allowsAnonymousWrites ? .open : boundToLoopback ? .openOnLoopback : .refused
         }
         coversReads = requireForReads && !keys.isEmpty
     }
 
-    package static let open = APIKeys(keys: [], boundToLoopback: true)
+    package static let open = APIKeys(keys: [], boundToLoopback: true, allowsAnonymousWrites: true)
 
     /// The keys in a file's text (or the environment variable's): one per line, or separated
     /// by commas or spaces; `#` starts a comment.
@@ -65,6 +68,12 @@ package struct APIKeys: Sendable {
         if changesData {
             switch writes {
             case .open: return nil
+            case .openOnLoopback:
+                guard request.isForwarded else { return nil }
+                return Credentials.unauthorized(
+                    "This request came through a proxy (it carries Forwarded, X-Forwarded-For or X-Real-IP): writes without a "
+                        + "credential are open by default only to callers on the server's own machine. Give the server --api-keys FILE "
+                        + "or --jwt-keys FILE (or --allow-anonymous-writes).", error: nil)
             case .refused:
                 return Credentials.unauthorized(
                     "This server listens beyond this machine and has no API keys: writes are refused. Start it with --api-keys FILE "
