@@ -3,6 +3,11 @@
 # (127.0.0.1:8081-8083) and nginx in front (http://127.0.0.1:8080, deploy/nginx.conf).
 # Ctrl-C stops everything. Options are passed to every replica (e.g. --data DIR).
 #   scripts/cluster.sh [server options]
+# As a real deployment runs: callers are identified by bearer tokens verified with
+# $CLUSTER_DIR/jwks.json (an HS256 key made on the first run; scripts/mint-token.py signs a
+# token with it), and nginx is the one trusted proxy, whose X-Forwarded-For names each visitor
+# for the rate limits and the access log. Demo sign-in is off: through a proxy it would let any
+# visitor sign in as anyone.
 # Needs postgresql and nginx (scripts/setup.sh installs them) and a release build
 # (swift build -c release). The database lives in $CLUSTER_DIR (default /tmp/listservice-cluster)
 # and is kept between runs; delete it for a fresh one.
@@ -31,6 +36,8 @@ as_postgres "$bin/pg_ctl" -D "$data" -w -l "$data/log" \
     -o "-p $port -k $data -c listen_addresses=127.0.0.1" start >/dev/null
 as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres listservice 2>/dev/null || true
 database="postgresql://postgres@127.0.0.1:$port/listservice"
+jwks=$dir/jwks.json
+[ -f "$jwks" ] || python3 scripts/mint-token.py --new-jwks "$jwks"
 
 pids=()
 stop() {
@@ -42,7 +49,8 @@ stop() {
 trap stop INT TERM EXIT
 
 for replica in 8081 8082 8083; do
-    "$server" --database "$database" --port "$replica" --no-access-log --rate-limit off --write-rate-limit off "$@" 2> >(sed "s/^/[$replica] /" >&2) &
+    "$server" --database "$database" --port "$replica" --jwt-keys "$jwks" --trusted-proxies 127.0.0.1 --no-access-log \
+        "$@" 2> >(sed "s/^/[$replica] /" >&2) &
     pids+=($!)
 done
 for replica in 8081 8082 8083; do
@@ -51,4 +59,5 @@ done
 "$nginx_binary" -p deploy/ -c nginx.conf -e run/error.log &
 pids+=($!)
 echo "cluster: http://127.0.0.1:8080 (nginx) -> replicas 8081 8082 8083 -> $database" >&2
+echo "cluster: a token: scripts/mint-token.py $jwks --sub staff-1 --role staff" >&2
 wait -n "${pids[@]}"

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""A real full disk: the state directory on a small tmpfs (needs root and mount), the rest of
-it filled with a file. Writes must get 503 while it is full, /health/ready must say so,
-nothing acknowledged may be lost, nothing refused may appear, and writes must resume once
-the filler is removed ("space returns"). Exits 0 on success, 1 on a failure, 77 when a tmpfs
-cannot be mounted here.
+"""A real full disk: the state directory on a small file system of its own (a 12 MB tmpfs, else
+an ext4 image on a loop device; needs root and mount), the rest of it filled with a file.
+Writes must get 503 while it is full, /health/ready must say so, nothing acknowledged may be
+lost, nothing refused may appear, and writes must resume once the filler is removed ("space
+returns"). Says which file system ran. Exits 0 on success, 1 on a failure, 77 when neither
+can be mounted here (CI counts that as a failure).
 
     scripts/disk-full.py [--binary .build/release/server]
 """
@@ -18,15 +19,32 @@ import tempfile
 from serverprocess import ORDER, call, start
 
 
+def mount_small_filesystem(mount_point, image):
+    """Mounts a 12 MB file system at mount_point: a tmpfs, else an ext4 image file on a loop
+    device. Returns what was mounted, or None."""
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", mount_point], capture_output=True).returncode == 0:
+        return "a 12 MB tmpfs"
+    with open(image, "wb") as file:
+        file.truncate(12 * 1024 * 1024)
+    made = subprocess.run(["mkfs.ext4", "-q", "-F", image], capture_output=True).returncode == 0
+    if made and subprocess.run(["mount", "-o", "loop", image, mount_point], capture_output=True).returncode == 0:
+        return "a 12 MB ext4 image on a loop device"
+    os.remove(image)
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=".build/release/server")
     binary = parser.parse_args().binary
     mount_point = tempfile.mkdtemp(prefix="listservice-diskfull-")
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", mount_point], capture_output=True).returncode != 0:
-        print("disk-full: skipped (cannot mount a tmpfs here)")
+    image = mount_point + ".img"
+    kind = mount_small_filesystem(mount_point, image)
+    if kind is None:
+        print("disk-full: skipped (neither a tmpfs nor a loop-mounted ext4 image can be mounted here)")
         os.rmdir(mount_point)
         sys.exit(77)
+    print(f"disk-full: the state directory is on {kind}")
     failures = []
     try:
         server, port = start(binary, mount_point)
@@ -80,6 +98,8 @@ def main():
     finally:
         subprocess.run(["umount", mount_point])
         os.rmdir(mount_point)
+        if os.path.exists(image):
+            os.remove(image)
     sys.exit(1 if failures else 0)
 
 
