@@ -338,7 +338,7 @@ struct ConnectionStateMachine {
                 return nil
             case .continueExpected:
                 outbound.append { ResponseEncoder.appendContinue(to: &$0) }
-            case .request(var request):
+            case .request(let request):
                 requestStartedAt = inbound.isEmpty ? nil : now
                 bodyWatch = nil
                 return .handle(request)
