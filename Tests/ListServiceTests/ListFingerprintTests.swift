@@ -20,6 +20,15 @@ import Testing
         #expect(String(describing: Quakes.Scope(day: Self.month)) == String(describing: Scope(day: Self.month)))
     }
 
+    /// The search text is trimmed as Foundation's `CharacterSet.whitespaces` trims, without it.
+    @Test(arguments: [
+        "", "john", "  john ", "\tjohn\t", "jo hn", " \u{00A0}John\u{3000}", "\u{2003}", "\njohn\n", " \u{200B}x\u{200B} ",
+        "Zoë\u{2009}", "\u{1680}a\u{205F}", " ",
+    ])
+    func searchText_isTrimmedAsFoundationTrimsWhitespace(text: String) {
+        #expect(ParameterReader.trimmingWhitespace(text) == text.trimmingCharacters(in: .whitespaces))
+    }
+
     @Test func noScope_writesItselfAsReflectionDid() {
         struct NoScope {}
         #expect(String(describing: ListService.NoScope()) == String(describing: NoScope()))

@@ -56,7 +56,7 @@ package struct ParameterReader {
 
     /// A search text: trimmed, at most 200 characters, no control characters.
     package func searchText(_ name: String) throws(ListServiceError) -> String {
-        let text = (values[name] ?? "").trimmingCharacters(in: .whitespaces)
+        let text = Self.trimmingWhitespace(values[name] ?? "")
         // Code points, as JSON Schema's maxLength counts them.
         guard text.unicodeScalars.count <= 200 else {
             throw .invalidParameter(name, "The search text '\(name)' is longer than 200 characters.")
@@ -65,6 +65,22 @@ package struct ParameterReader {
             throw .invalidParameter(name, "The search text '\(name)' must not contain control characters.")
         }
         return text
+    }
+
+    /// `text` without the spaces and tabs around it (Unicode's space separators and the zero
+    /// width space, as Foundation's `CharacterSet.whitespaces`); the same string when there are none, as for
+    /// nearly every request, with nothing copied.
+    static func trimmingWhitespace(_ text: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\t"
+                || (scalar.value > 0x7F && (scalar.properties.generalCategory == .spaceSeparator || scalar.value == 0x200B))
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
+        return String(scalars[first...last])
     }
 
     /// The display context from `locale` (else `Accept-Language`) and `tz`.
