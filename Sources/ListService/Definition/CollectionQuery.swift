@@ -15,7 +15,7 @@ package protocol CollectionQuery: Sendable {
     associatedtype FilterFields: Sendable
     /// What a request adds to its view, decided when the request is read (this month in the
     /// client's zone, one day); part of what identifies a list.
-    associatedtype Scope: Hashable & Sendable
+    associatedtype Scope: Hashable & Sendable & CustomStringConvertible
 
     /// The path segment and name: `orders` serves `/orders`.
     static var name: String { get }

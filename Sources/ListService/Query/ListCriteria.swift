@@ -67,8 +67,10 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         access = C.readScope(for: request.caller)
         validUntil = resolved.validUntil
         appliedParameters = resolved.appliedParameters
+        // Each part by its description, not through `print`'s dynamic casts (5% of a request).
         fingerprint = ETag.hexDigest(
-            "\(C.name)|\(view.rawValue)|\(resolved.scope)|\(access)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)".utf8)
+            "\(C.name)|\(view.rawValue)|\(resolved.scope.description)|\(access.description)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)"
+                .utf8)
         start = try Self.pageStart(reader)
         if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
             throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort, order or caller).")
