@@ -21,22 +21,6 @@ import Testing
         )
     }
 
-    @Test(arguments: [HTTPStatus.ok, .notModified, .notFound, HTTPStatus(code: 299, reasonPhrase: "Odd But Fine")])
-    func aHeadsDate_isBroughtUpToDateInPlace_andNothingElseChanges(status: HTTPStatus) throws {
-        var encoder = ResponseEncoder()
-        var head: [UInt8] = []
-        encoder.appendHead(for: Response(status: status, headers: ["X-A": "b"]), bodyCount: 5, connection: .omitted, to: &head)
-        let text = String(decoding: head, as: UTF8.self)
-        let date = try #require(text.firstRange(of: /Date: [^\r]+/))
-        let stale = text.replacingCharacters(in: date, with: "Date: Sun, 06 Nov 1994 08:49:37 GMT")
-        var refreshed = Array(stale.utf8)
-        #expect(encoder.refreshDate(in: &refreshed, status: status))
-        #expect(String(decoding: refreshed, as: UTF8.self).replacing(/Date: [^\r]+/, with: "") == text.replacing(/Date: [^\r]+/, with: ""))
-        #expect(!String(decoding: refreshed, as: UTF8.self).contains("1994"), "today's date, written over the old one")
-        var shorter = Array(text.replacingCharacters(in: date, with: "Date: 6 Nov 1994").utf8)
-        #expect(!encoder.refreshDate(in: &shorter, status: status), "a date of another length: the head is written again")
-    }
-
     @Test(arguments: [1, 9, 15, 16, 255, 256, 600, 4_095, 4_096, 70_000])
     func aChunk_isItsHexSize_CRLF_itsBytes_CRLF(size: Int) {
         let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0) }

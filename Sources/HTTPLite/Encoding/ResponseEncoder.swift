@@ -88,17 +88,6 @@ struct ResponseEncoder {
         }
     }
 
-    /// Brings the `Date` of `head`, which `appendHead` wrote for `status`, up to date in place;
-    /// false when the date now has another length (the head must be written again).
-    mutating func refreshDate(in head: inout [UInt8], status: HTTPStatus) -> Bool {
-        let date = dateCache.current()
-        let offset = 13 + status.reasonPhrase.utf8.count + Self.serverField.utf8CodeUnitCount  // "HTTP/1.1 200 " is 13
-        guard (100...999).contains(status.code), head.count >= offset + date.count + 2, head[offset + date.count] == UInt8(ascii: "\r")
-        else { return false }
-        head.replaceSubrange(offset..<offset + date.count, with: date)
-        return true
-    }
-
     /// Appends one chunk of a chunked body; an empty chunk would end the body, so it is skipped.
     static func appendChunk(_ chunk: [UInt8], to output: inout [UInt8]) {
         guard !chunk.isEmpty else { return }
