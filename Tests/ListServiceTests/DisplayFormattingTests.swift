@@ -143,4 +143,21 @@ import Testing
         #expect(try today(at: "2026-11-02T12:00:00-05:00") == evening, "a clock set back finds its own day again")
         #expect(evening == CalendarDays.day(containing: try #require(ISO8601.parse("2026-11-02T12:00:00Z")), in: "America/New_York"))
     }
+
+    /// The month last found per zone is taken only while the time lies in it: across a month's
+    /// end, back again and between zones, each answer is the calendar's own.
+    @Test func theMonthContaining_isTheCalendarsAcrossItsEnds() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        for (text, zone) in [
+            ("2026-11-30T23:59:59-05:00", "America/New_York"), ("2026-12-01T00:00:00-05:00", "America/New_York"),
+            ("2026-11-15T12:00:00Z", "America/New_York"), ("2026-12-01T03:00:00Z", "Asia/Tokyo"),
+            ("2026-12-01T03:00:00Z", "America/New_York"), ("2026-12-31T23:59:59+09:00", "Asia/Tokyo"),
+            ("2027-01-01T00:00:00+09:00", "Asia/Tokyo"),
+        ] {
+            let now = try #require(ISO8601.parse(text))
+            calendar.timeZone = try #require(TimeZone(identifier: zone))
+            let expected = try #require(calendar.dateInterval(of: .month, for: now))
+            #expect(CalendarDays.month(containing: now, in: zone) == expected.start..<expected.end, "\(text) in \(zone)")
+        }
+    }
 }

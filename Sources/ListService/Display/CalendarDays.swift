@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 extension TimeZone {
@@ -20,10 +21,20 @@ package enum CalendarDays {
         return calendar
     }
 
+    /// The month last found per time zone: while `now` lies in it, it is the month containing
+    /// `now` (a `currentMonth` list asks at every request, and the calendar took a tenth of it).
+    private static let recentMonths = Locked<[String: Range<Date>]>([:])
+
     /// The calendar month containing `now` in the named time zone.
     package static func month(containing now: Date, in zoneName: String) -> Range<Date> {
+        if let known = recentMonths.withLock({ $0[zoneName] }), known.contains(now) { return known }
         guard let interval = calendar(in: zoneName).dateInterval(of: .month, for: now) else { return now..<now }
-        return interval.start..<interval.end
+        let month = interval.start..<interval.end
+        recentMonths.withLock { months in
+            if months.count >= 1024 { months.removeAll() }
+            months[zoneName] = month
+        }
+        return month
     }
 
     /// The calendar day containing `date` in the named time zone.

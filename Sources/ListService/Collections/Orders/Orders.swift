@@ -21,12 +21,11 @@ package enum Orders: ListCollection {
     package struct Scope: Hashable, Sendable, CustomStringConvertible {
         let currentMonth: Range<Date>?
 
-        /// As reflection wrote it (a list's fingerprint, which cursors carry, is made from it),
-        /// reflecting only a month: every list but `currentMonth` has none, and reflection cost
-        /// each of their requests 5%.
+        /// As reflection wrote it, without reflecting on each request: a list's fingerprint,
+        /// which cursors carry, is made from it (`ReflectedRanges`).
         package var description: String {
             guard let currentMonth else { return "Scope(currentMonth: nil)" }
-            return "Scope(currentMonth: \(String(reflecting: Optional(currentMonth))))"
+            return "Scope(currentMonth: Optional(\(ReflectedRanges.text(of: currentMonth))))"
         }
     }
 

@@ -25,8 +25,9 @@ package enum Quakes: ListCollection {
     package struct Scope: Hashable, Sendable, CustomStringConvertible {
         let day: Range<Date>
 
-        /// As reflection wrote it, without reflection: list fingerprints are made from it.
-        package var description: String { "Scope(day: \(String(reflecting: day)))" }
+        /// As reflection wrote it, without reflecting on each request: list fingerprints are
+        /// made from it (`ReflectedRanges`).
+        package var description: String { "Scope(day: \(ReflectedRanges.text(of: day)))" }
     }
 
     package static let name = "quakes"
