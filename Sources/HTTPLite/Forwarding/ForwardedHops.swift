@@ -10,14 +10,14 @@ enum ForwardedHops {
         let forwarded = headers.values(for: "Forwarded")
         if !forwarded.isEmpty {
             return forwarded.flatMap { $0.split(separator: ",") }.map { element in
-                let pairs = element.split(separator: ";").map { $0.trimmingBlanks }
+                let pairs = element.split(separator: ";").map(trimmingOWS)
                 let value = pairs.first { $0.lowercased().hasPrefix("for=") }?.dropFirst(4) ?? ""
                 return bareAddress(value)
             }
         }
         let listed = headers.values(for: "X-Forwarded-For")
-        if !listed.isEmpty { return listed.flatMap { $0.split(separator: ",") }.map { bareAddress($0.trimmingBlanks) } }
-        return headers.values(for: "X-Real-IP").map { bareAddress($0.trimmingBlanks) }
+        if !listed.isEmpty { return listed.flatMap { $0.split(separator: ",") }.map { bareAddress(trimmingOWS($0)) } }
+        return headers.values(for: "X-Real-IP").map { bareAddress(trimmingOWS(Substring($0))) }
     }
 
     /// `"[2001:db8::1]:4711"` → `2001:db8::1`, `192.0.2.1:80` → `192.0.2.1`; anything else as it is.

@@ -15,7 +15,7 @@ public struct TrustedProxies: Sendable, Equatable {
     public init(parsing text: String) throws(InvalidAddressRange) {
         var ranges: [AddressRange] = []
         for part in text.split(separator: ",") {
-            let trimmed = part.trimmingBlanks
+            let trimmed = trimmingOWS(part)
             guard let range = AddressRange(trimmed) else { throw InvalidAddressRange(text: String(trimmed)) }
             ranges.append(range)
         }
@@ -47,15 +47,4 @@ public struct TrustedProxies: Sendable, Equatable {
 public struct InvalidAddressRange: Error, Equatable, CustomStringConvertible {
     public let text: String
     public var description: String { "'\(text)' is not an address or a CIDR block (10.0.0.0/8, 2001:db8::/32)" }
-}
-
-extension StringProtocol {
-    /// Without the spaces and tabs around it.
-    var trimmingBlanks: SubSequence {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
-            return self[endIndex...]
-        }
-        return self[first...last]
-    }
 }
