@@ -20,12 +20,16 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // OpenSSL's libcrypto (Debian's libssl-dev): token signatures (HMAC, RSA, ECDSA).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // C shim over ICU (Debian's libicu-dev): text sorted by the client's locale's collation,
+        // and its index letters. A C target, not a system library: its header must not bring
+        // ICU's types, which clash with those of the ICU inside Foundation.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         // What HTTPLite and the core both need and neither owns: a lock ThreadSanitizer
         // understands, JSON string literals, lines on stderr.
         .target(name: "Basics", dependencies: ["CSystem"]),
         .target(name: "HTTPLite", dependencies: ["CSystem", "CZlib", "Basics"]),
         // The core: collections, lists, view-models, durability. It knows nothing of HTTP.
-        .target(name: "ListService", dependencies: ["CSystem", "CZlib", "Basics"]),
+        .target(name: "ListService", dependencies: ["CSystem", "CZlib", "CICU", "Basics"]),
         // Who is asking: bearer tokens (JWT) verified against a JWKS key set with libcrypto.
         .target(name: "ListServiceAuth", dependencies: ["ListService", "CCrypto", "Basics"]),
         // PostgreSQL as the store of record (issue 15, in progress): connection and schema.

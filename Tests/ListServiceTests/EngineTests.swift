@@ -226,7 +226,8 @@ import Testing
             for direction in SortDirection.allCases {
                 let built = state.evaluate(ListDefinition(view: .all, scope: .init(currentMonth: nil), sort: field, direction: direction))
                 let expected = orders.indices.sorted { a, b in
-                    let keyA = Orders.sortKey(of: orders[a], by: field), keyB = Orders.sortKey(of: orders[b], by: field)
+                    let keyA = Orders.sortKey(of: orders[a], by: field, in: .root),
+                        keyB = Orders.sortKey(of: orders[b], by: field, in: .root)
                     if keyA != keyB { return direction == .asc ? keyA < keyB : keyB < keyA }
                     return orders[a].id < orders[b].id
                 }
@@ -237,18 +238,31 @@ import Testing
         #expect(search.matches("emile", among: Array(repeating: true, count: orders.count)) == orders.map { $0.customerName == "Émile" })
     }
 
-    /// Writes that add, change and delete items with few distinct keys keep each field's one
-    /// stored order right in both directions: every list, whole, filtered or searched, equals
-    /// the same list of a state built afresh from the items.
+    /// Writes that add, change and delete items with few distinct keys keep each field's
+    /// stored orders right in both directions, the root one and those of the collations asked
+    /// for before the writes (Swedish, Japanese): every list, whole, filtered or searched,
+    /// equals the same list of a state built afresh from the items.
     @Test(arguments: [1, 2]) func sortOrdersAfterWrites_equalThoseBuiltAfresh(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let anchor = ISO8601.parse("2026-11-20T00:00:00Z")!
         let make = { (id: String) in
             Order.make(
-                id: id, customerName: random.pick(["Ann", "Bob", "Zoë", "Émile", "ann"]), total: Money(cents: Int64(random.below(6))),
-                date: anchor.addingTimeInterval(Double(random.below(4)) * 3600), status: random.pick(OrderStatus.allCases))
+                id: id, customerName: random.pick(["Ann", "Bob", "Zoë", "Émile", "ann", "Åsa", "Örjan", "Zander", "Ärla", "さくら"]),
+                total: Money(cents: Int64(random.below(6))), date: anchor.addingTimeInterval(Double(random.below(4)) * 3600),
+                status: random.pick(OrderStatus.allCases))
         }
         let state = CollectionState<Orders>(items: (0..<400).map { make("o-\($0)") })
+        let lists = OrderSortField.allCases.flatMap { field in
+            SortDirection.allCases.flatMap { direction in
+                [(OrderFilter.all, "", "en"), (.pending, "", "en"), (.all, "ann", "en"), (.all, "", "sv"), (.pending, "", "ja")].map {
+                    view, search, locale in
+                    ListDefinition<Orders>(
+                        view: view, scope: .init(currentMonth: nil), foldedSearch: search, sort: field, direction: direction,
+                        collation: Collation.of(locale))
+                }
+            }
+        }
+        for list in lists { _ = state.evaluate(list) }
         for step in 0..<600 {
             let existing = state.allItems
             switch random.below(3) {
@@ -258,14 +272,6 @@ import Testing
             }
         }
         let fresh = CollectionState<Orders>(items: state.allItems)
-        let lists = OrderSortField.allCases.flatMap { field in
-            SortDirection.allCases.flatMap { direction in
-                [(OrderFilter.all, ""), (.pending, ""), (.all, "ann")].map { view, search in
-                    ListDefinition<Orders>(
-                        view: view, scope: .init(currentMonth: nil), foldedSearch: search, sort: field, direction: direction)
-                }
-            }
-        }
         let ids = { (state: CollectionState<Orders>) in
             lists.map { list in state.withItemLookup { item in state.evaluate(list).slots.compactMap { item($0)?.id } } }
         }

@@ -119,7 +119,7 @@ import Testing
                     }
                     let field = try #require(OrderSortField(rawValue: sort))
                     let sorted = matching.sorted { a, b in
-                        let (keyA, keyB) = (Orders.sortKey(of: a, by: field), Orders.sortKey(of: b, by: field))
+                        let (keyA, keyB) = (Orders.sortKey(of: a, by: field, in: .root), Orders.sortKey(of: b, by: field, in: .root))
                         if keyA == keyB { return a.id < b.id }
                         return order == "asc" ? keyA < keyB : keyB < keyA
                     }
@@ -288,7 +288,7 @@ import Testing
         }
         #expect(Self.served(try Self.sections(of: Self.page("group=hour&tz=\(zone)", engine))) == hours)
         let byMagnitude = ofTheDay.sorted {
-            let (a, b) = (Quakes.sortKey(of: $0, by: .magnitude), Quakes.sortKey(of: $1, by: .magnitude))
+            let (a, b) = (Quakes.sortKey(of: $0, by: .magnitude, in: .root), Quakes.sortKey(of: $1, by: .magnitude, in: .root))
             return a == b ? $0.id < $1.id : b < a
         }
         let bands = Self.group(byMagnitude) { quake in
@@ -347,7 +347,7 @@ import Testing
         let engine = CollectionEngine(
             state: CollectionState<Users>(items: users), metrics: ServiceMetrics(), formatters: FormatterCache(), clock: { Date() })
         let sorted = users.sorted {
-            let (a, b) = (Users.sortKey(of: $0, by: .name), Users.sortKey(of: $1, by: .name))
+            let (a, b) = (Users.sortKey(of: $0, by: .name, in: .root), Users.sortKey(of: $1, by: .name, in: .root))
             return a == b ? $0.id < $1.id : a < b
         }
         let index = AlphabeticIndex(localeTag: "de")

@@ -48,8 +48,12 @@ package protocol CollectionQuery: Sendable {
     static func holdsEveryItem(_ view: View) -> Bool
     /// The text `q` searches, one function per field (the engine folds what they give).
     static var searchableFields: [@Sendable (Item) -> String] { get }
-    /// What `field` sorts by (the engine folds text once per distinct value where it can).
+    /// What `field` sorts by (the engine makes a text's collation key once per distinct value
+    /// where it can).
     static func sortValue(of item: Item, by field: SortField) -> SortValue
+    /// Whether `field`'s values are text, which sorts by the client's locale's collation (its
+    /// lists are then kept per collation), or numbers, which sort alike in every locale.
+    static func sortsByText(_ field: SortField) -> Bool
 
     /// The account `item` belongs to; `none` for an unowned item or a collection without owners.
     static func owner(of item: Item) -> OwnerID
@@ -63,8 +67,10 @@ package protocol CollectionQuery: Sendable {
 extension CollectionQuery {
     /// The text `q` searches in `item`, one string per field.
     static func searchableText(of item: Item) -> [String] { searchableFields.map { $0(item) } }
-    /// The key `item` sorts by on `field`.
-    package static func sortKey(of item: Item, by field: SortField) -> SortKey { SortKey(sortValue(of: item, by: field)) }
+    /// The key `item` sorts by on `field`, text by `collation`.
+    package static func sortKey(of item: Item, by field: SortField, in collation: Collation) -> SortKey {
+        SortKey(sortValue(of: item, by: field), collation: collation)
+    }
     package static var scopeParameters: [String] { [] }
     package static var directionAliases: [String: SortDirection] { [:] }
     package static func sequence(of id: String) -> Int? { nil }
@@ -120,23 +126,24 @@ extension SortValue {
     }
 }
 
-/// A sort value as it compares: a number, or text compared case- and accent-insensitively
-/// first. Ties between equal keys always break by id, ascending.
+/// A sort value as it compares: a number, or text by its collation key (letters first, then
+/// accents, then case, as the locale weighs them) and then exactly. Ties between equal keys
+/// always break by id, ascending.
 package enum SortKey: Comparable, Sendable, Hashable {
     case number(Int64)
-    case text(folded: String, exact: String)
+    case text(CollationKey, exact: String)
 
-    package init(_ value: SortValue) {
+    package init(_ value: SortValue, collation: Collation) {
         switch value {
         case .number(let number): self = .number(number)
-        case .text(let text): self = .text(folded: TextFolding.fold(text), exact: text)
+        case .text(let text): self = .text(collation.key(text), exact: text)
         }
     }
 
     package static func < (lhs: SortKey, rhs: SortKey) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): a < b
-        case (.text(let a, let exactA), .text(let b, let exactB)): (a, exactA) < (b, exactB)
+        case (.text(let a, let exactA), .text(let b, let exactB)): a != b ? a < b : exactA < exactB
         case (.number, .text): true
         case (.text, .number): false
         }
@@ -150,7 +157,7 @@ package enum SortKey: Comparable, Sendable, Hashable {
         }
     }
 
-    /// The key as cursor text; `init(cursorText:)` reads it back.
+    /// The key as cursor text; `init(cursorText:collation:)` reads it back.
     var cursorText: String {
         switch self {
         case .number(let value): "n\(value)"
@@ -158,13 +165,13 @@ package enum SortKey: Comparable, Sendable, Hashable {
         }
     }
 
-    init?(cursorText: String) {
+    init?(cursorText: String, collation: Collation) {
         switch cursorText.first {
         case "n":
             guard let value = Int64(cursorText.dropFirst()) else { return nil }
             self = .number(value)
         case "t":
-            self.init(.text(String(cursorText.dropFirst())))
+            self.init(.text(String(cursorText.dropFirst())), collation: collation)
         default:
             return nil
         }

@@ -9,20 +9,20 @@ extension CollectionState {
         private(set) var slotByID = ReferenceTable()
         private(set) var filterFields: [C.FilterFields?] = []
         private(set) var search = SearchIndex(fields: [])
-        private(set) var sortOrders: [C.SortField: SlotOrder] = [:]
+        private(set) var sortOrders: [OrderKey: SlotOrder] = [:]
         private(set) var slotsByOwner: [OwnerID: [Int32]] = [:]
 
         private enum Part: Sendable {
             case slotByID(ReferenceTable)
             case filterFields([C.FilterFields?], slotsByOwner: [OwnerID: [Int32]])
             case searchField(Int, SearchIndex.Field)
-            case sortField(C.SortField, SlotOrder)
+            case sortField(OrderKey, SlotOrder)
         }
 
         init(_ items: [C.Item]) {
             let searchFields = C.searchableFields
             let sortFields = Array(C.SortField.allCases)
-            let idRank = Self.idRanks(items)
+            let idRank = Self.idRanks(items, isLive: nil)
             let parts = Locked<[Part]>([])
             DispatchQueue.concurrentPerform(iterations: 2 + searchFields.count + sortFields.count) { task in
                 // Items are read in place, one field at a time: an order copied whole costs a
@@ -46,8 +46,9 @@ extension CollectionState {
                         let field = task - 2, text = searchFields[field]
                         return .searchField(field, SearchIndex.Field(values: items.indices.lazy.map { text(items[$0]) }))
                     default:
-                        let field = sortFields[task - 2 - searchFields.count]
-                        return .sortField(field, Self.sortOrder(of: items, by: field, idRank: idRank))
+                        // Text in the root order: other collations are built when a list first asks.
+                        let key = OrderKey(field: sortFields[task - 2 - searchFields.count], collation: .root)
+                        return .sortField(key, Self.sortOrder(of: items, isLive: nil, by: key, idRank: idRank))
                     }
                 }
                 parts.withLock { $0.append(part) }
@@ -60,19 +61,21 @@ extension CollectionState {
                     filterFields = fields
                     slotsByOwner = owners
                 case .searchField(let index, let field): searchIndexFields[index] = field
-                case .sortField(let field, let order): sortOrders[field] = order
+                case .sortField(let key, let order): sortOrders[key] = order
                 }
             }
             search = SearchIndex(fields: searchIndexFields)
         }
 
-        /// Each item's rank by id: its slot when the ids ascend already (as loaded files and
-        /// snapshots have them), else from a sort.
-        private static func idRanks(_ items: [C.Item]) -> [Int32] {
+        /// Each item's rank by id (live ones only, when `isLive` is given): its slot when the
+        /// ids ascend already (as loaded files and snapshots have them, and inserts continue),
+        /// else from a sort.
+        static func idRanks(_ items: [C.Item], isLive: [Bool]?) -> [Int32] {
             let ids = items.withUnsafeBufferPointer { items in items.indices.map { C.id(of: items[$0]) } }
-            if zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { return (0..<Int32(items.count)).map { $0 } }
+            let live = ids.indices.filter { isLive?[$0] ?? true }
+            if zip(live, live.dropFirst()).allSatisfy({ ids[$0] < ids[$1] }) { return (0..<Int32(items.count)).map { $0 } }
             var rank = [Int32](repeating: 0, count: items.count)
-            for (position, slot) in ids.indices.sorted(by: { ids[$0] < ids[$1] }).enumerated() { rank[slot] = Int32(position) }
+            for (position, slot) in live.sorted(by: { ids[$0] < ids[$1] }).enumerated() { rank[slot] = Int32(position) }
             return rank
         }
 
@@ -84,29 +87,31 @@ extension CollectionState {
             let slot: Int32
         }
 
-        /// The slots by `field` in its stored direction (`CollectionState.storedDirection`), ties
-        /// by id ascending, each marked when its key equals the previous one's.
-        private static func sortOrder(of items: UnsafeBufferPointer<C.Item>, by field: C.SortField, idRank: [Int32]) -> SlotOrder {
+        /// The live slots (all when `isLive` is nil) by `order`'s field and collation in the
+        /// field's stored direction (`CollectionState.storedDirection`), ties by id ascending,
+        /// each marked when its key equals the previous one's.
+        static func sortOrder(of items: UnsafeBufferPointer<C.Item>, isLive: [Bool]?, by order: OrderKey, idRank: [Int32]) -> SlotOrder {
+            let field = order.field
+            let slots = items.indices.lazy.filter { isLive?[$0] ?? true }
             // The entries are the only array of the collection's size built here: no array of
             // values or of ranks beside them (at a million items each was 8–24 MB more of the
             // load's peak, per field, with fields built at once).
             var entries: [Entry] = []
             entries.reserveCapacity(items.count)
-            for index in items.indices {
+            for index in slots {
                 // Numbers compare as they are.
                 guard case .number(let value) = C.sortValue(of: items[index], by: field) else { break }
                 entries.append(Entry(key: value, tie: idRank[index], slot: Int32(index)))
             }
-            if entries.count < items.count {
-                // Text compares (and folds) slowly: rank the distinct values once (few: names
-                // repeat), each folded once, then sort integers.
+            if entries.count < (isLive == nil ? items.count : slots.count) {
+                // Text collates slowly: rank the distinct values once (few: names repeat), each
+                // keyed once, then sort integers.
                 var rank: [SortValue: Int64] = [:]
-                for index in items.indices { rank[C.sortValue(of: items[index], by: field)] = 0 }
-                for (position, value) in rank.keys.map({ ($0, SortKey($0)) }).sorted(by: { $0.1 < $1.1 }).enumerated() {
-                    rank[value.0] = Int64(position)
-                }
+                for index in slots { rank[C.sortValue(of: items[index], by: field)] = 0 }
+                let keyed = rank.keys.map { ($0, SortKey($0, collation: order.collation)) }
+                for (position, value) in keyed.sorted(by: { $0.1 < $1.1 }).enumerated() { rank[value.0] = Int64(position) }
                 entries.removeAll(keepingCapacity: true)
-                for index in items.indices {
+                for index in slots {
                     entries.append(Entry(key: rank[C.sortValue(of: items[index], by: field)] ?? 0, tie: idRank[index], slot: Int32(index)))
                 }
             }
@@ -118,5 +123,19 @@ extension CollectionState {
                 })
             return CollectionState.storedDirection(of: field) == .asc ? ascending : ascending.reversedRuns()
         }
+    }
+
+    /// What a presorted order is kept for: a sort field and, for text, a collation
+    /// (`Collation.root` for numbers).
+    struct OrderKey: Hashable {
+        let field: C.SortField
+        let collation: Collation
+
+        init(field: C.SortField, collation: Collation) {
+            self.field = field
+            self.collation = C.sortsByText(field) ? collation : .root
+        }
+
+        init(_ list: ListDefinition<C>) { self.init(field: list.sort, collation: list.collation) }
     }
 }

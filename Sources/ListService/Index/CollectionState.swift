@@ -22,8 +22,11 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     private var filterFields: [C.FilterFields?]
     private var search: SearchIndex
     /// Each sort field's order of the live items in its stored direction, stretches of equal
-    /// keys marked: the other direction is read from it (`SlotOrder.reversedRuns`).
-    private var sortOrders: [C.SortField: SlotOrder]
+    /// keys marked: the other direction is read from it (`SlotOrder.reversedRuns`). A text
+    /// field has one per collation its lists were asked in (the root one from the start).
+    /// Read under the read lock, and added to there (hence its own lock: an order built then
+    /// is of the items as they are, as in `viewMembers`); changed under the write lock.
+    private let sortOrders: Locked<[OrderKey: SlotOrder]>
     /// Each owner's slots, ascending (unowned items are in no list): what an owner's list is
     /// made from, so one customer's orders are found without walking a million.
     private var slotsByOwner: [OwnerID: [Int32]]
@@ -61,7 +64,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         slotByID = indexes.slotByID
         filterFields = indexes.filterFields
         search = indexes.search
-        sortOrders = indexes.sortOrders
+        sortOrders = Locked(indexes.sortOrders)
         slotsByOwner = indexes.slotsByOwner
         revisions = Array(repeating: 0, count: items.count)
         liveCount = items.count
@@ -151,10 +154,31 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         lock.withReadLock { (evaluateLocked(list), changeCount) }
     }
 
+    /// The most collations whose text orders are kept, the root one included (each is a slot
+    /// array per text field: 4 MB at a million items). A list in a further collation is
+    /// sorted whenever it is evaluated.
+    private static var maxKeptCollations: Int { 8 }
+
+    /// The presorted order `key` names (callers hold the lock): the kept one, else built now
+    /// (the first list in a collation) and kept if its collation is, or fewer than
+    /// `maxKeptCollations` are. Writes keep every kept order current.
+    private func storedOrder(_ key: OrderKey) -> SlotOrder {
+        if let kept = sortOrders.withLock({ $0[key] }) { return kept }
+        let order = ServerTimings.measure("collate") {
+            let idRank = Indexes.idRanks(storedItems, isLive: isLive)
+            return storedItems.withUnsafeBufferPointer { Indexes.sortOrder(of: $0, isLive: isLive, by: key, idRank: idRank) }
+        }
+        sortOrders.withLock { orders in
+            let kept = Set(orders.keys.map(\.collation))
+            if kept.contains(key.collation) || kept.count < Self.maxKeptCollations { orders[key] = order }
+        }
+        return order
+    }
+
     /// `evaluate` for a caller that holds the lock. When every item matches, the presorted
     /// order itself is the answer (shared, not copied).
     private func evaluateLocked(_ list: ListDefinition<C>) -> SlotOrder {
-        let stored = sortOrders[list.sort] ?? SlotOrder([])
+        let stored = storedOrder(OrderKey(list))
         let isStoredDirection = list.direction == Self.storedDirection(of: list.sort)
         // The slots of the stored order set in `bits` (all when nil), in the list's direction.
         func ordered(keeping bits: SlotBits?) -> SlotOrder {
@@ -185,7 +209,9 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
         return ServerTimings.measure("sort") {
             guard found.count * Self.ownSortFactor < stored.count else { return ordered(keeping: matches) }
-            let keys = found.map { (slot: $0, key: C.sortKey(of: storedItems[Int($0)], by: list.sort), id: C.id(of: storedItems[Int($0)])) }
+            let keys = found.map {
+                (slot: $0, key: C.sortKey(of: storedItems[Int($0)], by: list.sort, in: list.collation), id: C.id(of: storedItems[Int($0)]))
+            }
             let ordered = keys.sorted { list.direction.places($1.key, $1.id, after: $0.key, $0.id) }
             return SlotOrder(ordered.map(\.slot))
         }
@@ -343,7 +369,7 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         of slots: SlotOrder, version: UInt64, list definition: ListDefinition<C>, start: PageStart, limit: Int,
         sections: SectionReading? = nil
     ) throws(ListServiceError) -> PageContents {
-        let (field, direction) = (definition.sort, definition.direction)
+        let (field, direction, collation) = (definition.sort, definition.direction, definition.collation)
         let read = lock.withReadLock { () -> Result<PageContents, ListServiceError> in
             let list = version == changeCount ? slots : evaluateLocked(definition)
             // The whole list's sections, when asked for, read first: a section cursor finds its start among them.
@@ -353,17 +379,17 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
             case .first: first = 0
             case .offset(let offset): first = min(offset, list.count)
             case .after(let cursor):
-                guard let key = SortKey(cursorText: cursor.sortValue),
+                guard let key = SortKey(cursorText: cursor.sortValue, collation: collation),
                     // A sort value of another kind (a name in a list by total) was not issued for this list.
                     list.slots(in: 0..<min(1, list.count)).first.flatMap({ self.items(Int($0)) }).map({
-                        key.isSameKind(as: C.sortKey(of: $0, by: field))
+                        key.isSameKind(as: C.sortKey(of: $0, by: field, in: collation))
                     }) != false
                 else {
                     return .failure(.invalidParameter("cursor", "The cursor does not fit this list's sort order."))
                 }
                 first = list.index(
                     of: list.partitionPoint {
-                        Self.sorts($0, after: key, id: cursor.id, field: field, direction: direction) { self.items(Int($0)) }
+                        Self.sorts($0, after: key, id: cursor.id, in: OrderKey(definition), direction: direction) { self.items(Int($0)) }
                     })
             case .around(let id):
                 guard let rank = rank(of: id, in: list, definition: definition) else { return .failure(.notInList(C.itemName, id: id)) }
@@ -436,22 +462,22 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// Where the item with `id` sits in `list` (callers hold the lock); nil when the list does not hold it.
     private func rank(of id: String, in list: SlotOrder, definition: ListDefinition<C>) -> Int? {
         guard let slot = slot(of: id), let item = items(Int(slot)), definition.includes(item) else { return nil }
-        let key = C.sortKey(of: item, by: definition.sort)
+        let key = C.sortKey(of: item, by: definition.sort, in: definition.collation)
         let after = list.index(
             of: list.partitionPoint {
-                Self.sorts($0, after: key, id: id, field: definition.sort, direction: definition.direction) { self.items(Int($0)) }
+                Self.sorts($0, after: key, id: id, in: OrderKey(definition), direction: definition.direction) { self.items(Int($0)) }
             })
         guard after > 0, list.slots(in: (after - 1)..<after) == [slot] else { return nil }
         return after - 1
     }
 
-    /// Whether `slot`'s item sorts after (`key`, `id`) in an order by `field` in `direction`,
-    /// ties by id ascending; `item` looks items up.
+    /// Whether `slot`'s item sorts after (`key`, `id`) in `order` in `direction`, ties by id
+    /// ascending; `item` looks items up.
     static func sorts(
-        _ slot: Int32, after key: SortKey, id: String, field: C.SortField, direction: SortDirection, item: (Int32) -> C.Item?
+        _ slot: Int32, after key: SortKey, id: String, in order: OrderKey, direction: SortDirection, item: (Int32) -> C.Item?
     ) -> Bool {
         guard let candidate = item(slot) else { return false }
-        return direction.places(C.sortKey(of: candidate, by: field), C.id(of: candidate), after: key, id)
+        return direction.places(C.sortKey(of: candidate, by: order.field, in: order.collation), C.id(of: candidate), after: key, id)
     }
 
     /// Runs `body` with item lookup by slot, under the read lock.
@@ -561,11 +587,13 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         let foldedText = C.searchableText(of: item).map(TextFolding.fold)
         search.set(item: Int(slot), to: foldedText)
         updateSearchMatches(slot: slot, foldedText: foldedText)
-        for field in Array(sortOrders.keys) {
-            let key = C.sortKey(of: item, by: field)
-            guard let point = sortPoint(of: item, key: key, in: field) else { continue }
-            sortOrders[field]?.insert(slot, at: point) { neighbour in
-                self.items(Int(neighbour)).map { C.sortKey(of: $0, by: field) } == key
+        sortOrders.withLock { orders in
+            for order in Array(orders.keys) {
+                let key = C.sortKey(of: item, by: order.field, in: order.collation)
+                guard let point = sortPoint(of: item, key: key, in: order, of: orders) else { continue }
+                orders[order]?.insert(slot, at: point) { neighbour in
+                    self.items(Int(neighbour)).map { C.sortKey(of: $0, by: order.field, in: order.collation) } == key
+                }
             }
         }
     }
@@ -587,11 +615,14 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
         }
     }
 
-    /// Where `item` sorts in `field`'s stored order: before the first slot that sorts after its (key, id).
-    private func sortPoint(of item: C.Item, key sortKey: SortKey, in field: C.SortField) -> SlotOrder.Position? {
-        let id = C.id(of: item), direction = Self.storedDirection(of: field)
-        return sortOrders[field]?.partitionPoint {
-            Self.sorts($0, after: sortKey, id: id, field: field, direction: direction) { self.items(Int($0)) }
+    /// Where `item` sorts in the stored `order` (one of `orders`): before the first slot that
+    /// sorts after its (key, id).
+    private func sortPoint(
+        of item: C.Item, key sortKey: SortKey, in order: OrderKey, of orders: [OrderKey: SlotOrder]
+    ) -> SlotOrder.Position? {
+        let id = C.id(of: item), direction = Self.storedDirection(of: order.field)
+        return orders[order]?.partitionPoint {
+            Self.sorts($0, after: sortKey, id: id, in: order, direction: direction) { self.items(Int($0)) }
         }
     }
 
@@ -599,9 +630,12 @@ package final class CollectionState<C: ListCollection>: @unchecked Sendable {
     /// after its own (key, id).
     private func removeFromSortOrders(slot: Int32, item: C.Item?) {
         guard let item else { return }
-        for field in Array(sortOrders.keys) {
-            guard let point = sortPoint(of: item, key: C.sortKey(of: item, by: field), in: field) else { continue }
-            if sortOrders[field]?.remove(slot, before: point) != true { sortOrders[field]?.removeScanning(slot) }
+        sortOrders.withLock { orders in
+            for order in Array(orders.keys) {
+                let key = C.sortKey(of: item, by: order.field, in: order.collation)
+                guard let point = sortPoint(of: item, key: key, in: order, of: orders) else { continue }
+                if orders[order]?.remove(slot, before: point) != true { orders[order]?.removeScanning(slot) }
+            }
         }
     }
 }

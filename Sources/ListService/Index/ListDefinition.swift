@@ -7,10 +7,13 @@ package struct ListDefinition<C: ListCollection>: Hashable, Sendable {
     let foldedSearch: String
     let sort: C.SortField
     let direction: SortDirection
+    /// The order of a text sort (`Collation.root` for a sort by numbers, so that such lists
+    /// are one for every locale).
+    let collation: Collation
 
     init(
         view: C.View, scope: C.Scope, access: AccessScope = .everything, foldedSearch: String = "", sort: C.SortField,
-        direction: SortDirection
+        direction: SortDirection, collation: Collation = .root
     ) {
         self.view = view
         self.scope = scope
@@ -18,6 +21,7 @@ package struct ListDefinition<C: ListCollection>: Hashable, Sendable {
         self.foldedSearch = foldedSearch
         self.sort = sort
         self.direction = direction
+        self.collation = C.sortsByText(sort) ? collation : .root
     }
 
     /// Whether `item` belongs to this list: the caller may see it, the view holds it, and the
@@ -36,6 +40,7 @@ package struct ListDefinition<C: ListCollection>: Hashable, Sendable {
 extension ListCriteria {
     /// The list these criteria page through.
     package var definition: ListDefinition<C> {
-        ListDefinition(view: view, scope: scope, access: access, foldedSearch: foldedSearch, sort: sort, direction: direction)
+        ListDefinition(
+            view: view, scope: scope, access: access, foldedSearch: foldedSearch, sort: sort, direction: direction, collation: collation)
     }
 }

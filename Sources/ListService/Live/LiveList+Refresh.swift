@@ -89,7 +89,7 @@ extension LiveList {
             current.position = position
             current.nextCursor = nextCursor
             current.cursorRow = cursorRow
-            current.windowEnd = last.map { Self.sortPosition(of: window, at: $0, sort: criteria.sort) }
+            current.windowEnd = last.map { Self.sortPosition(of: window, at: $0, criteria: criteria) }
             current.state = window.state
             current.v = hub.version(after: current.v, at: window.position)
             current.snapshot = nil
@@ -206,8 +206,8 @@ extension LiveList {
     }
 
     /// Where the window's row at `index` sorts.
-    static func sortPosition(of window: CollectionEngine<C>.LiveWindow, at index: Int, sort: C.SortField) -> LiveSortPosition {
-        LiveSortPosition(key: C.sortKey(of: window.items[index], by: sort), id: window.rows[index].id)
+    static func sortPosition(of window: CollectionEngine<C>.LiveWindow, at index: Int, criteria: ListCriteria<C>) -> LiveSortPosition {
+        LiveSortPosition(key: C.sortKey(of: window.items[index], by: criteria.sort, in: criteria.collation), id: window.rows[index].id)
     }
 
     /// Where a list's window sits; a map's window is its whole list.

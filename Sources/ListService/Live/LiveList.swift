@@ -114,7 +114,7 @@ final class LiveList<C: ListCollection>: Sendable {
                 position: Self.position(of: window, purpose: purpose),
                 nextCursor: last.map { engine.nextCursor(after: window.items[$0], criteria: criteria) },
                 cursorRow: last.map { RowIdentity(slot: window.rows[$0].slot, revision: window.rows[$0].revision) },
-                windowEnd: last.map { Self.sortPosition(of: window, at: $0, sort: criteria.sort) }, state: window.state,
+                windowEnd: last.map { Self.sortPosition(of: window, at: $0, criteria: criteria) }, state: window.state,
                 v: hub.version(after: nil, at: window.position),
                 rowsExpiry: expiry, counts: counts.values, countTexts: engine.countTexts(counts, display: criteria.display),
                 countsValidUntil: counts.validUntil, sections: window.sections))
@@ -144,8 +144,12 @@ final class LiveList<C: ListCollection>: Sendable {
                     isCounted: [effect.old, effect.new].contains { $0.map { engine.countsInclude($0, criteria: criteria) } ?? false },
                     wasIn: effect.old.map { engine.listIncludes($0, criteria: criteria) } ?? false,
                     isIn: effect.new.map { engine.listIncludes($0, criteria: criteria) } ?? false,
-                    old: effect.old.map { LiveSortPosition(key: C.sortKey(of: $0, by: criteria.sort), id: C.id(of: $0)) },
-                    new: effect.new.map { LiveSortPosition(key: C.sortKey(of: $0, by: criteria.sort), id: C.id(of: $0)) })
+                    old: effect.old.map {
+                        LiveSortPosition(key: C.sortKey(of: $0, by: criteria.sort, in: criteria.collation), id: C.id(of: $0))
+                    },
+                    new: effect.new.map {
+                        LiveSortPosition(key: C.sortKey(of: $0, by: criteria.sort, in: criteria.collation), id: C.id(of: $0))
+                    })
             }
             memo[criteria.fingerprint] = facts
         }

@@ -83,24 +83,25 @@ extension CollectionEngine {
         }
         guard !touched.isEmpty else { return nil }
         var patched = slots
+        let order = CollectionState<C>.OrderKey(key)
         state.withItemLookup { current in
             // Where each item sits now: touched ones by their value before the batch.
             func placed(_ slot: Int32) -> C.Item? { touched.contains(slot) ? (before[slot] ?? nil) : current(slot) }
             for slot in touched {
                 guard let old = before[slot] ?? nil, key.includes(old) else { continue }
-                let sortKey = C.sortKey(of: old, by: key.sort), id = C.id(of: old)
+                let sortKey = C.sortKey(of: old, by: key.sort, in: key.collation), id = C.id(of: old)
                 let point = patched.partitionPoint {
-                    CollectionState<C>.sorts($0, after: sortKey, id: id, field: key.sort, direction: key.direction, item: placed)
+                    CollectionState<C>.sorts($0, after: sortKey, id: id, in: order, direction: key.direction, item: placed)
                 }
                 if !patched.remove(slot, before: point) { patched.removeScanning(slot) }
             }
             for slot in touched {
                 guard let item = current(slot), key.includes(item) else { continue }
-                let sortKey = C.sortKey(of: item, by: key.sort), id = C.id(of: item)
+                let sortKey = C.sortKey(of: item, by: key.sort, in: key.collation), id = C.id(of: item)
                 patched.insert(
                     slot,
                     at: patched.partitionPoint {
-                        CollectionState<C>.sorts($0, after: sortKey, id: id, field: key.sort, direction: key.direction, item: current)
+                        CollectionState<C>.sorts($0, after: sortKey, id: id, in: order, direction: key.direction, item: current)
                     })
             }
         }

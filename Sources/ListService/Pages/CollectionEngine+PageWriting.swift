@@ -141,8 +141,11 @@ extension CollectionEngine {
 
     /// The cursor of the page after one that ends with `last`.
     func nextCursor(after last: C.Item, criteria: ListCriteria<C>) -> String {
-        PageCursor(fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort).cursorText, id: C.id(of: last))
-            .encoded
+        PageCursor(
+            fingerprint: criteria.fingerprint, sortValue: C.sortKey(of: last, by: criteria.sort, in: criteria.collation).cursorText,
+            id: C.id(of: last)
+        )
+        .encoded
     }
 
     /// The criteria as applied (defaults filled in), encoded: a page's `criteria` member.

@@ -16,6 +16,9 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     package let limit: Int
     package let start: PageStart
     package let display: DisplayContext
+    /// The order of a text sort: the client's locale's collation (`Collation.root` for a sort
+    /// by numbers, which every locale shares).
+    package let collation: Collation
     /// When the list's meaning changes by itself (the month or day ends), or `distantFuture`.
     package let validUntil: Date
     /// The scope parameters as applied, for the response's `criteria` (`date`).
@@ -62,18 +65,22 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
             limit = try reader.integer("limit", in: Self.limitRange, default: 50) ?? 50
         }
         display = try reader.displayContext(acceptLanguage: request.acceptLanguage)
+        collation = C.sortsByText(sort) ? Collation.of(display.localeTag) : .root
         let resolved = try C.scope(for: view, parameters: reader, display: display, now: now)
         scope = resolved.scope
         access = C.readScope(for: request.caller)
         validUntil = resolved.validUntil
         appliedParameters = resolved.appliedParameters
         // Each part by its description, not through `print`'s dynamic casts (5% of a request).
+        // A text sort's collation too: a Swedish list's cursor is no place in an English one.
+        let order = C.sortsByText(sort) ? "\(sort.rawValue)@\(collation.id)" : sort.rawValue
         fingerprint = ETag.hexDigest(
-            "\(C.name)|\(view.rawValue)|\(resolved.scope.description)|\(access.description)|\(foldedSearch)|\(sort.rawValue)|\(direction.rawValue)"
+            "\(C.name)|\(view.rawValue)|\(resolved.scope.description)|\(access.description)|\(foldedSearch)|\(order)|\(direction.rawValue)"
                 .utf8)
         start = try Self.pageStart(reader)
         if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
-            throw .invalidParameter("cursor", "The cursor belongs to another list (other filters, q, sort, order or caller).")
+            throw .invalidParameter(
+                "cursor", "The cursor belongs to another list (other filters, q, sort, order, caller or, for a sort by text, locale).")
         }
         if case .section = start, group == nil {
             throw .invalidParameter("cursor", "The cursor opens a section: ask with the group of the list it came from.")

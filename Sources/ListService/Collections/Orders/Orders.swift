@@ -74,6 +74,8 @@ package enum Orders: ListCollection {
         }
     }
 
+    package static func sortsByText(_ field: OrderSortField) -> Bool { field == .customer }
+
     package static func owner(of order: Order) -> OwnerID { order.customer }
 
     /// A customer sees their own orders; staff and above, and an anonymous caller where one is

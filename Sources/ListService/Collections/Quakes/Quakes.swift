@@ -74,6 +74,8 @@ package enum Quakes: ListCollection {
         }
     }
 
+    package static func sortsByText(_ field: SortField) -> Bool { false }
+
     package static let translations = QuakePhrases.translations
 
     package static func writeRow(_ quake: Earthquake, in context: inout RowContext<QuakePhrases>, to json: inout JSONWriter) {

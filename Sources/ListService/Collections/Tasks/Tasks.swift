@@ -70,6 +70,8 @@ package enum Tasks: ListCollection {
         }
     }
 
+    package static func sortsByText(_ field: SortField) -> Bool { field == .title }
+
     package static let translations = TaskPhrases.translations
 
     package static func writeRow(_ task: TaskItem, in context: inout RowContext<TaskPhrases>, to json: inout JSONWriter) {

@@ -48,6 +48,8 @@ package enum Users: ListCollection {
         }
     }
 
+    package static func sortsByText(_ field: SortField) -> Bool { field == .name }
+
     package static let translations = UserPhrases.translations
 
     package static func writeRow(_ user: User, in context: inout RowContext<UserPhrases>, to json: inout JSONWriter) {
