@@ -13,65 +13,7 @@ import Testing
 /// (Foundation's `compare(_:options:range:locale:)` cannot sort a list alone: it is not
 /// transitive, as in Spanish "Anåüm" < "Änñwøm" < "Añ" but "Anåüm" > "Añ".)
 @Suite struct CollationTests {
-    static let locales = ["sv-SE", "de-DE", "es-ES", "fi-FI", "ja-JP"]
-
-    /// The index letters a reader of each locale expects, "#" last.
-    static let expectedLetters: [String: [String]] = {
-        let latin = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
-        let nordic = latin + ["Å", "Ä", "Ö", "#"]
-        let kana = ["あ", "か", "さ", "た", "な", "は", "ま", "や", "ら", "わ"]
-        return [
-            "sv-SE": nordic, "fi-FI": nordic, "de-DE": latin + ["#"], "es-ES": latin[..<14] + ["Ñ"] + latin[14...] + ["#"],
-            "ja-JP": latin + kana + ["#"],
-        ]
-    }()
-
-    /// Names that meet where locales differ: letters of their own (Å Ä Ö Ñ), letters filed
-    /// with another (Ä with A in German, Ü with Y in Swedish, Ø with Ö), v and w, kana (voiced
-    /// and small ones, katakana), a kanji, Greek, a digit; then random lowercase letters.
-    static func randomUsers(count: Int, seed: UInt64) -> [User] {
-        var random = SplitMix64(seed: seed)
-        let starts = [
-            "A", "a", "Å", "å", "Ä", "Ö", "ö", "Ø", "Æ", "O", "Ñ", "ñ", "N", "n", "U", "Ü", "Y", "Z", "z", "É", "E", "V", "W", "C",
-            "Ch", "Ll", "さ", "サ", "が", "ゆ", "ん", "あ", "カ", "山", "Σ", "7",
-        ]
-        let letters = Array("abcdefghijklmnopqrstuvwxyzåäöüñéø").map(String.init)
-        return (0..<count).map { number in
-            let name = random.pick(starts) + (0..<(1 + random.below(6))).map { _ in random.pick(letters) }.joined()
-            return User(id: "u-\(String(zeroPadded: number + 1, width: 6))", name: name, taps: random.below(100))
-        }
-    }
-
-    /// The reference order: names that start with no letter last (under "#"), then by the
-    /// locale's collation key, then exactly, then by id (ascending in either direction).
-    static func referenceOrder(_ users: [User], locale: String, descending: Bool = false) -> [User] {
-        let collation = Collation.of(locale)
-        return users.sorted { a, b in
-            let (lastA, lastB) = (a.name.first?.isLetter != true, b.name.first?.isLetter != true)
-            let (keyA, keyB) = (collation.key(a.name), collation.key(b.name))
-            if lastA != lastB { return descending ? lastA : lastB }
-            if keyA != keyB { return descending ? keyB < keyA : keyA < keyB }
-            if a.name != b.name { return descending ? b.name < a.name : a.name < b.name }
-            return a.id < b.id
-        }
-    }
-
-    /// The reference letter: the last index letter that collates at or before the name; "#" for
-    /// a name that starts in a script without letters in the index. (Each name has two
-    /// letters at least, so a letter never ties with it on base letters and loses on case or
-    /// accents; Foundation's `diacriticInsensitive` folds Å to A even in Swedish, so it cannot
-    /// stand for "base letters".)
-    static func referenceLetter(of name: String, letters: [String], locale: String) -> String {
-        let hasKana = letters.contains("あ")
-        guard let first = name.unicodeScalars.first,
-            (0x41...0x24F).contains(first.value) && first.properties.isAlphabetic || hasKana && (0x3040...0x30FF).contains(first.value)
-        else { return "#" }
-        let labels = letters.dropLast()
-        let locale = Locale(identifier: locale)
-        return labels.last {
-            $0.compare(name, options: [], range: nil, locale: locale) != .orderedDescending
-        } ?? labels[0]
-    }
+    static let locales = CollationReference.locales
 
     static func engine(_ users: [User]) -> CollectionEngine<Users> {
         CollectionEngine(
@@ -79,11 +21,11 @@ import Testing
     }
 
     @Test(arguments: locales) func aListSortedByName_followsTheLocalesCollation_andItsIndex(locale: String) throws {
-        let users = Self.randomUsers(count: 400, seed: 62)
+        let users = CollationReference.randomUsers(count: 400, seed: 62)
         let engine = Self.engine(users)
-        let letters = try #require(Self.expectedLetters[locale])
+        let letters = try #require(CollationReference.expectedLetters[locale])
         #expect(AlphabeticIndex.of(locale).letters == letters)
-        let expected = Self.referenceOrder(users, locale: locale)
+        let expected = CollationReference.order(users, locale: locale)
 
         let whole = try ListSectionsTests.page("sort=name&group=initial&limit=500&locale=\(locale)", engine)
         let rows = try #require(whole["items"] as? [[String: Any]])
@@ -95,7 +37,7 @@ import Testing
                 "\(locale): \(a.name) before \(b.name)")
         }
         for (row, user) in zip(rows, expected) {
-            let letter = Self.referenceLetter(of: user.name, letters: letters, locale: locale)
+            let letter = CollationReference.letter(of: user.name, letters: letters, locale: locale)
             #expect(row["sectionKey"] as? String == letter, "\(locale): \(user.name) files under \(letter)")
         }
         let sections = ListSectionsTests.served(try ListSectionsTests.sections(of: whole))
@@ -113,7 +55,7 @@ import Testing
                 seen += (page["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String ?? "" }
                 cursor = page["nextCursor"] as? String ?? ""
             } while !cursor.isEmpty && seen.count <= users.count
-            let reference = order == "asc" ? expected : Self.referenceOrder(users, locale: locale, descending: true)
+            let reference = order == "asc" ? expected : CollationReference.order(users, locale: locale, descending: true)
             #expect(seen == reference.map(\.id), "\(locale) \(order): pages by cursor")
         }
 
@@ -126,6 +68,18 @@ import Testing
             #expect(page["index"] as? Int == first, "\(locale): around rank \(rank)")
             #expect((page["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String ?? "" } == expected[first..<(first + 9)].map(\.id))
         }
+    }
+
+    /// An export of a list sorted by name is in the locale's order too.
+    @Test(arguments: CollationReference.locales) func anExport_isInTheLocalesOrder(locale: String) throws {
+        let users = CollationReference.randomUsers(count: 150, seed: 9)
+        let request = ExportTests.request("sort=name&locale=\(locale)&format=ndjson")
+        let criteria = try ListCriteria<Users>(request, now: Date(), purpose: .export)
+        let file = ExportTests.drain(Self.engine(users).export(criteria, format: .ndjson))
+        let ids = String(decoding: file, as: UTF8.self).split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String ?? ""
+        }
+        #expect(ids == CollationReference.order(users, locale: locale).map(\.id))
     }
 
     /// Where the locales differ, each has its own order (the reference's, spelled out).
@@ -164,7 +118,7 @@ import Testing
         let byName = try ["en-US", "sv-SE"].map { try ListCountsTests.criteria("sort=name&locale=\($0)", now: now, Users.self) }
         #expect(byName[0].definition != byName[1].definition && byName[0].fingerprint != byName[1].fingerprint)
 
-        let engine = Self.engine(Self.randomUsers(count: 50, seed: 3))
+        let engine = Self.engine(CollationReference.randomUsers(count: 50, seed: 3))
         let swedish = try ListSectionsTests.page("sort=name&limit=10&locale=sv-SE", engine)
         let cursor = try #require(swedish["nextCursor"] as? String)
         #expect {

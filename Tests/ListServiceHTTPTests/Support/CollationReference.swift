@@ -1,0 +1,1 @@
+../../ListServiceTests/Support/CollationReference.swift
