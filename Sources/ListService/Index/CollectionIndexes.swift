@@ -79,14 +79,6 @@ extension CollectionState {
             return rank
         }
 
-        /// A sort key's rank and an id's rank, with the slot they belong to: sorting these
-        /// compares neighbours in one array rather than looking up two.
-        private struct Entry {
-            let key: Int64
-            let tie: Int32
-            let slot: Int32
-        }
-
         /// The live slots (all when `isLive` is nil) by `order`'s field and collation in the
         /// field's stored direction (`CollectionState.storedDirection`), ties by id ascending,
         /// each marked when its key equals the previous one's.
@@ -96,12 +88,12 @@ extension CollectionState {
             // The entries are the only array of the collection's size built here: no array of
             // values or of ranks beside them (at a million items each was 8–24 MB more of the
             // load's peak, per field, with fields built at once).
-            var entries: [Entry] = []
+            var entries: [SortEntry] = []
             entries.reserveCapacity(items.count)
             for index in slots {
                 // Numbers compare as they are.
                 guard case .number(let value) = C.sortValue(of: items[index], by: field) else { break }
-                entries.append(Entry(key: value, tie: idRank[index], slot: Int32(index)))
+                entries.append(SortEntry(key: value, tie: idRank[index], slot: Int32(index)))
             }
             if entries.count < (isLive == nil ? items.count : slots.count) {
                 // Text collates slowly: rank the distinct values once (few: names repeat), each
@@ -112,15 +104,11 @@ extension CollectionState {
                 for (position, value) in keyed.sorted(by: { $0.1 < $1.1 }).enumerated() { rank[value.0] = Int64(position) }
                 entries.removeAll(keepingCapacity: true)
                 for index in slots {
-                    entries.append(Entry(key: rank[C.sortValue(of: items[index], by: field)] ?? 0, tie: idRank[index], slot: Int32(index)))
+                    entries.append(
+                        SortEntry(key: rank[C.sortValue(of: items[index], by: field)] ?? 0, tie: idRank[index], slot: Int32(index)))
                 }
             }
-            entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.tie < $1.tie }
-            let ascending = SlotOrder(
-                entries.indices.map { index in
-                    let continuesRun = index > 0 && entries[index].key == entries[index - 1].key
-                    return continuesRun ? entries[index].slot | SlotOrder.continuesRun : entries[index].slot
-                })
+            let ascending = SortEntry.sortedOrder(of: &entries)
             return CollectionState.storedDirection(of: field) == .asc ? ascending : ascending.reversedRuns()
         }
     }
@@ -137,5 +125,25 @@ extension CollectionState {
         }
 
         init(_ list: ListDefinition<C>) { self.init(field: list.sort, collation: list.collation) }
+    }
+}
+
+/// A sort key's rank and an id's rank, with the slot they belong to: sorting these compares
+/// neighbours in one array rather than looking up two. Not nested in the generic state: there
+/// its sort ran unspecialized, through value witnesses, four times slower at a million items.
+struct SortEntry {
+    let key: Int64
+    let tie: Int32
+    let slot: Int32
+
+    /// The slots of `entries` by key, then tie, each marked when its key equals the previous
+    /// one's (`entries` is sorted in place).
+    static func sortedOrder(of entries: inout [SortEntry]) -> SlotOrder {
+        entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.tie < $1.tie }
+        return SlotOrder(
+            entries.indices.map { index in
+                let continuesRun = index > 0 && entries[index].key == entries[index - 1].key
+                return continuesRun ? entries[index].slot | SlotOrder.continuesRun : entries[index].slot
+            })
     }
 }
