@@ -67,13 +67,17 @@ extension CollectionState {
             search = SearchIndex(fields: searchIndexFields)
         }
 
-        /// Each item's rank by id (live ones only, when `isLive` is given): its slot when the
-        /// ids ascend already (as loaded files and snapshots have them, and inserts continue),
-        /// else from a sort.
-        static func idRanks(_ items: [C.Item], isLive: [Bool]?) -> [Int32] {
-            let ids = items.withUnsafeBufferPointer { items in items.indices.map { C.id(of: items[$0]) } }
-            let live = ids.indices.filter { isLive?[$0] ?? true }
-            if zip(live, live.dropFirst()).allSatisfy({ ids[$0] < ids[$1] }) { return (0..<Int32(items.count)).map { $0 } }
+        /// Each item's rank by id (live ones only, when `isLive` is given), from a sort; nil
+        /// when the ids ascend with the slots already (as loaded files and snapshots have them,
+        /// and inserts continue them), so that a slot is its own rank. Checked in place: an
+        /// array of a million ids is 16 MB more of the load's peak.
+        static func idRanks(_ items: [C.Item], isLive: [Bool]?) -> [Int32]? {
+            let live = items.indices.filter { isLive?[$0] ?? true }
+            let ascends = items.withUnsafeBufferPointer { items in
+                zip(live, live.dropFirst()).allSatisfy { C.id(of: items[$0]) < C.id(of: items[$1]) }
+            }
+            if ascends { return nil }
+            let ids = items.map { C.id(of: $0) }
             var rank = [Int32](repeating: 0, count: items.count)
             for (position, slot) in live.sorted(by: { ids[$0] < ids[$1] }).enumerated() { rank[slot] = Int32(position) }
             return rank
@@ -82,7 +86,7 @@ extension CollectionState {
         /// The live slots (all when `isLive` is nil) by `order`'s field and collation in the
         /// field's stored direction (`CollectionState.storedDirection`), ties by id ascending,
         /// each marked when its key equals the previous one's.
-        static func sortOrder(of items: UnsafeBufferPointer<C.Item>, isLive: [Bool]?, by order: OrderKey, idRank: [Int32]) -> SlotOrder {
+        static func sortOrder(of items: UnsafeBufferPointer<C.Item>, isLive: [Bool]?, by order: OrderKey, idRank: [Int32]?) -> SlotOrder {
             let field = order.field
             let slots = items.indices.lazy.filter { isLive?[$0] ?? true }
             // The entries are the only array of the collection's size built here: no array of
@@ -93,7 +97,7 @@ extension CollectionState {
             for index in slots {
                 // Numbers compare as they are.
                 guard case .number(let value) = C.sortValue(of: items[index], by: field) else { break }
-                entries.append(SortEntry(key: value, tie: idRank[index], slot: Int32(index)))
+                entries.append(SortEntry(key: value, tie: idRank?[index] ?? Int32(index)))
             }
             if entries.count < (isLive == nil ? items.count : slots.count) {
                 // Text collates slowly: rank the distinct values once (few: names repeat), each
@@ -104,12 +108,18 @@ extension CollectionState {
                 for (position, value) in keyed.sorted(by: { $0.1 < $1.1 }).enumerated() { rank[value.0] = Int64(position) }
                 entries.removeAll(keepingCapacity: true)
                 for index in slots {
-                    entries.append(
-                        SortEntry(key: rank[C.sortValue(of: items[index], by: field)] ?? 0, tie: idRank[index], slot: Int32(index)))
+                    entries.append(SortEntry(key: rank[C.sortValue(of: items[index], by: field)] ?? 0, tie: idRank?[index] ?? Int32(index)))
                 }
             }
-            let ascending = SortEntry.sortedOrder(of: &entries)
+            let ascending = SortEntry.sortedOrder(of: &entries, slotOfTie: idRank.map { Self.slots(byRank: $0, isLive: isLive) })
             return CollectionState.storedDirection(of: field) == .asc ? ascending : ascending.reversedRuns()
+        }
+
+        /// The slot of each id rank (the inverse of `idRanks`, live slots only).
+        private static func slots(byRank rank: [Int32], isLive: [Bool]?) -> [Int32] {
+            var slots = [Int32](repeating: 0, count: rank.count)
+            for slot in rank.indices where isLive?[slot] ?? true { slots[Int(rank[slot])] = Int32(slot) }
+            return slots
         }
     }
 
@@ -128,22 +138,33 @@ extension CollectionState {
     }
 }
 
-/// A sort key's rank and an id's rank, with the slot they belong to: sorting these compares
-/// neighbours in one array rather than looking up two. Not nested in the generic state: there
-/// its sort ran unspecialized, through value witnesses, four times slower at a million items.
+/// A sort key (a number, or a text's rank) and a tie-break (the id's rank; the slot itself
+/// where ids ascend with slots), sorted together: neighbours compare in one array rather than
+/// looking up two. 12 bytes, the key in two halves (an `Int64` would pad it to 16: 4 MB more
+/// per field at a million items, with fields built at once). Not nested in the generic state:
+/// there its sort ran unspecialized, through value witnesses, four times slower.
 struct SortEntry {
-    let key: Int64
+    private let keyHigh: Int32
+    private let keyLow: UInt32
     let tie: Int32
-    let slot: Int32
+
+    init(key: Int64, tie: Int32) {
+        keyHigh = Int32(truncatingIfNeeded: key >> 32)
+        keyLow = UInt32(truncatingIfNeeded: key)
+        self.tie = tie
+    }
+
+    /// Whether the keys are equal (ties aside).
+    func hasKey(of other: SortEntry) -> Bool { keyHigh == other.keyHigh && keyLow == other.keyLow }
 
     /// The slots of `entries` by key, then tie, each marked when its key equals the previous
-    /// one's (`entries` is sorted in place).
-    static func sortedOrder(of entries: inout [SortEntry]) -> SlotOrder {
-        entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.tie < $1.tie }
+    /// one's (`entries` is sorted in place); a tie is its slot unless `slotOfTie` says.
+    static func sortedOrder(of entries: inout [SortEntry], slotOfTie: [Int32]?) -> SlotOrder {
+        entries.sort { ($0.keyHigh, $0.keyLow, $0.tie) < ($1.keyHigh, $1.keyLow, $1.tie) }
         return SlotOrder(
             entries.indices.map { index in
-                let continuesRun = index > 0 && entries[index].key == entries[index - 1].key
-                return continuesRun ? entries[index].slot | SlotOrder.continuesRun : entries[index].slot
+                let slot = slotOfTie?[Int(entries[index].tie)] ?? entries[index].tie
+                return index > 0 && entries[index].hasKey(of: entries[index - 1]) ? slot | SlotOrder.continuesRun : slot
             })
     }
 }
