@@ -253,11 +253,11 @@ import Testing
                     CollectionFiles(
                         name: "a", snapshotPath: directory + "/a.snapshot", sequencePath: directory + "/a.sequence",
                         answersPath: directory + "/a.answers", journal: good,
-                        takeSnapshot: { { [] } }),
+                        takeSnapshot: { { _ in } }),
                     CollectionFiles(
                         name: "b", snapshotPath: directory + "/b.snapshot", sequencePath: directory + "/b.sequence",
                         answersPath: directory + "/b.answers", journal: full,
-                        takeSnapshot: { { [] } }),
+                        takeSnapshot: { { _ in } }),
                 ], log: ServiceLog { _ in })
             let first = StoredChange(collection: "a", id: "x", record: nil), second = StoredChange(collection: "b", id: "x", record: nil)
             guard case .failed(let source, _, false) = storage.append([first, second], decidedAt: 0) else {

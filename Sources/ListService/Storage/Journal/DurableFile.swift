@@ -17,17 +17,26 @@ enum DurableFile {
     /// Data written past which `replace` flushes what it has written so far.
     static let flushEveryBytes = 1 << 20
 
-    /// Replaces the file with `parts` written one after another. A large file is flushed every
-    /// `flushEveryBytes` as it is written: the file system commits other files' fsyncs (the
-    /// journal's, which writes wait for) together with the dirty data before them, so one
-    /// flush of a whole snapshot at the end would stall every write behind it.
+    /// Replaces the file with `parts` written one after another.
     static func replace(_ path: String, with parts: [[UInt8]]) throws(Failure) {
+        try replace(path) { write in parts.forEach(write) }
+    }
+
+    /// Replaces the file with the pieces `produce` hands to its argument, written as they come
+    /// (a snapshot is never held whole). A large file is flushed every `flushEveryBytes` as it
+    /// is written: the file system commits other files' fsyncs (the journal's, which writes wait
+    /// for) together with the dirty data before them, so one flush of a whole snapshot at the
+    /// end would stall every write behind it. After a failed write the rest is not written, and
+    /// the failure is thrown once `produce` returns; the file is then left as it was.
+    static func replace(_ path: String, writing produce: (_ write: ([UInt8]) -> Void) -> Void) throws(Failure) {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(call: "open", path: temporary, code: errno) }
-        do throws(Failure) {
-            var unflushed = 0
-            for part in parts {
+        var failure: Failure?
+        var unflushed = 0
+        produce { part in
+            guard failure == nil else { return }
+            do throws(Failure) {
                 for start in stride(from: 0, to: part.count, by: flushEveryBytes) {
                     let end = min(part.count, start + flushEveryBytes)
                     try writeAll(fd, part, range: start..<end, path: temporary)
@@ -36,13 +45,16 @@ enum DurableFile {
                     guard fdatasync(fd) == 0 else { throw Failure(call: "fdatasync", path: temporary, code: errno) }
                     unflushed = 0
                 }
+            } catch {
+                failure = error
             }
-            guard fsync(fd) == 0 else { throw Failure(call: "fsync", path: temporary, code: errno) }
-        } catch {
-            close(fd)
-            throw error
         }
+        if failure == nil && fsync(fd) != 0 { failure = Failure(call: "fsync", path: temporary, code: errno) }
         close(fd)
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
         guard rename(temporary, path) == 0 else { throw Failure(call: "rename", path: path, code: errno) }
         try syncDirectory(of: path)
     }

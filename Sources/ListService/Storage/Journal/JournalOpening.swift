@@ -45,7 +45,7 @@ struct JournalOpener: CollectionVisitor {
             needsSnapshot: needsSnapshot,
             takeSnapshot: {
                 let state = engine.state
-                return { SnapshotFile.encode(as: C.self, expectedCount: state.count, eachItem: { state.forEachItemInChunks($0) }) }
+                return { write in SnapshotFile.write(as: C.self, eachItem: { state.forEachItemInChunks($0) }, to: write) }
             })
     }
 }

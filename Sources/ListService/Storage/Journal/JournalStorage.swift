@@ -16,15 +16,16 @@ final class CollectionFiles: @unchecked Sendable {
     let answersPath: String
     let journal: Journal
     /// Takes the collection's current state (on the writer queue, right after the journal
-    /// rotated) and returns what reads its items and encodes them as a snapshot (off the queue).
-    let takeSnapshot: () -> @Sendable () -> [[UInt8]]
+    /// rotated) and returns what reads its items and encodes them as a snapshot (off the
+    /// queue), handing the bytes on a piece at a time.
+    let takeSnapshot: () -> SnapshotWriting
     var isCompacting = false
     /// Whether the state directory lacks a binary snapshot (the items were loaded from JSON).
     var needsSnapshot: Bool
 
     init(
         name: String, snapshotPath: String, sequencePath: String, answersPath: String, journal: Journal, needsSnapshot: Bool = false,
-        takeSnapshot: @escaping () -> @Sendable () -> [[UInt8]]
+        takeSnapshot: @escaping () -> SnapshotWriting
     ) {
         self.name = name
         self.snapshotPath = snapshotPath
@@ -35,6 +36,9 @@ final class CollectionFiles: @unchecked Sendable {
         self.takeSnapshot = takeSnapshot
     }
 }
+
+/// Encodes a collection's items as a snapshot, handing the bytes to its argument a piece at a time.
+typealias SnapshotWriting = @Sendable (_ write: ([UInt8]) -> Void) -> Void
 
 /// The local journal as the service's storage: each collection's snapshot plus its journal
 /// replayed at load, every batch appended to the journals of the collections it changes (one
@@ -226,7 +230,7 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
                 do throws(DurableFile.Failure) {
                     let next = needsNewFile ? try Journal.prepareRotation(of: file.journal.path) : nil
                     var taken:
-                        (encode: @Sendable () -> [[UInt8]], sequence: Int, answers: [RecordedAnswer], dropped: Int, queueTime: Duration)?
+                        (encode: SnapshotWriting, sequence: Int, answers: [RecordedAnswer], dropped: Int, queueTime: Duration)?
                     onWriterQueue {
                         let started = ContinuousClock.now
                         let dropped = file.journal.length
@@ -238,17 +242,23 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
                         )
                     }
                     guard let taken else { return }
-                    let parts = taken.encode()
                     try DurableFile.replace(file.sequencePath, with: Array("\(taken.sequence)\n".utf8))
                     try DurableFile.replace(file.answersPath, with: taken.answers.map { Journal.frame($0.record) })
-                    try DurableFile.replace(file.snapshotPath, with: parts)
+                    var snapshotBytes = 0
+                    try DurableFile.replace(file.snapshotPath) { write in
+                        taken.encode { piece in
+                            snapshotBytes += piece.count
+                            write(piece)
+                        }
+                    }
+                    let compactedBytes = snapshotBytes
                     if completesRotation { try Journal.completeRotation(of: file.journal.path) }
                     host.onWriterQueue {
                         if completesRotation { file.journal.rotationCompleted() }
                         file.needsSnapshot = false
                         file.isCompacting = false
                         log.line(
-                            "level=info event=compacted file=\(LogFmt.value(file.snapshotPath)) bytes=\(parts.reduce(0) { $0 + $1.count }) "
+                            "level=info event=compacted file=\(LogFmt.value(file.snapshotPath)) bytes=\(compactedBytes) "
                                 + "journal_bytes_dropped=\(taken.dropped) writer_queue_ms=\(taken.queueTime.milliseconds)")
                         self.compactIfDue(host: host)  // writes that came meanwhile may be due again
                     }

@@ -11,6 +11,15 @@ package struct SnapshotWriter {
 
     init(reservingCapacity capacity: Int) { body.reserveCapacity(capacity) }
 
+    /// The bytes written so far, handed over; the writer goes on with an empty body of the
+    /// same capacity and the same table.
+    mutating func takeBody() -> [UInt8] {
+        var taken: [UInt8] = []
+        taken.reserveCapacity(body.capacity)
+        swap(&taken, &body)
+        return taken
+    }
+
     package mutating func unsigned(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
@@ -69,6 +78,8 @@ package struct SnapshotReader {
 
     /// Whether every byte was read.
     var isAtEnd: Bool { offset == bytes.count }
+    /// How many bytes were read.
+    var bytesRead: Int { offset }
 
     package mutating func unsigned() throws(SnapshotFormatError) -> UInt64 {
         var value: UInt64 = 0
