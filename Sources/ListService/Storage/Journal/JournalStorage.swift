@@ -229,8 +229,7 @@ package final class JournalStorage: ChangeStorage, @unchecked Sendable {
             let work: @Sendable () -> Void = {
                 do throws(DurableFile.Failure) {
                     let next = needsNewFile ? try Journal.prepareRotation(of: file.journal.path) : nil
-                    var taken:
-                        (encode: SnapshotWriting, sequence: Int, answers: [RecordedAnswer], dropped: Int, queueTime: Duration)?
+                    var taken: (encode: SnapshotWriting, sequence: Int, answers: [RecordedAnswer], dropped: Int, queueTime: Duration)?
                     onWriterQueue {
                         let started = ContinuousClock.now
                         let dropped = file.journal.length
