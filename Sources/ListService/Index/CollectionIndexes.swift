@@ -24,6 +24,10 @@ extension CollectionState {
             let sortFields = Array(C.SortField.allCases)
             let idRank = Self.idRanks(items, isLive: nil)
             let parts = Locked<[Part]>([])
+            // One sort field at a time: each builds an array of entries of the collection's size
+            // (12 MB at a million), and two at once were the load's peak; the other parts run
+            // beside it.
+            let oneSortAtATime = Locked(())
             DispatchQueue.concurrentPerform(iterations: 2 + searchFields.count + sortFields.count) { task in
                 // Items are read in place, one field at a time: an order copied whole costs a
                 // dozen reference counts.
@@ -48,7 +52,7 @@ extension CollectionState {
                     default:
                         // Text in the root order: other collations are built when a list first asks.
                         let key = OrderKey(field: sortFields[task - 2 - searchFields.count], collation: .root)
-                        return .sortField(key, Self.sortOrder(of: items, isLive: nil, by: key, idRank: idRank))
+                        return oneSortAtATime.withLock { _ in .sortField(key, Self.sortOrder(of: items, isLive: nil, by: key, idRank: idRank)) }
                     }
                 }
                 parts.withLock { $0.append(part) }
