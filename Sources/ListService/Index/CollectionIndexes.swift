@@ -52,7 +52,8 @@ extension CollectionState {
                     default:
                         // Text in the root order: other collations are built when a list first asks.
                         let key = OrderKey(field: sortFields[task - 2 - searchFields.count], collation: .root)
-                        return oneSortAtATime.withLock { _ in .sortField(key, Self.sortOrder(of: items, isLive: nil, by: key, idRank: idRank)) }
+                        let order = oneSortAtATime.withLock { _ in Self.sortOrder(of: items, isLive: nil, by: key, idRank: idRank) }
+                        return .sortField(key, order)
                     }
                 }
                 parts.withLock { $0.append(part) }
