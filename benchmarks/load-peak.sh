@@ -2,6 +2,9 @@
 # RSS and peak RSS (VmHWM) of one load of a large data set, in MiB: after a first load from JSON
 # (at ready, and once the first snapshot is written) and after a restart on the state it left.
 #   benchmarks/load-peak.sh BINARY [DATA_DIR]    # default: 1,000,000 orders in $SCALE_DIR/1000000
+#   TRACE=1 benchmarks/load-peak.sh BINARY       # also the restart's time to ready and its RSS and
+#                                                # file-backed part (VmRSS/RssFile) every 20 ms:
+#                                                # which phase is the peak (decode or index build)
 # The data set is made as benchmarks/million-bench.sh makes it. Alternate builds in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,9 +18,15 @@ PID=""
 trap '[[ -z "$PID" ]] || kill "$PID" 2>/dev/null; rm -rf "$STATE" "$LOG"' EXIT
 mib() { awk -v key="$1:" '$1 == key {printf "%.0f", $2/1024}' "/proc/$PID/status"; }
 start() {
+  local started; started=$(date +%s%N)
   "$BINARY" --port "$PORT" --no-access-log --rate-limit off --data "$DATA" --state "$STATE" 2>"$LOG" &
   PID=$!
-  for _ in $(seq 1200); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && return 0; sleep 0.1; done
+  trace=""
+  for _ in $(seq 6000); do
+    curl -fs -o /dev/null "http://127.0.0.1:$PORT/health" && { ready_ms=$(( ($(date +%s%N) - started) / 1000000 )); return 0; }
+    trace+="$(mib VmRSS)/$(mib RssFile) "
+    sleep 0.02
+  done
   echo "the server did not start"; cat "$LOG"; exit 1
 }
 stop() { kill "$PID"; wait "$PID" || true; PID=""; }
@@ -31,3 +40,4 @@ start
 restart="$(mib VmRSS) ($(mib VmHWM))"
 stop
 echo "$(basename "$BINARY"): first load, ready $ready MiB; after the first snapshot $snapshot; restart $restart"
+[[ -z "${TRACE:-}" ]] || echo "restart ready in $ready_ms ms; RSS/file-backed MiB every 20 ms: $trace"
