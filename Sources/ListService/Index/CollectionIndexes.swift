@@ -27,7 +27,7 @@ extension CollectionState {
             // One sort field at a time: each builds an array of entries of the collection's size
             // (12 MB at a million), and two at once were the load's peak; the other parts run
             // beside it.
-            let oneSortAtATime = Locked(())
+            let oneSortAtATime = DispatchSemaphore(value: 1)
             DispatchQueue.concurrentPerform(iterations: 2 + searchFields.count + sortFields.count) { task in
                 // Items are read in place, one field at a time: an order copied whole costs a
                 // dozen reference counts.
@@ -52,8 +52,9 @@ extension CollectionState {
                     default:
                         // Text in the root order: other collations are built when a list first asks.
                         let key = OrderKey(field: sortFields[task - 2 - searchFields.count], collation: .root)
-                        let order = oneSortAtATime.withLock { _ in Self.sortOrder(of: items, isLive: nil, by: key, idRank: idRank) }
-                        return .sortField(key, order)
+                        oneSortAtATime.wait()
+                        defer { oneSortAtATime.signal() }
+                        return .sortField(key, Self.sortOrder(of: items, isLive: nil, by: key, idRank: idRank))
                     }
                 }
                 parts.withLock { $0.append(part) }
