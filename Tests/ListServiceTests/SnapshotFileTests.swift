@@ -8,7 +8,9 @@ import Testing
     private let anchor = ISO8601.parse("2026-11-20T00:00:00Z")!
 
     private func encode<C: ListCollection>(_ items: [C.Item], as collection: C.Type) -> [UInt8] {
-        Array(SnapshotFile.encode(items, as: C.self).joined())
+        var bytes: [UInt8] = []
+        SnapshotFile.write(as: C.self, eachItem: { items.forEach($0) }) { bytes += $0 }
+        return bytes
     }
 
     private func decode<C: ListCollection>(_ bytes: [UInt8], as collection: C.Type) throws -> [C.Item] {

@@ -16,10 +16,10 @@ package final class Collation: Sendable, Hashable, CustomStringConvertible {
     /// The collation of `localeTag` (`sv-SE`, `de`), one instance per rules locale.
     package static func of(_ localeTag: String) -> Collation {
         if let known = byTag.withLock({ $0[localeTag] }) { return known }
-        let rulesLocale = Collators(localeTag: localeTag).rulesLocale
+        // Made outside the lock; dropped (its collators closed) when its rules are known already.
+        let made = Collation(collators: Collators(localeTag: localeTag))
         let collation = byID.withLock { byID in
-            if let shared = byID[rulesLocale] { return shared }
-            let made = Collation(id: rulesLocale, collators: Collators(localeTag: localeTag))
+            if let shared = byID[made.id] { return shared }
             byID[made.id] = made
             return made
         }
@@ -31,8 +31,8 @@ package final class Collation: Sendable, Hashable, CustomStringConvertible {
     private static let byTag = Locked<[String: Collation]>([:])
     private static let byID = Locked<[String: Collation]>([:])
 
-    private init(id: String, collators: sending Collators) {
-        self.id = id
+    private init(collators: sending Collators) {
+        id = collators.rulesLocale
         self.collators = Locked(collators)
     }
 

@@ -11,10 +11,7 @@ enum ReflectedRanges {
     static func text(of range: Range<Date>) -> String {
         if let known = texts.withLock({ $0[range] }) { return known }
         let text = String(reflecting: range)
-        texts.withLock { texts in
-            if texts.count >= 1024 { texts.removeAll() }
-            texts[range] = text
-        }
+        texts.withLock { $0.remember(text, for: range, upTo: 1024) }
         return text
     }
 }

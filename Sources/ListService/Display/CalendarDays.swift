@@ -30,10 +30,7 @@ package enum CalendarDays {
         if let known = recentMonths.withLock({ $0[zoneName] }), known.contains(now) { return known }
         guard let interval = calendar(in: zoneName).dateInterval(of: .month, for: now) else { return now..<now }
         let month = interval.start..<interval.end
-        recentMonths.withLock { months in
-            if months.count >= 1024 { months.removeAll() }
-            months[zoneName] = month
-        }
+        recentMonths.withLock { $0.remember(month, for: zoneName, upTo: 1024) }
         return month
     }
 

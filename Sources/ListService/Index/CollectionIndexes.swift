@@ -78,11 +78,17 @@ extension CollectionState {
         /// and inserts continue them), so that a slot is its own rank. Checked in place: an
         /// array of a million ids is 16 MB more of the load's peak.
         static func idRanks(_ items: [C.Item], isLive: [Bool]?) -> [Int32]? {
-            let live = items.indices.filter { isLive?[$0] ?? true }
             let ascends = items.withUnsafeBufferPointer { items in
-                zip(live, live.dropFirst()).allSatisfy { C.id(of: items[$0]) < C.id(of: items[$1]) }
+                var previous: String?
+                for slot in items.indices where isLive?[slot] ?? true {
+                    let id = C.id(of: items[slot])
+                    if let previous, previous >= id { return false }
+                    previous = id
+                }
+                return true
             }
             if ascends { return nil }
+            let live = items.indices.filter { isLive?[$0] ?? true }
             let ids = items.map { C.id(of: $0) }
             var rank = [Int32](repeating: 0, count: items.count)
             for (position, slot) in live.sorted(by: { ids[$0] < ids[$1] }).enumerated() { rank[slot] = Int32(position) }
@@ -130,18 +136,16 @@ extension CollectionState {
     }
 
     /// What a presorted order is kept for: a sort field and, for text, a collation
-    /// (`Collation.root` for numbers).
+    /// (`Collation.root` for numbers, as `ListDefinition` has it).
     struct OrderKey: Hashable {
         let field: C.SortField
         let collation: Collation
-
-        init(field: C.SortField, collation: Collation) {
-            self.field = field
-            self.collation = C.sortsByText(field) ? collation : .root
-        }
-
-        init(_ list: ListDefinition<C>) { self.init(field: list.sort, collation: list.collation) }
     }
+}
+
+extension CollectionState.OrderKey {
+    /// The order `list` reads.
+    init(_ list: ListDefinition<C>) { self.init(field: list.sort, collation: list.collation) }
 }
 
 /// A sort key (a number, or a text's rank) and a tie-break (the id's rank; the slot itself

@@ -129,7 +129,7 @@ struct RecoveredCollection<C: ListCollection> {
         var report = "\(C.name)=\(items.count) source=\(LogFmt.value(source)) replayed=\(contents.payloads.count)"
         if origin == .embedded {
             do {
-                try DurableFile.replace(snapshotPath, with: SnapshotFile.encode(items, as: C.self))
+                try SnapshotFile.replace(snapshotPath, with: items, as: C.self)
                 try EmbeddedRefresh.write(.init(current: storage.anchor), to: markerPath)
             } catch {
                 throw StartupError(description: "cannot write the first snapshot: \(error)")
@@ -145,7 +145,7 @@ struct RecoveredCollection<C: ListCollection> {
                 try DurableFile.replace(
                     (stateDirectory as NSString).appendingPathComponent(sequenceFileName), with: Array("\(highestSequence)\n".utf8))
                 try DurableFile.replace(answersPath, with: answers.map { Journal.frame($0.record) })
-                try DurableFile.replace(snapshotPath, with: SnapshotFile.encode(refreshed, as: C.self))
+                try SnapshotFile.replace(snapshotPath, with: refreshed, as: C.self)
                 guard truncate(journalPath, 0) == 0 || errno == ENOENT else {
                     throw StartupError(description: "\(journalPath): cannot be emptied: \(String(cString: strerror(errno)))")
                 }

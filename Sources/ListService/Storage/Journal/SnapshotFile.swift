@@ -23,11 +23,9 @@ package enum SnapshotFile {
     /// The snapshot's name in the state directory: `orders.snapshot`.
     static func fileName<C: ListCollection>(_ collection: C.Type) -> String { "\(C.name).snapshot" }
 
-    /// The snapshot of `items`, in the pieces `write(as:eachItem:to:)` hands on.
-    static func encode<C: ListCollection>(_ items: [C.Item], as collection: C.Type) -> [[UInt8]] {
-        var pieces: [[UInt8]] = []
-        write(as: C.self, eachItem: { items.forEach($0) }, to: { pieces.append($0) })
-        return pieces
+    /// Replaces the snapshot at `path` with one of `items`, written as it is encoded.
+    static func replace<C: ListCollection>(_ path: String, with items: [C.Item], as collection: C.Type) throws(DurableFile.Failure) {
+        try DurableFile.replace(path) { write in Self.write(as: C.self, eachItem: { items.forEach($0) }, to: write) }
     }
 
     /// Encodes the items `eachItem` hands to its argument as a snapshot, handing the bytes to
