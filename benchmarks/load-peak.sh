@@ -2,7 +2,7 @@
 # RSS and peak RSS (VmHWM) of one load of a large data set, in MiB: after a first load from JSON
 # (at ready, and once the first snapshot is written) and after a restart on the state it left.
 #   benchmarks/load-peak.sh BINARY [DATA_DIR]    # default: 1,000,000 orders in $SCALE_DIR/1000000
-#   TRACE=1 benchmarks/load-peak.sh BINARY       # also the restart's time to ready and its RSS and
+#   TRACE=1 benchmarks/load-peak.sh BINARY       # also each load's time to ready and its RSS and
 #                                                # file-backed part (VmRSS/RssFile) every 20 ms:
 #                                                # which phase is the peak (decode or index build)
 # The data set is made as benchmarks/million-bench.sh makes it. Alternate builds in one run.
@@ -31,7 +31,7 @@ start() {
 }
 stop() { kill "$PID"; wait "$PID" || true; PID=""; }
 start
-ready="$(mib VmRSS) ($(mib VmHWM))"
+ready="$(mib VmRSS) ($(mib VmHWM))" first_ms=$ready_ms first_trace=$trace
 for _ in $(seq 600); do grep -q "compacted file=$STATE/orders" "$LOG" && break; sleep 0.1; done
 sleep 1
 snapshot="$(mib VmRSS) ($(mib VmHWM))"
@@ -40,4 +40,7 @@ start
 restart="$(mib VmRSS) ($(mib VmHWM))"
 stop
 echo "$(basename "$BINARY"): first load, ready $ready MiB; after the first snapshot $snapshot; restart $restart"
-[[ -z "${TRACE:-}" ]] || echo "restart ready in $ready_ms ms; RSS/file-backed MiB every 20 ms: $trace"
+[[ -z "${TRACE:-}" ]] || {
+  echo "first load ready in $first_ms ms; RSS/file-backed MiB every 20 ms: $first_trace"
+  echo "restart ready in $ready_ms ms; RSS/file-backed MiB every 20 ms: $trace"
+}

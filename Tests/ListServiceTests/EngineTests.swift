@@ -41,6 +41,24 @@ import Testing
         #expect(SessionStore.isValidID("abc-DEF_09") && !SessionStore.isValidID("a b") && !SessionStore.isValidID(""))
     }
 
+    /// A field whose first values are mostly distinct (titles) keeps no table of value ids,
+    /// one whose values repeat (names) keeps it and each value's items; both find what each
+    /// item's text holds, also where repeats follow distinct values.
+    @Test func searchIndex_distinctAndRepeatedFields_agreeWithContains() {
+        let probe = SearchIndex.Field.distinctnessProbe
+        let titles = (0..<(2 * probe)).map { "order #\($0 < probe + 10 ? $0 : $0 % 7)" }
+        let names = (0..<(2 * probe)).map { ["ann lee", "bob", "zoe quinn"][$0 % 3] }
+        let index = SearchIndex(fields: [.init(values: titles), .init(values: names)])
+        #expect(index.fields[0].valueIDs == nil && index.fields[0].itemsOfValue == nil)
+        let itemsOfName = names[0..<3].map { name in names.count { $0 == name } }
+        #expect(index.fields[1].valueIDs != nil && index.fields[1].itemsOfValue?.map(\.count) == itemsOfName)
+        for query in ["#1", "#4100", "order #6", "bob", "e q", "zz"] {
+            #expect(
+                index.matches(query, among: Array(repeating: true, count: titles.count))
+                    == zip(titles, names).map { $0.contains(query) || $1.contains(query) }, "\(query)")
+        }
+    }
+
     @Test func searchIndex_matchesAnyFieldOnce() {
         var index = SearchIndex(fields: [
             .init(values: ["John Smith", "Ann Lee", "john smith", "Bob"]),
@@ -209,18 +227,19 @@ import Testing
 }
 
 @Suite struct CollectionIndexesTests {
-    /// Shuffled ids, few distinct keys: every order built at load (in parallel, each field's
-    /// kept in one direction, the other read back from it) is a plain sort by key, ties by id
-    /// ascending.
-    @Test(arguments: [1, 2]) func sortOrdersBuiltAtLoad_equalAPlainSort(seed: UInt64) {
+    /// Ids shuffled, or ascending with the slots (ties then break by slot), few distinct keys:
+    /// every order built at load (in parallel, each field's kept in one direction, the other
+    /// read back from it) is a plain sort by key, ties by id ascending.
+    @Test(arguments: [1, 2], [false, true]) func sortOrdersBuiltAtLoad_equalAPlainSort(seed: UInt64, idsAscend: Bool) {
         var random = SplitMix64(seed: seed)
         let anchor = ISO8601.parse("2026-11-20T00:00:00Z")!
-        let orders = (0..<3000).map { number in
+        let made = (0..<3000).map { number in
             Order.make(
-                id: "o-\(random.below(1_000_000))-\(number)", customerName: random.pick(["Ann", "Bob", "Zoë", "Émile", "ann"]),
-                total: Money(cents: Int64(random.below(20))), date: anchor.addingTimeInterval(Double(random.below(5)) * 3600),
-                status: random.pick(OrderStatus.allCases))
-        }.shuffled(using: &random)
+                id: idsAscend ? String(format: "o-%06d", number) : "o-\(random.below(1_000_000))-\(number)",
+                customerName: random.pick(["Ann", "Bob", "Zoë", "Émile", "ann"]), total: Money(cents: Int64(random.below(20))),
+                date: anchor.addingTimeInterval(Double(random.below(5)) * 3600), status: random.pick(OrderStatus.allCases))
+        }
+        let orders = idsAscend ? made : made.shuffled(using: &random)
         let state = CollectionState<Orders>(items: orders)
         for field in OrderSortField.allCases {
             for direction in SortDirection.allCases {

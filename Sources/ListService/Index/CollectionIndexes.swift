@@ -40,7 +40,10 @@ extension CollectionState {
                         }
                         return .slotByID(table)
                     case 1:
-                        var slotsByOwner: [OwnerID: [Int32]] = [:]
+                        // Each owner's list made at its size: grown by appends, they held a third more.
+                        var counts: [OwnerID: Int] = [:]
+                        for item in items where C.owner(of: item) != .none { counts[C.owner(of: item), default: 0] += 1 }
+                        var slotsByOwner = counts.mapValues { [Int32](reservingCapacity: $0) }
                         for slot in items.indices {
                             let owner = C.owner(of: items[slot])
                             if owner != .none { slotsByOwner[owner, default: []].append(Int32(slot)) }
@@ -104,12 +107,11 @@ extension CollectionState {
             // The entries are the only array of the collection's size built here: no array of
             // values or of ranks beside them (at a million items each was 8–24 MB more of the
             // load's peak, per field, with fields built at once).
-            var entries: [SortEntry] = []
-            entries.reserveCapacity(items.count)
+            var entries = SortEntries(capacity: items.count)
             for index in slots {
                 // Numbers compare as they are.
                 guard case .number(let value) = C.sortValue(of: items[index], by: field) else { break }
-                entries.append(SortEntry(key: value, tie: idRank?[index] ?? Int32(index)))
+                entries.append(SortEntry(key: value, slot: Int32(index)))
             }
             if entries.count < (isLive == nil ? items.count : slots.count) {
                 // Text collates slowly: rank the distinct values once (few: names repeat), each
@@ -118,20 +120,13 @@ extension CollectionState {
                 for index in slots { rank[C.sortValue(of: items[index], by: field)] = 0 }
                 let keyed = rank.keys.map { ($0, SortKey($0, collation: order.collation)) }
                 for (position, value) in keyed.sorted(by: { $0.1 < $1.1 }).enumerated() { rank[value.0] = Int64(position) }
-                entries.removeAll(keepingCapacity: true)
+                entries.removeAll()
                 for index in slots {
-                    entries.append(SortEntry(key: rank[C.sortValue(of: items[index], by: field)] ?? 0, tie: idRank?[index] ?? Int32(index)))
+                    entries.append(SortEntry(key: rank[C.sortValue(of: items[index], by: field)] ?? 0, slot: Int32(index)))
                 }
             }
-            let ascending = SortEntry.sortedOrder(of: &entries, slotOfTie: idRank.map { Self.slots(byRank: $0, isLive: isLive) })
+            let ascending = entries.sortedOrder(idRank: idRank)
             return CollectionState.storedDirection(of: field) == .asc ? ascending : ascending.reversedRuns()
-        }
-
-        /// The slot of each id rank (the inverse of `idRanks`, live slots only).
-        private static func slots(byRank rank: [Int32], isLive: [Bool]?) -> [Int32] {
-            var slots = [Int32](repeating: 0, count: rank.count)
-            for slot in rank.indices where isLive?[slot] ?? true { slots[Int(rank[slot])] = Int32(slot) }
-            return slots
         }
     }
 
@@ -146,35 +141,4 @@ extension CollectionState {
 extension CollectionState.OrderKey {
     /// The order `list` reads.
     init(_ list: ListDefinition<C>) { self.init(field: list.sort, collation: list.collation) }
-}
-
-/// A sort key (a number, or a text's rank) and a tie-break (the id's rank; the slot itself
-/// where ids ascend with slots), sorted together: neighbours compare in one array rather than
-/// looking up two. 12 bytes, the key in two halves (an `Int64` would pad it to 16: 4 MB more
-/// per field at a million items, with fields built at once). Not nested in the generic state:
-/// there its sort ran unspecialized, through value witnesses, four times slower.
-struct SortEntry {
-    private let keyHigh: Int32
-    private let keyLow: UInt32
-    let tie: Int32
-
-    init(key: Int64, tie: Int32) {
-        keyHigh = Int32(truncatingIfNeeded: key >> 32)
-        keyLow = UInt32(truncatingIfNeeded: key)
-        self.tie = tie
-    }
-
-    /// Whether the keys are equal (ties aside).
-    func hasKey(of other: SortEntry) -> Bool { keyHigh == other.keyHigh && keyLow == other.keyLow }
-
-    /// The slots of `entries` by key, then tie, each marked when its key equals the previous
-    /// one's (`entries` is sorted in place); a tie is its slot unless `slotOfTie` says.
-    static func sortedOrder(of entries: inout [SortEntry], slotOfTie: [Int32]?) -> SlotOrder {
-        entries.sort { ($0.keyHigh, $0.keyLow, $0.tie) < ($1.keyHigh, $1.keyLow, $1.tie) }
-        return SlotOrder(
-            entries.indices.map { index in
-                let slot = slotOfTie?[Int(entries[index].tie)] ?? entries[index].tie
-                return index > 0 && entries[index].hasKey(of: entries[index - 1]) ? slot | SlotOrder.continuesRun : slot
-            })
-    }
 }

@@ -31,6 +31,10 @@ package struct SearchIndex: Sendable {
         /// after `dropUnheldValues`): past twice that, the values edits left behind are dropped.
         private var liveBytes = 0
 
+        /// How many items are read before a field whose values are more than half distinct so
+        /// far is taken to be one of distinct values.
+        static let distinctnessProbe = 4096
+
         /// An arena this small is never worth a pass over the items.
         static let compactionFloor = 1 << 16
 
@@ -42,7 +46,15 @@ package struct SearchIndex: Sendable {
         init(values: some Collection<String>) {
             var idByText: [String: Int32] = [:]
             valueOfItem.reserveCapacity(values.count)
-            for text in values {
+            for (position, text) in values.enumerated() {
+                if position == Self.distinctnessProbe, offsets.count - 1 > position / 2 {
+                    // Mostly distinct so far (titles): the value ids table would find nothing
+                    // and is dropped now, not after growing to 8 MB a million items, and the
+                    // rest gets room at once rather than arrays grown by copies beside the load.
+                    valueIDs = nil
+                    offsets.reserveCapacity(values.count + 1)
+                    arena.reserveCapacity(arena.count / position * values.count * 9 / 8)
+                }
                 if TextFolding.isASCII(text) {
                     valueOfItem.append(valueID(for: TextFolding.fold(text), current: SearchIndex.noValue))
                 } else if let id = idByText[text] {
@@ -53,8 +65,11 @@ package struct SearchIndex: Sendable {
                     valueOfItem.append(id)
                 }
             }
-            if (offsets.count - 1) * 8 <= valueOfItem.count {
-                var items = [[Int32]](repeating: [], count: offsets.count - 1)
+            if valueIDs != nil, (offsets.count - 1) * 8 <= valueOfItem.count {
+                // Each list made at its size: grown by appends, they held a third more.
+                var counts = [Int](repeating: 0, count: offsets.count - 1)
+                for value in valueOfItem { counts[Int(value)] += 1 }
+                var items = counts.map { [Int32](reservingCapacity: $0) }
                 for (item, value) in valueOfItem.enumerated() { items[Int(value)].append(Int32(item)) }
                 itemsOfValue = items
             } else {

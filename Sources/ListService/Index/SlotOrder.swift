@@ -18,10 +18,16 @@ struct SlotOrder: Sendable, Sequence {
 
     /// `slots` in this order, each with its `continuesRun` bit if it has one.
     init(_ slots: [Int32], maxChunk: Int = 1024) {
+        self.init(count: slots.count, maxChunk: maxChunk) { slots[$0] }
+    }
+
+    /// The `count` slots `slot(at:)` gives for 0, 1, …, each with its `continuesRun` bit if it
+    /// has one, put into chunks as they come: no array of them all beside the order.
+    init(count: Int, maxChunk: Int = 1024, slot: (_ at: Int) -> Int32) {
         self.maxChunk = maxChunk
-        count = slots.count
-        chunks = stride(from: 0, to: slots.count, by: maxChunk / 2).map {
-            Array(slots[$0..<Swift.min(slots.count, $0 + maxChunk / 2)])
+        self.count = count
+        chunks = stride(from: 0, to: count, by: maxChunk / 2).map { start in
+            (start..<Swift.min(count, start + maxChunk / 2)).map(slot)
         }
     }
 

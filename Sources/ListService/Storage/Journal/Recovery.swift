@@ -89,6 +89,9 @@ struct RecoveredCollection<C: ListCollection> {
             if let file {
                 do throws(DataLoadError) {
                     items = try CollectionLoading.loadItems(C.self, from: URL(fileURLWithPath: file).deletingLastPathComponent())
+                    // The parse's freed heap goes back before the indexes are built beside the
+                    // items, not after: kept, it was part of the first load's peak.
+                    FreedMemory.returnToSystem()
                 } catch {
                     throw StartupError(description: error.description)
                 }
