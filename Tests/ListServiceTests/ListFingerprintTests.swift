@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Testing
 
@@ -32,6 +33,19 @@ import Testing
     @Test func noScope_writesItselfAsReflectionDid() {
         struct NoScope {}
         #expect(String(describing: ListService.NoScope()) == String(describing: NoScope()))
+    }
+
+    /// Parts digested one after another, `|` between them, are the digest of the joined text
+    /// in 16 zero-padded hex digits, whatever the parts hold (letters beyond ASCII, empty parts).
+    @Test func digestOfParts_isTheDigestOfTheJoinedText() {
+        var random = SplitMix64(seed: 7)
+        let pieces = ["", "orders", "all", "zoë", "Ärla", "さくら", "c-0042", "|", "date@root", "0"]
+        for _ in 0..<300 {
+            let parts = (0..<7).map { _ in random.pick(pieces) + random.pick(pieces) }
+            let joined = String(zeroPadded: ETag.digest(parts.joined(separator: "|").utf8), width: 16, radix: 16)
+            #expect(
+                ETag.hexDigest(joining: parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6]) == joined, "\(parts)")
+        }
     }
 
     /// The fingerprint in the cursors of `/orders?sort=date` issued before this change.

@@ -17,19 +17,39 @@ package enum ETag {
     /// 16 hex digits of `digest` (criteria fingerprints, which cursors carry).
     package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String { hex(digest(bytes)) }
 
-    private static func hex(_ digest: UInt64) -> String { String(zeroPadded: digest, width: 16, radix: 16) }
+    /// `hexDigest` of `parts` joined by `|`, without joining them: every list request makes one.
+    static func hexDigest(joining parts: String...) -> String {
+        var hash = digestOffsetBasis
+        for (index, part) in parts.enumerated() {
+            if index > 0 { hash = fnv(hash, UInt8(ascii: "|")) }
+            for byte in part.utf8 { hash = fnv(hash, byte) }
+        }
+        return hex(hash)
+    }
+
+    /// 16 lowercase hex digits, written straight into the string's storage.
+    private static func hex(_ digest: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: digest >> UInt64(60 - 4 * index)) & 0xF
+                buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
+    }
     private static func quoted(_ digest: UInt64) -> String { "\"\(hex(digest))\"" }
 
     /// FNV-1a, 64 bits, a byte at a time: item versions and fingerprints, which outlive a
     /// process (clients hold them), so it stays this.
     static func digest(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return hash
+        bytes.reduce(digestOffsetBasis, fnv)
     }
+
+    private static let digestOffsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// One byte into an FNV-1a hash.
+    @inline(__always)
+    private static func fnv(_ hash: UInt64, _ byte: UInt8) -> UInt64 { (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
 
     /// A 64-bit digest of a response body: four independent lanes of eight bytes (a multiply
     /// and xor-shift per word, so the multiplies of one round overlap), the lanes folded

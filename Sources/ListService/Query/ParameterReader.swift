@@ -2,17 +2,33 @@ import Foundation
 
 /// Reads and validates query parameters, naming the parameter and what it accepts in every error.
 package struct ParameterReader {
-    private var values: [String: String] = [:]
+    /// The parameters as given: a request has a handful, which a scan finds sooner than a
+    /// hash table is built.
+    private let values: Values
 
     /// Rejects parameters outside `allowed` and any given twice.
     package init(_ parameters: [(name: String, value: String)], allowed: [String]) throws(ListServiceError) {
-        for (name, value) in parameters {
-            guard allowed.contains(name) else { throw .unknownParameter(name, allowed: allowed) }
-            guard values[name] == nil else {
-                throw .invalidParameter(name, "The parameter '\(name)' may be given only once.")
+        try self.init(parameters, accepts: allowed.contains, allowed: allowed)
+    }
+
+    /// Rejects parameters `accepts` refuses (naming `allowed`, asked only then) and any given twice.
+    package init(
+        _ parameters: [(name: String, value: String)], accepts: (String) -> Bool, allowed: @autoclosure () -> [String]
+    ) throws(ListServiceError) {
+        for (index, parameter) in parameters.enumerated() {
+            guard accepts(parameter.name) else { throw .unknownParameter(parameter.name, allowed: allowed()) }
+            guard !parameters[..<index].contains(where: { $0.name == parameter.name }) else {
+                throw .invalidParameter(parameter.name, "The parameter '\(parameter.name)' may be given only once.")
             }
-            values[name] = value
         }
+        values = Values(parameters: parameters)
+    }
+
+    /// The given parameters by name.
+    private struct Values {
+        let parameters: [(name: String, value: String)]
+
+        subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
     }
 
     package func string(_ name: String) -> String? { values[name] }
