@@ -3,34 +3,45 @@ import Foundation
 /// A validated, normalized list request of collection `C`: which items, in which order,
 /// which page, and how to format them.
 package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
-    package let view: C.View
-    package let scope: C.Scope
+    /// The fields, held once behind one reference: criteria are the shared pages' keys, which
+    /// every look-up copies, and a copy of the fields themselves was a dozen reference counts.
+    private let box: Box
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    package var view: C.View { box.fields.view }
+    package var scope: C.Scope { box.fields.scope }
     /// Which items the caller may see: part of the list's identity, its cache key and its cursors.
-    package let access: AccessScope
-    package let search: String
-    package let foldedSearch: String
-    package let sort: C.SortField
-    package let direction: SortDirection
+    package var access: AccessScope { box.fields.access }
+    package var search: String { box.fields.search }
+    package var foldedSearch: String { box.fields.foldedSearch }
+    package var sort: C.SortField { box.fields.sort }
+    package var direction: SortDirection { box.fields.direction }
     /// How the list falls into sections (`group=`), if asked; it fits the sort.
-    package let group: C.Grouping?
-    package let limit: Int
-    package let start: PageStart
-    package let display: DisplayContext
+    package var group: C.Grouping? { box.fields.group }
+    package var limit: Int { box.fields.limit }
+    package var start: PageStart { box.fields.start }
+    package var display: DisplayContext { box.fields.display }
     /// The order of a text sort: the client's locale's collation (`Collation.root` for a sort
     /// by numbers, which every locale shares).
-    package let collation: Collation
+    package var collation: Collation { box.fields.collation }
     /// When the list's meaning changes by itself (the month or day ends), or `distantFuture`.
-    package let validUntil: Date
+    package var validUntil: Date { box.fields.validUntil }
     /// The scope parameters as applied, for the response's `criteria` (`date`).
-    package let appliedParameters: [String: String]
+    package var appliedParameters: [String: String] { box.fields.appliedParameters }
+    package var purpose: Purpose { box.fields.purpose }
+    /// Identifies the list (not the page or formatting): cursors carry it. Made once, since
+    /// writing the scope into it is not cheap and live lists need it on every change.
+    package var fingerprint: String { box.fields.fingerprint }
 
     package static var limitRange: ClosedRange<Int> { 1...500 }
 
     /// What the criteria are for: a page of rows, every marker of a map in a fixed order, or
     /// the whole list exported.
     package typealias Purpose = ListPurpose
-
-    package let purpose: Purpose
 
     /// The parameters a request for `purpose` may carry.
     package static func parameters(for purpose: Purpose) -> [String] {
@@ -46,46 +57,86 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
 
     /// Validates `request`; every problem names its parameter.
     package init(_ request: ListRequest, now: Date, purpose: Purpose = .list) throws(ListServiceError) {
-        self.purpose = purpose
-        let reader = try ParameterReader(
-            request.parameters, accepts: { Self.accepts($0, for: purpose) }, allowed: Self.parameters(for: purpose))
-        view =
-            try C.viewParameter.map { (name) throws(ListServiceError) in try reader.choice(name, default: C.defaultView) } ?? C.defaultView
-        search = try reader.searchText("q")
-        foldedSearch = TextFolding.fold(search)
-        if purpose == .map, let markerSort = C.markerSort {
-            (sort, direction, group, limit) = (markerSort.field, markerSort.direction, nil, Int.max)
-        } else {
-            let group: C.Grouping? = try reader.choice("group")
-            self.group = group
-            sort = try reader.choice("sort", default: group.map(C.sortField(for:)) ?? C.defaultSortField(for: view))
-            if let group, C.sortField(for: group) != sort {
-                throw .conflictingParameters(
-                    "group", "sort",
-                    "group=\(group.rawValue) needs sort=\(C.sortField(for: group).rawValue) (this list is sorted by \(sort.rawValue)).")
+        box = Box(try Fields(request, now: now, purpose: purpose))
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
+
+    /// The fingerprint (which names the collection, view, scope, access, search, sort and
+    /// direction) and the page's own parts; what `==` compares besides is made from these
+    /// (the search as typed, the parameters applied, when the list's meaning runs out). A
+    /// shared page is found by this on every request: hashing every field was 2% of one.
+    package func hash(into hasher: inout Hasher) {
+        let fields = box.fields
+        hasher.combine(fields.fingerprint)
+        hasher.combine(fields.limit)
+        hasher.combine(fields.start)
+        hasher.combine(fields.group)
+        hasher.combine(fields.purpose)
+        hasher.combine(fields.display)
+    }
+
+    /// What the criteria hold.
+    private struct Fields: Sendable, Equatable {
+        let view: C.View
+        let scope: C.Scope
+        let access: AccessScope
+        let search: String
+        let foldedSearch: String
+        let sort: C.SortField
+        let direction: SortDirection
+        let group: C.Grouping?
+        let limit: Int
+        let start: PageStart
+        let display: DisplayContext
+        let collation: Collation
+        let validUntil: Date
+        let appliedParameters: [String: String]
+        let purpose: Purpose
+        let fingerprint: String
+
+        init(_ request: ListRequest, now: Date, purpose: Purpose = .list) throws(ListServiceError) {
+            self.purpose = purpose
+            let reader = try ParameterReader(
+                request.parameters, accepts: { ListCriteria.accepts($0, for: purpose) }, allowed: ListCriteria.parameters(for: purpose))
+            view =
+                try C.viewParameter.map { (name) throws(ListServiceError) in try reader.choice(name, default: C.defaultView) } ?? C.defaultView
+            search = try reader.searchText("q")
+            foldedSearch = TextFolding.fold(search)
+            if purpose == .map, let markerSort = C.markerSort {
+                (sort, direction, group, limit) = (markerSort.field, markerSort.direction, nil, Int.max)
+            } else {
+                let group: C.Grouping? = try reader.choice("group")
+                self.group = group
+                sort = try reader.choice("sort", default: group.map(C.sortField(for:)) ?? C.defaultSortField(for: view))
+                if let group, C.sortField(for: group) != sort {
+                    throw .conflictingParameters(
+                        "group", "sort",
+                        "group=\(group.rawValue) needs sort=\(C.sortField(for: group).rawValue) (this list is sorted by \(sort.rawValue)).")
+                }
+                direction = try reader.direction("order", aliases: C.directionAliases, default: C.defaultDirection(for: sort, view: view))
+                limit = try reader.integer("limit", in: ListCriteria.limitRange, default: 50) ?? 50
             }
-            direction = try reader.direction("order", aliases: C.directionAliases, default: C.defaultDirection(for: sort, view: view))
-            limit = try reader.integer("limit", in: Self.limitRange, default: 50) ?? 50
-        }
-        display = try reader.displayContext(acceptLanguage: request.acceptLanguage)
-        collation = C.sortsByText(sort) ? Collation.of(display.localeTag) : .root
-        let resolved = try C.scope(for: view, parameters: reader, display: display, now: now)
-        scope = resolved.scope
-        access = C.readScope(for: request.caller)
-        validUntil = resolved.validUntil
-        appliedParameters = resolved.appliedParameters
-        // Each part by its description, not through `print`'s dynamic casts (5% of a request).
-        // A text sort's collation too: a Swedish list's cursor is no place in an English one.
-        let order = C.sortsByText(sort) ? "\(sort.rawValue)@\(collation.id)" : sort.rawValue
-        fingerprint = ETag.hexDigest(
-            joining: C.name, view.rawValue, resolved.scope.description, access.description, foldedSearch, order, direction.rawValue)
-        start = try Self.pageStart(reader)
-        if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
-            throw .invalidParameter(
-                "cursor", "The cursor belongs to another list (other filters, q, sort, order, caller or, for a sort by text, locale).")
-        }
-        if case .section = start, group == nil {
-            throw .invalidParameter("cursor", "The cursor opens a section: ask with the group of the list it came from.")
+            display = try reader.displayContext(acceptLanguage: request.acceptLanguage)
+            collation = C.sortsByText(sort) ? Collation.of(display.localeTag) : .root
+            let resolved = try C.scope(for: view, parameters: reader, display: display, now: now)
+            scope = resolved.scope
+            access = C.readScope(for: request.caller)
+            validUntil = resolved.validUntil
+            appliedParameters = resolved.appliedParameters
+            // Each part by its description, not through `print`'s dynamic casts (5% of a request).
+            // A text sort's collation too: a Swedish list's cursor is no place in an English one.
+            let order = C.sortsByText(sort) ? "\(sort.rawValue)@\(collation.id)" : sort.rawValue
+            fingerprint = ETag.hexDigest(
+                joining: C.name, view.rawValue, resolved.scope.description, access.description, foldedSearch, order, direction.rawValue)
+            start = try ListCriteria.pageStart(reader)
+            if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
+                throw .invalidParameter(
+                    "cursor", "The cursor belongs to another list (other filters, q, sort, order, caller or, for a sort by text, locale).")
+            }
+            if case .section = start, group == nil {
+                throw .invalidParameter("cursor", "The cursor opens a section: ask with the group of the list it came from.")
+            }
         }
     }
 
@@ -110,23 +161,6 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         case (nil, nil): return .first
         case (_?, _?): throw .invalidParameter("cursor", "Give either cursor or offset, not both.")
         }
-    }
-
-    /// Identifies the list (not the page or formatting): cursors carry it. Made once, since
-    /// writing the scope into it is not cheap and live lists need it on every change.
-    package let fingerprint: String
-
-    /// The fingerprint (which names the collection, view, scope, access, search, sort and
-    /// direction) and the page's own parts; what `==` compares besides is made from these
-    /// (the search as typed, the parameters applied, when the list's meaning runs out). A
-    /// shared page is found by this on every request: hashing every field was 2% of one.
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(fingerprint)
-        hasher.combine(limit)
-        hasher.combine(start)
-        hasher.combine(group)
-        hasher.combine(purpose)
-        hasher.combine(display)
     }
 }
 
