@@ -52,8 +52,7 @@ package final class PageMemory: Sendable {
     func hold(_ page: ListPage, by holder: some PageHolder) {
         let key = ObjectIdentifier(holder)
         let evicted = state.withLock { state -> [Holder] in
-            state.remove(key)
-            state.add(Holder(holder: holder, page: page), as: key)
+            state.hold(Holder(holder: holder, page: page), as: key)
             var evicted: [Holder] = []
             while state.heldBytes > maxBytes, let oldest = state.holders.oldestEntry, oldest.key != key {
                 state.remove(oldest.key)
@@ -66,18 +65,30 @@ package final class PageMemory: Sendable {
 }
 
 extension PageMemory.State {
-    mutating func add(_ holder: PageMemory.Holder, as key: ObjectIdentifier) {
-        holders.insert(key, holder, cost: 0)
+    /// Makes `holder` the most recently served, with its page counted in place of the one it
+    /// held (in place: a session that moves between lists changes its page on every request).
+    mutating func hold(_ holder: PageMemory.Holder, as key: ObjectIdentifier) {
+        var previous: ListPage?
+        if holders.touch(key, if: { _ in true }, { held in (previous, held) = (held.page, holder) }) == nil {
+            holders.insert(key, holder, cost: 0)
+        }
+        // The new page's buffers first: one it shares with the old page is then never uncounted to none.
         count(ObjectIdentifier(holder.page), bytes: holder.page.ownCost)
         if let tail = holder.page.tail { count(ObjectIdentifier(tail), bytes: tail.bytes.count) }
+        if let previous { uncount(previous) }
     }
 
     @discardableResult
     mutating func remove(_ key: ObjectIdentifier) -> PageMemory.Holder? {
         guard let removed = holders.remove(key) else { return nil }
-        uncount(ObjectIdentifier(removed.page))
-        if let tail = removed.page.tail { uncount(ObjectIdentifier(tail)) }
+        uncount(removed.page)
         return removed
+    }
+
+    /// One holder fewer of `page`'s buffers.
+    private mutating func uncount(_ page: ListPage) {
+        uncount(ObjectIdentifier(page))
+        if let tail = page.tail { uncount(ObjectIdentifier(tail)) }
     }
 
     /// One more holder of a buffer, now `bytes` long (a page's grows by its compressed body).

@@ -100,7 +100,8 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
             let reader = try ParameterReader(
                 request.parameters, accepts: { ListCriteria.accepts($0, for: purpose) }, allowed: ListCriteria.parameters(for: purpose))
             view =
-                try C.viewParameter.map { (name) throws(ListServiceError) in try reader.choice(name, default: C.defaultView) } ?? C.defaultView
+                try C.viewParameter.map { (name) throws(ListServiceError) in try reader.choice(name, default: C.defaultView) }
+                ?? C.defaultView
             search = try reader.searchText("q")
             foldedSearch = TextFolding.fold(search)
             if purpose == .map, let markerSort = C.markerSort {
