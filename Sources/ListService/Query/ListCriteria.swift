@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A validated, normalized list request of collection `C`: which items, in which order,
@@ -9,7 +10,19 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
 
     private final class Box: Sendable {
         let fields: Fields
+        /// Made when first asked for: a page served from the caches never needs it.
+        private let madeFingerprint = Locked<String?>(nil)
+
         init(_ fields: Fields) { self.fields = fields }
+
+        var fingerprint: String {
+            madeFingerprint.withLock { made in
+                if let made { return made }
+                let fingerprint = fields.makeFingerprint()
+                made = fingerprint
+                return fingerprint
+            }
+        }
     }
 
     package var view: C.View { box.fields.view }
@@ -33,9 +46,10 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     /// The scope parameters as applied, for the response's `criteria` (`date`).
     package var appliedParameters: [String: String] { box.fields.appliedParameters }
     package var purpose: Purpose { box.fields.purpose }
-    /// Identifies the list (not the page or formatting): cursors carry it. Made once, since
-    /// writing the scope into it is not cheap and live lists need it on every change.
-    package var fingerprint: String { box.fields.fingerprint }
+    /// Identifies the list (not the page or formatting): cursors carry it. Made once, when
+    /// first asked for (a new page's cursor, a cursor to check, a live list's changes), since
+    /// writing the scope into it is not cheap.
+    package var fingerprint: String { box.fingerprint }
 
     package static var limitRange: ClosedRange<Int> { 1...500 }
 
@@ -58,17 +72,26 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
     /// Validates `request`; every problem names its parameter.
     package init(_ request: ListRequest, now: Date, purpose: Purpose = .list) throws(ListServiceError) {
         box = Box(try Fields(request, now: now, purpose: purpose))
+        if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
+            throw .invalidParameter(
+                "cursor", "The cursor belongs to another list (other filters, q, sort, order, caller or, for a sort by text, locale).")
+        }
     }
 
     package static func == (lhs: Self, rhs: Self) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
 
-    /// The fingerprint (which names the collection, view, scope, access, search, sort and
-    /// direction) and the page's own parts; what `==` compares besides is made from these
-    /// (the search as typed, the parameters applied, when the list's meaning runs out). A
-    /// shared page is found by this on every request: hashing every field was 2% of one.
+    /// The list's and the page's own parts; what `==` compares besides is made from these
+    /// (the search as typed, the parameters applied, when the list's meaning runs out, the
+    /// collation). A shared page is found by this on every request: hashing every field was
+    /// 2% of one.
     package func hash(into hasher: inout Hasher) {
         let fields = box.fields
-        hasher.combine(fields.fingerprint)
+        hasher.combine(fields.view)
+        hasher.combine(fields.scope)
+        hasher.combine(fields.access)
+        hasher.combine(fields.foldedSearch)
+        hasher.combine(fields.sort)
+        hasher.combine(fields.direction)
         hasher.combine(fields.limit)
         hasher.combine(fields.start)
         hasher.combine(fields.group)
@@ -93,7 +116,6 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
         let validUntil: Date
         let appliedParameters: [String: String]
         let purpose: Purpose
-        let fingerprint: String
 
         init(_ request: ListRequest, now: Date, purpose: Purpose = .list) throws(ListServiceError) {
             self.purpose = purpose
@@ -125,19 +147,19 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
             access = C.readScope(for: request.caller)
             validUntil = resolved.validUntil
             appliedParameters = resolved.appliedParameters
-            // Each part by its description, not through `print`'s dynamic casts (5% of a request).
-            // A text sort's collation too: a Swedish list's cursor is no place in an English one.
-            let order = C.sortsByText(sort) ? "\(sort.rawValue)@\(collation.id)" : sort.rawValue
-            fingerprint = ETag.hexDigest(
-                joining: C.name, view.rawValue, resolved.scope.description, access.description, foldedSearch, order, direction.rawValue)
             start = try ListCriteria.pageStart(reader)
-            if case .after(let cursor) = start, cursor.fingerprint != fingerprint {
-                throw .invalidParameter(
-                    "cursor", "The cursor belongs to another list (other filters, q, sort, order, caller or, for a sort by text, locale).")
-            }
             if case .section = start, group == nil {
                 throw .invalidParameter("cursor", "The cursor opens a section: ask with the group of the list it came from.")
             }
+        }
+
+        /// The digest of what identifies the list: each part by its description, not through
+        /// `print`'s dynamic casts (5% of a request); a text sort's collation too, since a
+        /// Swedish list's cursor is no place in an English one.
+        func makeFingerprint() -> String {
+            let order = C.sortsByText(sort) ? "\(sort.rawValue)@\(collation.id)" : sort.rawValue
+            return ETag.hexDigest(
+                joining: C.name, view.rawValue, scope.description, access.description, foldedSearch, order, direction.rawValue)
         }
     }
 
