@@ -80,10 +80,10 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
 
     package static func == (lhs: Self, rhs: Self) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
 
-    /// The list's and the page's own parts; what `==` compares besides is made from these
-    /// (the search as typed, the parameters applied, when the list's meaning runs out, the
-    /// collation). A shared page is found by this on every request: hashing every field was
-    /// 2% of one.
+    /// The list's and the page's own parts. What `==` compares besides (the search as typed,
+    /// the parameters applied, when the list's meaning runs out, the collation) is left out:
+    /// equal criteria still hash alike. A shared page is found by this on every request:
+    /// hashing every field was 2% of one.
     package func hash(into hasher: inout Hasher) {
         let fields = box.fields
         hasher.combine(fields.view)
