@@ -42,11 +42,14 @@ extension CollectionState {
                     case 1:
                         // Each owner's list made at its size: grown by appends, they held a third more.
                         var counts: [OwnerID: Int] = [:]
-                        for item in items where C.owner(of: item) != .none { counts[C.owner(of: item), default: 0] += 1 }
+                        for item in items {
+                            let owner = C.owner(of: item)
+                            if owner != .none { counts[owner, default: 0] += 1 }
+                        }
                         var slotsByOwner = counts.mapValues { [Int32](reservingCapacity: $0) }
                         for slot in items.indices {
                             let owner = C.owner(of: items[slot])
-                            if owner != .none { slotsByOwner[owner, default: []].append(Int32(slot)) }
+                            if owner != .none { slotsByOwner[owner]?.append(Int32(slot)) }
                         }
                         return .filterFields(items.indices.map { C.filterFields(of: items[$0]) }, slotsByOwner: slotsByOwner)
                     case let task where task < 2 + searchFields.count:

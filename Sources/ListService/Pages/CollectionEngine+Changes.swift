@@ -126,7 +126,7 @@ extension CollectionEngine {
     /// The item's version: a digest of its stored form, the same in every locale and zone and
     /// across restarts; it changes with every change to the item.
     package func version(of item: C.Item) -> String {
-        String(zeroPadded: ItemVersions<C>.digest(of: item), width: 16, radix: 16)
+        ETag.hex(ItemVersions<C>.digest(of: item))
     }
 
     /// Replaces every item (bulk changes, tests): every list recomputes on next use.

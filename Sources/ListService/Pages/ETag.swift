@@ -28,7 +28,7 @@ package enum ETag {
     }
 
     /// 16 lowercase hex digits, written straight into the string's storage.
-    private static func hex(_ digest: UInt64) -> String {
+    static func hex(_ digest: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { buffer in
             for index in 0..<16 {
                 let nibble = UInt8(truncatingIfNeeded: digest >> UInt64(60 - 4 * index)) & 0xF

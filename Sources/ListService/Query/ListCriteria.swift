@@ -59,14 +59,15 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
 
     /// The parameters a request for `purpose` may carry.
     package static func parameters(for purpose: Purpose) -> [String] {
-        (C.viewParameter.map { [$0] } ?? []) + ["q"] + C.scopeParameters + ["locale", "tz"] + purpose.ownParameters
+        (C.viewParameter.map { [$0] } ?? []) + [Purpose.searchParameter] + C.scopeParameters + Purpose.displayParameters
+            + purpose.ownParameters
     }
 
-    /// Whether a request for `purpose` may carry `name` (one of `parameters(for:)`, found
-    /// without building that list for every request).
+    /// Whether a request for `purpose` may carry `name`: one of `parameters(for:)`, from the
+    /// same parts, found without building that list for every request.
     static func accepts(_ name: String, for purpose: Purpose) -> Bool {
-        name == "q" || name == "locale" || name == "tz" || name == C.viewParameter || C.scopeParameters.contains(name)
-            || purpose.ownParameters.contains(name)
+        name == Purpose.searchParameter || name == C.viewParameter || C.scopeParameters.contains(name)
+            || Purpose.displayParameters.contains(name) || purpose.ownParameters.contains(name)
     }
 
     /// Validates `request`; every problem names its parameter.
@@ -124,7 +125,7 @@ package struct ListCriteria<C: ListCollection>: Sendable, Hashable {
             view =
                 try C.viewParameter.map { (name) throws(ListServiceError) in try reader.choice(name, default: C.defaultView) }
                 ?? C.defaultView
-            search = try reader.searchText("q")
+            search = try reader.searchText(Purpose.searchParameter)
             foldedSearch = TextFolding.fold(search)
             if purpose == .map, let markerSort = C.markerSort {
                 (sort, direction, group, limit) = (markerSort.field, markerSort.direction, nil, Int.max)
@@ -216,6 +217,10 @@ package enum ListPurpose: Sendable, Hashable {
         }
     }
 
+    /// The search text's parameter, which every list takes.
+    static let searchParameter = "q"
+    /// The display's parameters (locale, time zone), which every list takes.
+    static let displayParameters = ["locale", "tz"]
     private static let listParameters = ["sort", "order", "group", "limit", "cursor", "offset", "around"]
     private static let exportParameters = ["sort", "order"] + ExportFormat.parameters
 }

@@ -4,7 +4,7 @@ import Foundation
 package struct ParameterReader {
     /// The parameters as given: a request has a handful, which a scan finds sooner than a
     /// hash table is built.
-    private let values: Values
+    private let parameters: [(name: String, value: String)]
 
     /// Rejects parameters outside `allowed` and any given twice.
     package init(_ parameters: [(name: String, value: String)], allowed: [String]) throws(ListServiceError) {
@@ -21,23 +21,16 @@ package struct ParameterReader {
                 throw .invalidParameter(parameter.name, "The parameter '\(parameter.name)' may be given only once.")
             }
         }
-        values = Values(parameters: parameters)
+        self.parameters = parameters
     }
 
-    /// The given parameters by name.
-    private struct Values {
-        let parameters: [(name: String, value: String)]
-
-        subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
-    }
-
-    package func string(_ name: String) -> String? { values[name] }
+    package func string(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
 
     /// `asc` or `desc`, or one of the collection's aliases for them.
     package func direction(_ name: String, aliases: [String: SortDirection], default defaultValue: SortDirection) throws(ListServiceError)
         -> SortDirection
     {
-        guard let text = values[name] else { return defaultValue }
+        guard let text = string(name) else { return defaultValue }
         if let direction = SortDirection(rawValue: text) ?? aliases[text] { return direction }
         let allowed = SortDirection.allCases.map(\.rawValue) + aliases.keys.sorted()
         throw .invalidParameter(name, "'\(text)' is not a valid \(name); use one of \(allowed.joined(separator: ", ")).", allowed: allowed)
@@ -51,7 +44,7 @@ package struct ParameterReader {
 
     /// One of a closed set of values (`group=day`), or nil when absent.
     package func choice<T: RawRepresentable & CaseIterable>(_ name: String) throws(ListServiceError) -> T? where T.RawValue == String {
-        guard let text = values[name] else { return nil }
+        guard let text = string(name) else { return nil }
         guard let value = T(rawValue: text) else {
             let allowed = T.allCases.map(\.rawValue)
             throw .invalidParameter(
@@ -62,7 +55,7 @@ package struct ParameterReader {
 
     /// A whole number within `range`, or the default when absent.
     package func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int?) throws(ListServiceError) -> Int? {
-        guard let text = values[name] else { return defaultValue }
+        guard let text = string(name) else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
             throw .invalidParameter(
                 name, "'\(text)' is not a valid \(name); use a whole number from \(range.lowerBound) to \(range.upperBound).")
@@ -72,7 +65,7 @@ package struct ParameterReader {
 
     /// A search text: trimmed, at most 200 characters, no control characters.
     package func searchText(_ name: String) throws(ListServiceError) -> String {
-        let text = Self.trimmingWhitespace(values[name] ?? "")
+        let text = Self.trimmingWhitespace(string(name) ?? "")
         // Code points, as JSON Schema's maxLength counts them.
         guard text.unicodeScalars.count <= 200 else {
             throw .invalidParameter(name, "The search text '\(name)' is longer than 200 characters.")
@@ -102,12 +95,12 @@ package struct ParameterReader {
     /// The display context from `locale` (else `Accept-Language`) and `tz`.
     package func displayContext(acceptLanguage: String?) throws(ListServiceError) -> DisplayContext {
         // An explicit `locale` must name one; `Accept-Language`, which browsers fill in, falls back to en-US.
-        if let explicit = values["locale"], LocaleNegotiation.supportedTag(explicit) == nil {
+        if let explicit = string("locale"), LocaleNegotiation.supportedTag(explicit) == nil {
             throw .invalidParameter(
                 "locale", "'\(explicit)' names no locale this service formats for; use a BCP 47 tag such as de-DE or en.")
         }
-        let locale = LocaleNegotiation.negotiate(explicit: values["locale"], acceptLanguage: acceptLanguage)
-        let zoneName = values["tz"] ?? "UTC"
+        let locale = LocaleNegotiation.negotiate(explicit: string("locale"), acceptLanguage: acceptLanguage)
+        let zoneName = string("tz") ?? "UTC"
         guard DisplayContext.timeZone(named: zoneName) != nil else {
             throw .invalidParameter("tz", "'\(zoneName)' is not an IANA time zone name such as Europe/Berlin or UTC.")
         }
